@@ -1,0 +1,144 @@
+"""Actions a seat takes: :class:`Play` a card (or a pair) and :class:`Show` cards.
+
+Actions are immutable values that compare by content, so
+``state.apply(Play.parse("QS"))`` works as well as applying an object that
+:meth:`HandState.legal_actions` returned.  Their text forms are what records
+store::
+
+    play QS          play JD JD          (a pair, two-deck play)
+    show QS AH       show -              (show nothing)
+    first-show QS    first-show -        (首明, decided on the first dealt card)
+    sell QS AH       sell -              (暗卖, a secret sale)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from typing import Final, TypeAlias
+
+import attrs
+
+from .cards import Card, parse_cards
+from .errors import InvalidCard
+
+__all__ = ["Action", "Play", "Show", "ShowKind", "parse_action"]
+
+
+class ShowKind(enum.Enum):
+    """How a card was shown.  The kind decides its factor and its play restrictions."""
+
+    OPEN = "open"
+    """亮牌 / 卖牌: shown to everyone after the deal."""
+    FIRST = "first"
+    """首明: shown on seeing only the first dealt card."""
+    SECRET = "secret"
+    """暗卖: sold secretly; the others learn only how many cards were sold."""
+
+    @property
+    def verb(self) -> str:
+        """The word an action of this kind starts with in text."""
+        return _VERBS[self]
+
+
+_VERBS: Final = {ShowKind.OPEN: "show", ShowKind.FIRST: "first-show", ShowKind.SECRET: "sell"}
+
+
+def _to_cards(value: Iterable[Card | str] | Card | str) -> tuple[Card, ...]:
+    if isinstance(value, Card):
+        return (value,)
+    if isinstance(value, str):
+        return tuple(sorted(parse_cards(value)))
+    return tuple(sorted(parse_cards(value)))
+
+
+def _play_key(cards: tuple[Card, ...]) -> int:
+    """The engine's integer name of a play: a card index, or 52 + a*52 + b for two cards."""
+    if len(cards) == 1:
+        return cards[0].index
+    if len(cards) == 2:
+        return 52 + cards[0].index * 52 + cards[1].index
+    return -1
+
+
+@attrs.frozen(repr=False)
+class Play:
+    """Play one card, or two (a pair, or two cards following a pair) in two-deck play.
+
+    ``cards`` accepts cards or card text; it is stored sorted.
+    """
+
+    cards: tuple[Card, ...] = attrs.field(converter=_to_cards)
+    key: int = attrs.field(init=False, eq=False, repr=False)
+    """The engine's integer name of this play (derived from ``cards``)."""
+
+    @key.default
+    def _key_default(self) -> int:
+        return _play_key(self.cards)
+
+    @classmethod
+    def parse(cls, text: str) -> Play:
+        """``Play.parse("QS")`` or ``Play.parse("play QS")``."""
+        action = parse_action(text if text.split()[:1] == ["play"] else f"play {text}")
+        assert isinstance(action, Play)
+        return action
+
+    @classmethod
+    def of(cls, card: Card) -> Play:
+        """The interned single-card play of ``card`` (fast; used by the engine)."""
+        return SINGLE_PLAYS[card.index]
+
+    def __str__(self) -> str:
+        return "play " + (" ".join(map(str, self.cards)) or "-")
+
+    def __repr__(self) -> str:
+        return f"Play.parse({' '.join(map(str, self.cards))!r})"
+
+
+@attrs.frozen(repr=False)
+class Show:
+    """Show (亮) the given showable cards; ``Show(())`` shows none.
+
+    In the show phase each seat takes exactly one ``Show`` listing every card it
+    shows.  ``kind`` tells an open show from a first show (首明) or a secret
+    sale (暗卖); only rulesets that offer those kinds accept them.
+    """
+
+    cards: tuple[Card, ...] = attrs.field(converter=_to_cards, default=())
+    kind: ShowKind = attrs.field(default=ShowKind.OPEN, converter=ShowKind)
+
+    def __str__(self) -> str:
+        return f"{self.kind.verb} " + (" ".join(map(str, self.cards)) or "-")
+
+    def __repr__(self) -> str:
+        return f"parse_action({str(self)!r})"
+
+
+Action: TypeAlias = Play | Show
+"""Any action a seat can take."""
+
+SINGLE_PLAYS: Final[tuple[Play, ...]] = tuple(Play(Card.from_index(i)) for i in range(52))
+
+_KINDS_BY_VERB: Final = {kind.verb: kind for kind in ShowKind}
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its text form (``play QS``, ``show QS AH``, ``show -``).
+
+    :raises InvalidCard: when the text is not an action.
+    """
+    if not isinstance(text, str):
+        raise InvalidCard(f"expected action text, got {type(text).__name__}: {text!r}")
+    verb, _, rest = text.strip().partition(" ")
+    rest = rest.strip()
+    cards = () if rest in ("", "-") else parse_cards(rest)
+    if verb == "play":
+        if not cards:
+            raise InvalidCard(f"a play needs a card: {text!r}")
+        if len(cards) == 1:
+            return SINGLE_PLAYS[cards[0].index]
+        return Play(cards)
+    kind = _KINDS_BY_VERB.get(verb)
+    if kind is None:
+        raise InvalidCard(f"not an action: {text!r} (play, show, first-show or sell)")
+    return Show(cards, kind)

@@ -1,0 +1,70 @@
+"""The core's default hook implementations, registered (``trylast``) in every ruleset.
+
+They give the behaviour a ruleset has when no plug-in says otherwise; a base
+or modifier plug-in overrides any of them by returning a non-``None`` value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+
+from .actions import ShowKind
+from .cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Rank
+from .plugin import Deal, OpeningLead, Options, hookimpl
+from .scoring import DEFAULT_HEART_VALUES, DEFAULT_SHOW_FACTORS
+
+NAME = "gongzhu.defaults"
+"""The name the defaults are registered under in each plugin manager."""
+
+
+@hookimpl(trylast=True)
+def gongzhu_deck_copies() -> int:
+    return 1
+
+
+@hookimpl(trylast=True)
+def gongzhu_showable_cards() -> Collection[Card]:
+    return (PIG, SHEEP, TRANSFORMER, HEART_ACE)
+
+
+@hookimpl(trylast=True)
+def gongzhu_heart_values() -> Mapping[Rank, int]:
+    return DEFAULT_HEART_VALUES
+
+
+@hookimpl(trylast=True)
+def gongzhu_show_factors() -> Mapping[ShowKind, int]:
+    return DEFAULT_SHOW_FACTORS
+
+
+@hookimpl(trylast=True)
+def gongzhu_show_kinds() -> Collection[ShowKind]:
+    return (ShowKind.OPEN,)
+
+
+@hookimpl(trylast=True)
+def gongzhu_hand_class() -> type:
+    from .hand import HandState
+
+    return HandState
+
+
+@hookimpl(trylast=True)
+def gongzhu_opening_lead(deal: Deal) -> OpeningLead:
+    return OpeningLead(deal.first_seat)
+
+
+@hookimpl(trylast=True)
+def gongzhu_normalize(raw: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(raw)
+
+
+@hookimpl(trylast=True)
+def gongzhu_match_over(totals: tuple[int, ...], target: int | None) -> bool:
+    return target is not None and any(abs(t) >= target for t in totals)
+
+
+@hookimpl(trylast=True)
+def gongzhu_match_losers(totals: tuple[int, ...], options: Options) -> Sequence[int]:
+    low = min(totals)
+    return tuple(seat for seat, total in enumerate(totals) if total == low)

@@ -1,0 +1,102 @@
+"""The exceptions gongzhu raises.
+
+Every exception is a :class:`GongzhuError`, so one ``except GongzhuError``
+catches anything the library reports about bad input.  Where a built-in
+exception class fits as well (a malformed card is also a :class:`ValueError`,
+an unknown plug-in also a :class:`LookupError`) the error inherits from both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = [
+    "GongzhuError",
+    "HandNotOver",
+    "IllegalAction",
+    "IncompatibleVariants",
+    "InvalidCard",
+    "InvalidOption",
+    "InvalidRecord",
+    "InvalidScoreInput",
+    "UnknownVariant",
+]
+
+
+class GongzhuError(Exception):
+    """Base class of every error gongzhu raises on purpose."""
+
+
+class InvalidCard(GongzhuError, ValueError):
+    """A card (or a list of cards) could not be read from text."""
+
+
+class IllegalAction(GongzhuError, ValueError):
+    """An action that the rules do not allow in the current state.
+
+    The state it was applied to is left exactly as it was.
+
+    :ivar action: the rejected action (as given).
+    :ivar seat: the seat whose turn it was, or ``None`` when the hand is over.
+    :ivar rule: a short sentence naming the rule the action breaks.
+    """
+
+    def __init__(self, action: Any, seat: int | None, rule: str) -> None:
+        self.action = action
+        self.seat = seat
+        self.rule = rule
+        who = "the hand is over" if seat is None else f"seat {seat}"
+        super().__init__(f"illegal action {_describe(action)} ({who}): {rule}")
+
+
+class UnknownVariant(GongzhuError, LookupError):
+    """No plug-in is installed under the requested entry-point name.
+
+    :ivar name: the name asked for.
+    :ivar available: the names that are installed.
+    """
+
+    def __init__(self, name: str, available: Iterable[str]) -> None:
+        self.name = name
+        self.available = tuple(sorted(available))
+        listed = ", ".join(self.available) or "none"
+        super().__init__(f"no gongzhu variant named {name!r}; installed: {listed}")
+
+
+class IncompatibleVariants(GongzhuError):
+    """The requested plug-ins cannot be combined into one ruleset."""
+
+
+class InvalidOption(GongzhuError, ValueError):
+    """A ruleset option that no loaded plug-in declares, or a bad value for one."""
+
+
+class InvalidScoreInput(GongzhuError, ValueError):
+    """Input to :meth:`gongzhu.Rules.score` that cannot describe a finished hand."""
+
+
+class HandNotOver(GongzhuError):
+    """A result was asked of a hand that is still being played."""
+
+
+class InvalidRecord(GongzhuError, ValueError):
+    """A game record that cannot be replayed.
+
+    :ivar hand: which hand of the record (0 for a single-hand record).
+    :ivar index: the index of the offending action, or ``None`` when the
+        problem is not an action (the deal, the rules, the stored result).
+    :ivar reason: what is wrong.
+    """
+
+    def __init__(self, reason: str, *, hand: int = 0, index: int | None = None) -> None:
+        self.hand = hand
+        self.index = index
+        self.reason = reason
+        where = f"hand {hand}" + ("" if index is None else f", action {index}")
+        super().__init__(f"invalid record ({where}): {reason}")
+
+
+def _describe(action: Any) -> str:
+    text = str(action)
+    return repr(text) if text and not text[0].isalpha() else text

@@ -1,0 +1,99 @@
+"""Matches: hand after hand, with running totals, until the ruleset says it is over."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .errors import GongzhuError, HandNotOver
+
+if TYPE_CHECKING:
+    from .hand import HandState
+    from .rules import Rules
+
+__all__ = ["Match"]
+
+
+class Match:
+    """A match under one ruleset.  Create it with :meth:`Rules.new_match`.
+
+    Each hand comes from :meth:`new_hand` (its leader follows the ruleset's
+    rule for later hands, :func:`~gongzhu.hookspecs.gongzhu_next_leader`) and
+    is added, finished, with :meth:`record_hand`.  The match is over when the
+    ruleset says so (:func:`~gongzhu.hookspecs.gongzhu_match_over`): by
+    default when a total reaches ``±target``, or after ``hands`` hands.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        *,
+        seed: int | None = None,
+        target: int | None = None,
+        hands: int | None = None,
+    ) -> None:
+        if target is not None and target <= 0:
+            raise GongzhuError(f"a match target must be positive, not {target!r}")
+        self.rules = rules
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self.target = target
+        self.max_hands = hands
+        self._seeds = random.Random(self.seed)
+        self.hands: list[HandState] = []
+        self.totals: list[int] = [0, 0, 0, 0]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has ended."""
+        if self.max_hands is not None and len(self.hands) >= self.max_hands:
+            return True
+        return bool(self.hands) and self.rules.match_over(self.totals, len(self.hands), self.target)
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        """The losers (当猪) of the finished match."""
+        if not self.is_over:
+            raise GongzhuError("the match is not over yet")
+        return self.rules.match_losers(self.totals)
+
+    def new_hand(self) -> HandState:
+        """Deal the next hand (its seed derives from the match's)."""
+        if self.is_over:
+            raise GongzhuError("the match is over")
+        leader = self.rules.next_leader(self.hands[-1]) if self.hands else None
+        return self.rules.new_hand(self._seeds.randrange(2**63), leader=leader)
+
+    def record_hand(self, hand: HandState) -> tuple[int, ...]:
+        """Add a finished hand's final scores to the totals; return them."""
+        if not hand.is_over:
+            raise HandNotOver("only a finished hand can be added to a match")
+        if hand.rules is not self.rules:
+            raise GongzhuError("the hand was played under another ruleset")
+        final = hand.score().final
+        self.totals = [t + f for t, f in zip(self.totals, final, strict=True)]
+        self.hands.append(hand)
+        return final
+
+    def play(self, bots: Sequence[Any]) -> None:
+        """Play hands with ``bots`` (one per seat, :mod:`gongzhu.bots`) until the match is over."""
+        from .bots import play_hand
+
+        if self.target is None and self.max_hands is None:
+            raise GongzhuError("a match with neither target nor hand count never ends")
+        while not self.is_over:
+            hand = self.new_hand()
+            play_hand(hand, bots)
+            self.record_hand(hand)
+
+    def to_record(self) -> dict[str, Any]:
+        """A JSON-ready record: every hand's record, the totals and (when over) the losers."""
+        return {
+            "format": "gongzhu-match/1",
+            "rules": self.rules.spec(),
+            "seed": self.seed,
+            "target": self.target,
+            "hands": [hand.to_record() for hand in self.hands],
+            "totals": list(self.totals),
+            "losers": list(self.losers) if self.is_over else None,
+        }

@@ -1,0 +1,300 @@
+"""What a plug-in author imports: the ``hookimpl`` marker and the values hooks exchange.
+
+A plug-in is a module (or any object) with functions named after the hooks in
+:mod:`gongzhu.hookspecs`, each decorated with :data:`hookimpl`, registered in
+the ``gongzhu.variants`` entry-point group of its distribution::
+
+    # my_variant.py
+    from gongzhu.plugin import VariantInfo, hookimpl
+
+    @hookimpl
+    def gongzhu_variant_info():
+        return VariantInfo(name="my-variant", title="My variant", title_zh="我的")
+
+    # pyproject.toml
+    [project.entry-points."gongzhu.variants"]
+    "my-variant" = "my_variant"
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+import pluggy
+
+from .actions import ShowKind
+from .cards import Card, Suit, full_deck, parse_cards
+from .errors import InvalidCard, InvalidOption
+
+__all__ = [
+    "PROJECT",
+    "Deal",
+    "DiscardRule",
+    "OpeningLead",
+    "Option",
+    "OptionSet",
+    "Options",
+    "ShownCardLock",
+    "VariantInfo",
+    "hookimpl",
+    "hookspec",
+]
+
+PROJECT: Final = "gongzhu"
+"""The pluggy project name; hook functions are named ``gongzhu_*``."""
+
+hookspec: Final = pluggy.HookspecMarker(PROJECT)
+"""Marker for hook specifications (used by :mod:`gongzhu.hookspecs`)."""
+
+hookimpl: Final = pluggy.HookimplMarker(PROJECT)
+"""Marker for hook implementations: decorate a plug-in's ``gongzhu_*`` functions with it."""
+
+SEATS: Final = 4
+
+
+@attrs.frozen
+class VariantInfo:
+    """How a plug-in describes itself (:func:`~gongzhu.hookspecs.gongzhu_variant_info`).
+
+    :ivar name: the entry-point name the plug-in is registered under.
+    :ivar title: a short English title.
+    :ivar title_zh: the Chinese name (拱猪 players' own term).
+    :ivar base: ``True`` for a base ruleset (exactly one per ruleset),
+        ``False`` for a modifier that composes with a base.
+    :ivar conflicts: names of plug-ins this one cannot be combined with.
+    :ivar summary: one sentence saying what the plug-in changes.
+    :ivar normalisation: for a base, how a hand's final result follows from
+        the raw scores (shown on score sheets).
+    """
+
+    name: str
+    title: str
+    title_zh: str = ""
+    base: bool = False
+    conflicts: frozenset[str] = attrs.field(default=frozenset(), converter=frozenset)
+    summary: str = ""
+    normalisation: str = ""
+
+
+@attrs.frozen
+class Option:
+    """One ruleset option a plug-in declares (:func:`~gongzhu.hookspecs.gongzhu_add_options`).
+
+    :ivar name: keyword name used with :func:`gongzhu.load_rules`.
+    :ivar default: the value when the user gives none.
+    :ivar help: what the option decides (and, for a **(choice)** of the rules,
+        why the default goes the way it does).
+    :ivar choices: the allowed values, or ``None`` for any value of ``default``'s type.
+    :ivar owner: the plug-in that declared it.
+    """
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    owner: str = ""
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` if it is allowed, else raise :class:`InvalidOption`."""
+        if self.choices is not None:
+            if value not in self.choices:
+                allowed = ", ".join(map(repr, self.choices))
+                raise InvalidOption(f"option {self.name}={value!r}: expected one of {allowed}")
+        elif not isinstance(value, type(self.default)):
+            raise InvalidOption(
+                f"option {self.name}={value!r}: expected {type(self.default).__name__}"
+            )
+        return value
+
+
+class OptionSet:
+    """The collection plug-ins add their options to while a ruleset is built."""
+
+    def __init__(self) -> None:
+        self._options: dict[str, Option] = {}
+        self._owner = ""
+
+    def add(
+        self,
+        name: str,
+        default: Any,
+        help: str,
+        *,
+        choices: Iterable[Any] | None = None,
+    ) -> None:
+        """Declare option ``name`` with its default and help text.
+
+        :raises InvalidOption: when another loaded plug-in declared the same name.
+        """
+        if name in self._options:
+            other = self._options[name].owner
+            raise InvalidOption(
+                f"option {name!r} is declared by both {other!r} and {self._owner!r}"
+            )
+        option = Option(
+            name, default, help, None if choices is None else tuple(choices), self._owner
+        )
+        if option.choices is not None and default not in option.choices:
+            raise InvalidOption(f"option {name!r}: default {default!r} is not among its choices")
+        self._options[name] = option
+
+    def __iter__(self) -> Iterator[Option]:
+        return iter(self._options.values())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._options
+
+    def __getitem__(self, name: str) -> Option:
+        return self._options[name]
+
+
+class Options(Mapping[str, Any]):
+    """The resolved option values of a ruleset: read-only, also readable as attributes."""
+
+    def __init__(self, values: Mapping[str, Any]) -> None:
+        self._values = dict(values)
+
+    def __getitem__(self, name: str) -> Any:
+        return self._values[name]
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in sorted(self._values.items()))
+        return f"Options({inner})"
+
+
+@attrs.frozen
+class OpeningLead:
+    """Who leads a hand's first trick, and the card (if any) they must lead.
+
+    Returned by :func:`~gongzhu.hookspecs.gongzhu_opening_lead`.
+    """
+
+    seat: int
+    card: Card | None = None
+
+
+@attrs.frozen
+class ShownCardLock:
+    """The play restriction on shown cards (:func:`~gongzhu.hookspecs.gongzhu_shown_card_lock`).
+
+    :ivar first_trick: a shown card may not be led or followed in the first
+        trick led in its suit, unless it is the holder's only card of that suit.
+    :ivar discard_before_led: a shown card may not be discarded on another
+        suit before its own suit has been led (华牌).
+    :ivar exempt: the kinds of show the restriction does not apply to
+        (首明 and 暗卖 cards are free by default).
+    :ivar stuck: what happens when the restriction leaves a seat no legal
+        card: ``"play"`` lifts it for that one play, ``"hand"`` lifts it for
+        the stuck seat for the rest of the hand.
+    """
+
+    first_trick: bool = True
+    discard_before_led: bool = False
+    exempt: frozenset[ShowKind] = frozenset({ShowKind.FIRST, ShowKind.SECRET})
+    stuck: str = attrs.field(default="play")
+
+    @stuck.validator
+    def _check_stuck(self, _attribute: object, value: str) -> None:
+        if value not in ("play", "hand"):
+            raise InvalidOption(f"ShownCardLock.stuck must be 'play' or 'hand', not {value!r}")
+
+
+@attrs.frozen
+class DiscardRule:
+    """A rule on what a seat void in the led suit may discard (:func:`gongzhu_discard_rule`).
+
+    :ivar preferred: for each led suit, the suits a void seat should discard
+        from when it holds any (垫牌规则: the suits of the same colour).
+    :ivar strict: ``True``: discarding outside ``preferred`` while holding a
+        preferred card is illegal.  ``False``: it is legal, but the offender
+        takes the trick's scoring cards as a penalty.
+    :ivar offender: with several offenders in one trick, who takes the
+        penalty: ``"first"`` or ``"last"`` in play order.
+    """
+
+    preferred: Mapping[Suit, frozenset[Suit]]
+    strict: bool = False
+    offender: str = "first"
+
+
+@attrs.frozen
+class Deal:
+    """The cards in the order they were dealt, one at a time round the table.
+
+    Card ``k`` of :attr:`order` goes to seat ``(first_seat + k) % 4``.  The
+    order matters: 首明 is decided on each seat's first card, and in two-deck
+    play the first seat dealt a ♣2 leads.
+    """
+
+    order: tuple[Card, ...] = attrs.field(converter=parse_cards)
+    first_seat: int = attrs.field(default=0)
+
+    @order.validator
+    def _check_order(self, _attribute: object, value: tuple[Card, ...]) -> None:
+        copies, rest = divmod(len(value), 52)
+        if rest or copies not in (1, 2) or sorted(value) != list(full_deck(copies)):
+            raise InvalidCard(
+                f"a deal must hold every card of one or two decks exactly once per deck "
+                f"(got {len(value)} cards)"
+            )
+
+    @first_seat.validator
+    def _check_first(self, _attribute: object, value: int) -> None:
+        if value not in range(SEATS):
+            raise InvalidCard(f"first_seat must be 0-3, not {value!r}")
+
+    @classmethod
+    def shuffled(cls, seed: int, copies: int = 1, first_seat: int = 0) -> Deal:
+        """A deal shuffled reproducibly from ``seed`` (:class:`random.Random`)."""
+        order = list(full_deck(copies))
+        random.Random(seed).shuffle(order)
+        return cls(tuple(order), first_seat)
+
+    @classmethod
+    def from_hands(cls, hands: Sequence[Iterable[Card | str] | str], first_seat: int = 0) -> Deal:
+        """A deal whose seats receive ``hands`` (each in the order given)."""
+        parsed = [parse_cards(h) for h in hands]
+        if len(parsed) != SEATS or len({len(h) for h in parsed}) != 1:
+            raise InvalidCard("a deal needs four hands of equal size")
+        order = [
+            parsed[(first_seat + k) % SEATS][k // SEATS] for k in range(SEATS * len(parsed[0]))
+        ]
+        return cls(tuple(order), first_seat)
+
+    @property
+    def copies(self) -> int:
+        """How many decks the deal uses (1 or 2)."""
+        return len(self.order) // 52
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` receives, in dealing order."""
+        start = (seat - self.first_seat) % SEATS
+        return self.order[start::SEATS]
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Every seat's cards, in dealing order."""
+        return tuple(self.hand(s) for s in range(SEATS))
+
+    def first_card(self, seat: int) -> Card:
+        """The first card ``seat`` received."""
+        return self.order[(seat - self.first_seat) % SEATS]
+
+    def first_receiver(self, card: Card) -> int:
+        """The seat that was dealt a copy of ``card`` first."""
+        return (self.first_seat + self.order.index(card)) % SEATS

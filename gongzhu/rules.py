@@ -1,0 +1,554 @@
+"""The :class:`Rules` facade: one plugin manager per ruleset, compiled once.
+
+:func:`load_rules` finds plug-ins by entry-point name (group
+``gongzhu.variants``), registers them with the core's defaults in a fresh
+:class:`pluggy.PluginManager`, checks the combination, resolves the options
+and asks every build-time hook once.  The answers are kept as plain data
+(:class:`~gongzhu.scoring.ScoreTable`, card masks, the play engine class), so
+playing a hand never goes through plug-in dispatch for a card.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import itertools
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Final
+
+import pluggy
+
+from . import defaults, hookspecs
+from .actions import Show, ShowKind
+from .cards import Card, Rank, Suit, parse_cards
+from .errors import (
+    GongzhuError,
+    IncompatibleVariants,
+    InvalidCard,
+    InvalidOption,
+    InvalidScoreInput,
+    UnknownVariant,
+)
+from .plugin import (
+    PROJECT,
+    SEATS,
+    Deal,
+    DiscardRule,
+    OpeningLead,
+    Option,
+    Options,
+    OptionSet,
+    ShownCardLock,
+    VariantInfo,
+)
+from .scoring import ScoreSheet, ScoreStage, ScoreTable, ShowRecord, core_stages, run_pipeline
+
+if TYPE_CHECKING:
+    from .hand import HandState
+    from .match import Match
+
+__all__ = ["DEFAULT_BASE", "ENTRY_POINT_GROUP", "Rules", "load_rules", "variant_names"]
+
+ENTRY_POINT_GROUP: Final = "gongzhu.variants"
+"""The entry-point group plug-ins register in."""
+
+DEFAULT_BASE: Final = "39baobao"
+"""The base ruleset used when the names given to :func:`load_rules` contain none."""
+
+_entry_point_cache: dict[str, importlib.metadata.EntryPoint] | None = None
+
+
+def _entry_points(refresh: bool = False) -> dict[str, importlib.metadata.EntryPoint]:
+    global _entry_point_cache
+    if _entry_point_cache is None or refresh:
+        found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+        _entry_point_cache = {ep.name: ep for ep in found}
+    return _entry_point_cache
+
+
+def variant_names(*, refresh: bool = False) -> list[str]:
+    """The entry-point names of every installed variant plug-in, sorted.
+
+    :param refresh: look at the installed distributions again (after
+        installing a plug-in while the program runs).
+    """
+    return sorted(_entry_points(refresh))
+
+
+def _load_plugin(name: str) -> object:
+    eps = _entry_points()
+    if name not in eps:
+        eps = _entry_points(refresh=True)
+    if name not in eps:
+        raise UnknownVariant(name, eps)
+    return eps[name].load()
+
+
+def load_rules(*names: str, **options: Any) -> Rules:
+    """Build a ruleset from plug-ins chosen by entry-point name.
+
+    ``names`` holds at most one base ruleset and any modifiers; without a
+    base, :data:`DEFAULT_BASE` (``"39baobao"``) is used.  ``options`` set the
+    options the loaded plug-ins declare (:attr:`Rules.option_specs`).
+
+    >>> rules = load_rules()
+    >>> rules.names
+    ('39baobao',)
+
+    :raises UnknownVariant: a name no installed plug-in has (the error lists them).
+    :raises IncompatibleVariants: plug-ins that cannot be combined.
+    :raises InvalidOption: an option no loaded plug-in declares, or a bad value.
+    """
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"variant names are strings, not {type(name).__name__}: {name!r}")
+    plugins = [(name, _load_plugin(name)) for name in names]
+    return Rules(plugins, options, default_base=lambda: (DEFAULT_BASE, _load_plugin(DEFAULT_BASE)))
+
+
+def _info_of(name: str, plugin: object) -> VariantInfo:
+    scratch = pluggy.PluginManager(PROJECT)
+    scratch.add_hookspecs(hookspecs)
+    scratch.register(plugin, name=name)
+    infos = scratch.hook.gongzhu_variant_info()
+    if len(infos) != 1 or not isinstance(infos[0], VariantInfo):
+        raise IncompatibleVariants(
+            f"plug-in {name!r} does not describe itself: it must implement "
+            "gongzhu_variant_info() returning a VariantInfo"
+        )
+    info: VariantInfo = infos[0]
+    if info.name != name:
+        raise IncompatibleVariants(
+            f"plug-in registered as {name!r} describes itself as {info.name!r}"
+        )
+    return info
+
+
+def _subsets(cards: Sequence[Card]) -> list[frozenset[Card]]:
+    return [
+        frozenset(combo)
+        for size in range(len(cards) + 1)
+        for combo in itertools.combinations(cards, size)
+    ]
+
+
+def _cards_by_seat(
+    value: Mapping[int, Iterable[Card | str] | str] | None, what: str
+) -> dict[int, tuple[Card, ...]]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InvalidScoreInput(
+            f"{what} must be a mapping seat -> cards, not {type(value).__name__}"
+        )
+    out: dict[int, tuple[Card, ...]] = {}
+    for seat, cards in value.items():
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(SEATS):
+            raise InvalidScoreInput(f"{what}: seat {seat!r} is not a seat 0-3")
+        try:
+            out[seat] = parse_cards(cards)
+        except InvalidCard as exc:
+            raise InvalidScoreInput(f"{what} of seat {seat}: {exc}") from None
+    return out
+
+
+class Rules:
+    """A ruleset: a plugin manager with the chosen plug-ins, and what it compiles to.
+
+    Build one with :func:`load_rules` (by entry-point name) or
+    :meth:`from_plugins` (plug-in objects, for tests and unpublished plug-ins).
+    A ruleset is immutable and may be shared by any number of hands.
+    """
+
+    def __init__(
+        self,
+        plugins: Sequence[tuple[str, object]],
+        options: Mapping[str, Any] | None = None,
+        *,
+        default_base: Any = None,
+    ) -> None:
+        plugins = list(plugins)
+        names = [name for name, _ in plugins]
+        for name in names:
+            if names.count(name) > 1:
+                raise IncompatibleVariants(f"variant {name!r} is listed more than once")
+        infos = [_info_of(name, plugin) for name, plugin in plugins]
+        bases = [info.name for info in infos if info.base]
+        if len(bases) > 1:
+            raise IncompatibleVariants(
+                f"a ruleset has one base, but {' and '.join(map(repr, bases))} are both bases"
+            )
+        if not bases:
+            if default_base is None:
+                raise IncompatibleVariants("a ruleset needs a base plug-in; none was given")
+            name, plugin = default_base()
+            info = _info_of(name, plugin)
+            if not info.base:
+                raise IncompatibleVariants(f"the default base {name!r} is not a base plug-in")
+            plugins.insert(0, (name, plugin))
+            infos.insert(0, info)
+        else:
+            at = next(i for i, info in enumerate(infos) if info.base)
+            plugins.insert(0, plugins.pop(at))
+            infos.insert(0, infos.pop(at))
+        for info in infos:
+            clash = info.conflicts.intersection(i.name for i in infos if i is not info)
+            if clash:
+                raise IncompatibleVariants(
+                    f"{info.name!r} cannot be combined with {', '.join(map(repr, sorted(clash)))}"
+                )
+
+        pm = pluggy.PluginManager(PROJECT)
+        pm.add_hookspecs(hookspecs)
+        pm.register(defaults, name=defaults.NAME)
+        for name, plugin in plugins:
+            pm.register(plugin, name=name)
+        try:
+            pm.check_pending()
+        except pluggy.PluginValidationError as exc:
+            raise IncompatibleVariants(f"a plug-in implements an unknown hook: {exc}") from None
+        self._pm = pm
+        self.variants: tuple[VariantInfo, ...] = tuple(infos)
+        """Every loaded plug-in's description, base first."""
+        self.names: tuple[str, ...] = tuple(info.name for info in infos)
+        """The loaded plug-ins' names, base first, then modifiers in the order given."""
+
+        option_set = OptionSet()
+        for impl in reversed(pm.hook.gongzhu_add_options.get_hookimpls()):
+            option_set._owner = impl.plugin_name
+            impl.function(**{arg: option_set for arg in impl.argnames})
+        self.option_specs: tuple[Option, ...] = tuple(option_set)
+        """Every option the loaded plug-ins declare."""
+        given = dict(options or {})
+        unknown = sorted(set(given) - {o.name for o in self.option_specs})
+        if unknown:
+            known = ", ".join(o.name for o in self.option_specs) or "none"
+            raise InvalidOption(
+                f"unknown option{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} "
+                f"for {' + '.join(self.names)}; options: {known}"
+            )
+        self.options: Options = Options(
+            {
+                o.name: o.check(given[o.name]) if o.name in given else o.default
+                for o in self.option_specs
+            }
+        )
+        """The resolved option values."""
+        hook = pm.hook
+        hook.gongzhu_check_rules(variants=self.variants, options=self.options)
+        self._compile(hook)
+
+    @classmethod
+    def from_plugins(cls, *plugins: object | tuple[str, object], **options: Any) -> Rules:
+        """A ruleset from plug-in objects (modules) rather than entry-point names.
+
+        Each plug-in is registered under the name its
+        :func:`~gongzhu.hookspecs.gongzhu_variant_info` gives (or pass
+        ``(name, plugin)``).  Without a base among them, the default base is
+        loaded by entry point, as :func:`load_rules` does.
+        """
+        pairs: list[tuple[str, object]] = []
+        for item in plugins:
+            if isinstance(item, tuple):
+                pairs.append(item)
+                continue
+            probe = pluggy.PluginManager(PROJECT)
+            probe.add_hookspecs(hookspecs)
+            probe.register(item)
+            infos = probe.hook.gongzhu_variant_info()
+            if len(infos) != 1:
+                raise IncompatibleVariants(
+                    f"plug-in {item!r} does not implement gongzhu_variant_info"
+                )
+            pairs.append((infos[0].name, item))
+        return cls(pairs, options, default_base=lambda: (DEFAULT_BASE, _load_plugin(DEFAULT_BASE)))
+
+    # -- compilation -------------------------------------------------------------------
+
+    def _compile(self, hook: Any) -> None:
+        opts = self.options
+        copies = hook.gongzhu_deck_copies(options=opts)
+        if copies not in (1, 2):
+            raise IncompatibleVariants(f"gongzhu_deck_copies must be 1 or 2, not {copies!r}")
+        showable = frozenset(parse_cards(hook.gongzhu_showable_cards(options=opts)))
+        hearts = dict(hook.gongzhu_heart_values(options=opts))
+        if set(hearts) != set(Rank):
+            raise IncompatibleVariants("gongzhu_heart_values must give a value for all 13 ranks")
+        factors = dict(hook.gongzhu_show_factors(options=opts))
+        self.table: ScoreTable = ScoreTable(copies, showable, hearts, factors)
+        """The compiled scoring data."""
+        if sum(1 for c in showable if c.suit is Suit.HEARTS) > 1:
+            raise IncompatibleVariants("at most one heart can be showable")
+        kinds: set[ShowKind] = set()
+        for answer in hook.gongzhu_show_kinds(options=opts):
+            kinds.update(answer)
+        self.show_kinds: frozenset[ShowKind] = frozenset(kinds)
+        """The kinds of show the ruleset offers."""
+        missing = [k.value for k in kinds if k not in factors]
+        if missing:
+            raise IncompatibleVariants(f"no show factor for show kind(s) {', '.join(missing)}")
+        self.auto_show_threshold: int | None = hook.gongzhu_auto_show_threshold(options=opts)
+        """Shown-card count that reveals the rest automatically, or ``None``."""
+        self.shown_card_lock: ShownCardLock | None = hook.gongzhu_shown_card_lock(options=opts)
+        """The play restriction on shown cards, or ``None``."""
+        self.discard_rule: DiscardRule | None = hook.gongzhu_discard_rule(options=opts)
+        """The discard constraint (垫牌规则), or ``None``."""
+        self.hand_class: type[HandState] = hook.gongzhu_hand_class(options=opts)
+        """The play engine: the class of this ruleset's hands."""
+        from .hand import HandState
+
+        if not (isinstance(self.hand_class, type) and issubclass(self.hand_class, HandState)):
+            raise IncompatibleVariants("gongzhu_hand_class must return a HandState subclass")
+        if copies != 1 and self.hand_class is HandState:
+            raise IncompatibleVariants(
+                "two decks need a play engine for pairs (a gongzhu_hand_class), "
+                "but no loaded plug-in provides one"
+            )
+        stages = core_stages()
+        hook.gongzhu_score_stages(stages=stages, options=opts)
+        self.score_stages: tuple[ScoreStage, ...] = tuple(stages)
+        """The scoring pipeline, in order."""
+        self.showable_mask: int = sum(c.bit for c in showable)
+        """Bitmask of the showable cards."""
+        self._show_cache: dict[tuple[int, ShowKind], tuple[Show, ...]] = {}
+        self._hook = hook
+
+    # -- plug-in questions asked at phase boundaries ----------------------------------
+
+    def show_choices(
+        self, holding: Iterable[Card], kind: ShowKind = ShowKind.OPEN
+    ) -> tuple[Show, ...]:
+        """Every :class:`Show` of ``kind`` a seat holding the showable ``holding`` may make.
+
+        The answer goes through :func:`~gongzhu.hookspecs.gongzhu_filter_shows`
+        once per distinct holding and is then cached.
+        """
+        held = frozenset(holding)
+        mask = sum(c.bit for c in held)
+        key = (mask, kind)
+        cached = self._show_cache.get(key)
+        if cached is not None:
+            return cached
+        if kind not in self.show_kinds:
+            result: tuple[Show, ...] = ()
+        else:
+            choices = _subsets(sorted(held))
+            if kind is ShowKind.SECRET:
+                choices = [c for c in choices if c]
+            self._hook.gongzhu_filter_shows(
+                holding=held, kind=kind, choices=choices, options=self.options
+            )
+            if not choices and kind is not ShowKind.SECRET:
+                raise IncompatibleVariants(
+                    f"the show filters of {' + '.join(self.names)} leave no legal "
+                    f"{kind.value} show for a seat holding {' '.join(map(str, sorted(held)))}"
+                )
+            result = tuple(Show(tuple(sorted(c)), kind) for c in choices)
+        self._show_cache[key] = result
+        return result
+
+    def opening_lead(self, deal: Deal) -> OpeningLead:
+        """Who leads the first trick of ``deal`` (asks :func:`~.hookspecs.gongzhu_opening_lead`)."""
+        lead: OpeningLead = self._hook.gongzhu_opening_lead(deal=deal, options=self.options)
+        return lead
+
+    def next_leader(self, hand: HandState) -> int | None:
+        """Who leads the hand after ``hand`` in a match, or ``None`` for the opening-lead rule."""
+        seat: int | None = self._hook.gongzhu_next_leader(hand=hand, options=self.options)
+        return seat
+
+    def normalize(self, raw: Sequence[int]) -> tuple[int, ...]:
+        """The ruleset's hand-result normalisation alone (39baobao: zero-sum, rounded, ×12).
+
+        >>> load_rules("39baobao").normalize((-120, -280, 0, 160))
+        (-960, -3516, 960, 3516)
+        """
+        values = tuple(raw)
+        if len(values) != SEATS or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values
+        ):
+            raise InvalidScoreInput(f"normalize takes four integer raw scores, got {raw!r}")
+        result: tuple[int, ...] = self._hook.gongzhu_normalize(raw=values, options=self.options)
+        return tuple(result)
+
+    def normalisation_note(self) -> str:
+        """How final scores follow from raw ones, as the base plug-in states it."""
+        return f"{self.names[0]}: {self.variants[0].normalisation or 'raw scores'}"
+
+    def match_over(self, totals: Sequence[int], hands: int, target: int | None) -> bool:
+        """Whether a match with these running ``totals`` is over."""
+        return bool(
+            self._hook.gongzhu_match_over(
+                totals=tuple(totals), hands=hands, target=target, options=self.options
+            )
+        )
+
+    def match_losers(self, totals: Sequence[int]) -> tuple[int, ...]:
+        """The losers (当猪) of a match that ended with ``totals``."""
+        return tuple(self._hook.gongzhu_match_losers(totals=tuple(totals), options=self.options))
+
+    # -- playing and scoring -----------------------------------------------------------
+
+    def new_hand(
+        self,
+        seed: int | None = None,
+        *,
+        deal: Deal | Sequence[Card | str] | None = None,
+        leader: int | None = None,
+    ) -> HandState:
+        """Deal a hand and return its state, ready for the first decision.
+
+        :param seed: shuffles reproducibly; ``None`` draws a fresh seed (kept
+            in the record, so the hand can be replayed exactly).
+        :param deal: the cards in dealing order (a :class:`~gongzhu.plugin.Deal`
+            or a sequence of cards), instead of shuffling.
+        :param leader: who leads the first trick, any card (a later hand of a
+            match); ``None`` applies the ruleset's opening-lead rule.
+        """
+        if deal is None:
+            if seed is None:
+                seed = random.SystemRandom().randrange(2**63)
+            deal = Deal.shuffled(seed, self.table.copies)
+        elif not isinstance(deal, Deal):
+            deal = Deal(tuple(deal))
+        if deal.copies != self.table.copies:
+            raise InvalidCard(
+                f"this ruleset plays with {self.table.copies} deck(s); the deal has {deal.copies}"
+            )
+        if leader is not None and (not isinstance(leader, int) or leader not in range(SEATS)):
+            raise GongzhuError(f"leader must be a seat 0-3, not {leader!r}")
+        return self.hand_class(self, deal, seed=seed, leader=leader)
+
+    def new_match(
+        self, seed: int | None = None, *, target: int | None = None, hands: int | None = None
+    ) -> Match:
+        """Start a match: hand after hand with running totals (:class:`~gongzhu.match.Match`).
+
+        :param seed: the seed every hand's deal derives from.
+        :param target: end when a total reaches ``+target`` or ``-target`` (华牌: 1000).
+        :param hands: end after this many hands (39baobao sessions).
+        """
+        from .match import Match
+
+        return Match(self, seed=seed, target=target, hands=hands)
+
+    def score(
+        self,
+        captured: Mapping[int, Iterable[Card | str] | str],
+        *,
+        shown: Mapping[int, Iterable[Card | str] | str] | None = None,
+        first_shown: Mapping[int, Iterable[Card | str] | str] | None = None,
+        secret: Mapping[int, Iterable[Card | str] | str] | None = None,
+        dealt: Mapping[int, Iterable[Card | str] | str] | None = None,
+    ) -> ScoreSheet:
+        """Score a finished hand from what each seat took.
+
+        :param captured: seat -> the cards it took (other cards are ignored;
+            seats not listed took nothing).
+        :param shown: seat -> the cards it showed openly (亮牌).
+        :param first_shown: seat -> the card it first-showed (首明).
+        :param secret: seat -> the cards it sold secretly (暗卖).
+        :param dealt: seat -> the cards it was dealt, for rules that need it (自得).
+        :raises InvalidScoreInput: a seat outside 0-3, a card taken more often
+            than the deck holds it, a show of a card that is not showable or
+            that the seat was not dealt, or a show kind the ruleset lacks.
+        """
+        taken = _cards_by_seat(captured, "captured")
+        limit = self.table.copies
+        counts: dict[Card, int] = {}
+        for cards in taken.values():
+            for card in cards:
+                counts[card] = counts.get(card, 0) + 1
+                if counts[card] > limit:
+                    raise InvalidScoreInput(f"{card} is taken more than {limit} time(s)")
+        dealt_cards = _cards_by_seat(dealt, "dealt") if dealt is not None else None
+        if dealt_cards is not None:
+            deal_counts: dict[Card, int] = {}
+            for cards in dealt_cards.values():
+                for card in cards:
+                    deal_counts[card] = deal_counts.get(card, 0) + 1
+            if any(n > limit for n in deal_counts.values()):
+                raise InvalidScoreInput("dealt: a card is dealt more often than the deck holds it")
+        shows: list[ShowRecord] = []
+        for kind, value in (
+            (ShowKind.OPEN, shown),
+            (ShowKind.FIRST, first_shown),
+            (ShowKind.SECRET, secret),
+        ):
+            by_seat = _cards_by_seat(value, kind.value + " shows")
+            if by_seat and any(by_seat.values()) and kind not in self.show_kinds:
+                raise InvalidScoreInput(f"{' + '.join(self.names)} has no {kind.value} shows")
+            for seat, cards in by_seat.items():
+                for card in cards:
+                    if card not in self.table.showable:
+                        raise InvalidScoreInput(
+                            f"seat {seat} shows {card}, which is not showable under "
+                            f"{' + '.join(self.names)} (showable: "
+                            f"{' '.join(map(str, sorted(self.table.showable)))})"
+                        )
+                    if dealt_cards is not None and card not in dealt_cards.get(seat, ()):
+                        raise InvalidScoreInput(f"seat {seat} shows {card} but was not dealt it")
+                    shows.append(ShowRecord(seat, card, kind))
+        show_counts: dict[Card, int] = {}
+        for record in shows:
+            show_counts[record.card] = show_counts.get(record.card, 0) + 1
+            if show_counts[record.card] > limit:
+                raise InvalidScoreInput(f"{record.card} is shown more than {limit} time(s)")
+        per_seat = [taken.get(seat, ()) for seat in range(SEATS)]
+        dealt_sets = (
+            None
+            if dealt_cards is None
+            else tuple(frozenset(dealt_cards.get(s, ())) for s in range(SEATS))
+        )
+        return self._sheet(per_seat, tuple(shows), dealt_sets)
+
+    def _sheet(
+        self,
+        captured: Sequence[Sequence[Card]],
+        shows: tuple[ShowRecord, ...],
+        dealt: tuple[frozenset[Card], ...] | None,
+        extra_lines: Sequence[Sequence[str]] | None = None,
+    ) -> ScoreSheet:
+        ctx = run_pipeline(self.table, self.options, self.score_stages, captured, shows, dealt)
+        raw = tuple(t.total for t in ctx.seats)
+        final = self.normalize(raw)
+        lines = []
+        for tally in ctx.seats:
+            extra = list(extra_lines[tally.seat]) if extra_lines else []
+            lines.append(tuple(extra + tally.lines))
+        return ScoreSheet(
+            raw=raw,
+            final=final,
+            captured=tuple(
+                tuple(sorted(c for c in cards if self.table.is_scoring(c))) for cards in captured
+            ),
+            shows=shows,
+            full_hearts=tuple(t.full_hearts for t in ctx.seats),
+            slam=tuple(t.slam for t in ctx.seats),
+            lines=tuple(lines),
+            normalisation=self.normalisation_note(),
+        )
+
+    # -- description -------------------------------------------------------------------
+
+    def spec(self) -> dict[str, Any]:
+        """What a record stores to rebuild this ruleset: names and option values."""
+        return {"variants": list(self.names), "options": dict(self.options)}
+
+    def describe(self) -> str:
+        """A one-line description: ``39baobao (拱猪 39baobao rules)``."""
+        return " + ".join(f"{i.name} ({i.title_zh or i.title})" for i in self.variants)
+
+    def plugin(self, name: str) -> ModuleType | object:
+        """The loaded plug-in object registered under ``name``."""
+        plugin = self._pm.get_plugin(name)
+        if plugin is None:
+            raise UnknownVariant(name, self.names)
+        return plugin
+
+    def __repr__(self) -> str:
+        args = [repr(n) for n in self.names]
+        defaults_ = {o.name: o.default for o in self.option_specs}
+        args += [f"{k}={v!r}" for k, v in self.options.items() if defaults_.get(k) != v]
+        return f"load_rules({', '.join(args)})"

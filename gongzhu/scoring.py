@@ -1,0 +1,405 @@
+"""Scoring a finished hand: a pipeline of stages that ends in a :class:`ScoreSheet`.
+
+The core pipeline, in order (each stage is a function of a
+:class:`ScoringContext`, named so plug-ins can insert, replace or remove it
+through :func:`~gongzhu.hookspecs.gongzhu_score_stages`):
+
+``values``
+    each scoring card taken gets its base value times its show factor; the
+    hearts share the factor of the showable heart; each transformer taken sets
+    the seat's multiplier (×2, ×4 shown) and its value when alone (+50, +100).
+``full-hearts``
+    满红: a seat with every heart has the hearts' sum change sign.
+``slam``
+    满贯: a seat with every scoring card has the pig change sign too.
+``total``
+    the sum of the values; with a transformer, times the multiplier, or its
+    alone-value when it is the only scoring card taken (a sum of 0 stays 0).
+
+Then the ruleset's normalisation (:func:`~gongzhu.hookspecs.gongzhu_normalize`)
+turns the raw totals into the hand's result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Final
+
+import attrs
+
+from .actions import ShowKind
+from .cards import PIG, SHEEP, TRANSFORMER, Card, Rank, Suit
+
+if TYPE_CHECKING:
+    from .plugin import Options
+
+__all__ = [
+    "DEFAULT_HEART_VALUES",
+    "DEFAULT_SHOW_FACTORS",
+    "Entry",
+    "ScoreSheet",
+    "ScoreStage",
+    "ScoreTable",
+    "ScoringContext",
+    "SeatTally",
+    "ShowRecord",
+    "StageList",
+    "core_stages",
+    "run_pipeline",
+    "zero_sum_thirds",
+]
+
+PIG_VALUE: Final = -100
+SHEEP_VALUE: Final = 100
+TRANSFORMER_MULTIPLIER: Final = 2
+TRANSFORMER_ALONE: Final = 50
+
+DEFAULT_HEART_VALUES: Final[Mapping[Rank, int]] = {
+    Rank.ACE: -50,
+    Rank.KING: -40,
+    Rank.QUEEN: -30,
+    Rank.JACK: -20,
+    **{r: -10 for r in (Rank.TEN, Rank.NINE, Rank.EIGHT, Rank.SEVEN, Rank.SIX, Rank.FIVE)},
+    **{r: 0 for r in (Rank.FOUR, Rank.THREE, Rank.TWO)},
+}
+"""The standard heart table (seed 000 and seed 001 agree)."""
+
+DEFAULT_SHOW_FACTORS: Final[Mapping[ShowKind, int]] = {
+    ShowKind.OPEN: 2,
+    ShowKind.FIRST: 4,
+    ShowKind.SECRET: 2,
+}
+"""Show factors: 明 ×2, 首明 ×4, 暗卖 scored as shown ×2."""
+
+
+@attrs.frozen
+class ScoreTable:
+    """The compiled scoring data of a ruleset (built once by :func:`gongzhu.load_rules`)."""
+
+    copies: int
+    showable: frozenset[Card]
+    heart_values: Mapping[Rank, int]
+    show_factors: Mapping[ShowKind, int]
+
+    @property
+    def showable_heart(self) -> Card | None:
+        """The showable heart, whose show multiplies every heart (♥A by default)."""
+        return next((c for c in self.showable if c.suit is Suit.HEARTS), None)
+
+    def base_value(self, card: Card) -> int:
+        """The value of a scoring card before any factor (the transformer has none: 0)."""
+        if card.suit is Suit.HEARTS:
+            return self.heart_values[card.rank]
+        if card == PIG:
+            return PIG_VALUE
+        if card == SHEEP:
+            return SHEEP_VALUE
+        return 0
+
+    def is_scoring(self, card: Card) -> bool:
+        """Whether ``card`` is a scoring card (分牌): pig, sheep, transformer or a heart."""
+        return card.suit is Suit.HEARTS or card in (PIG, SHEEP, TRANSFORMER)
+
+    @property
+    def scoring_count(self) -> int:
+        """How many scoring cards the deck holds (16 per copy)."""
+        return 16 * self.copies
+
+
+@attrs.frozen
+class ShowRecord:
+    """One shown card: who showed it and how."""
+
+    seat: int
+    card: Card
+    kind: ShowKind
+
+
+@attrs.define
+class Entry:
+    """One scoring card a seat took (other than a transformer), with its current value."""
+
+    card: Card
+    value: int = 0
+
+
+@attrs.define
+class SeatTally:
+    """What the pipeline knows and has worked out about one seat."""
+
+    seat: int
+    entries: list[Entry]
+    transformers: list[Card]
+    multiplier: int = 1
+    alone: int = 0
+    total: int = 0
+    full_hearts: bool = False
+    slam: bool = False
+    lines: list[str] = attrs.field(factory=list)
+
+    def hearts(self) -> list[Entry]:
+        """The seat's heart entries."""
+        return [e for e in self.entries if e.card.suit is Suit.HEARTS]
+
+    def sum_of(self, entries: Sequence[Entry]) -> int:
+        """The summed value of ``entries``."""
+        return sum(e.value for e in entries)
+
+
+@attrs.define
+class ScoringContext:
+    """Everything a stage may read or change while a hand is scored."""
+
+    table: ScoreTable
+    options: Options
+    seats: list[SeatTally]
+    shows: tuple[ShowRecord, ...]
+    dealt: tuple[frozenset[Card], ...] | None
+
+    def show_factor(self, card: Card) -> int:
+        """The product of the factors of every shown copy of ``card`` (1 if none)."""
+        factor = 1
+        for show in self.shows:
+            if show.card == card:
+                factor *= self.table.show_factors[show.kind]
+        return factor
+
+    def shown_kind(self, card: Card) -> ShowKind | None:
+        """How ``card`` was shown, or ``None`` (the first shown copy, in two-deck play)."""
+        return next((s.kind for s in self.shows if s.card == card), None)
+
+    @property
+    def hearts_factor(self) -> int:
+        """The factor every heart is multiplied by: that of the showable heart."""
+        heart = self.table.showable_heart
+        return 1 if heart is None else self.show_factor(heart)
+
+
+StageFunc = Callable[[ScoringContext], None]
+
+
+@attrs.frozen
+class ScoreStage:
+    """A named step of the scoring pipeline."""
+
+    name: str
+    run: StageFunc
+
+
+class StageList(Sequence[ScoreStage]):
+    """The ordered scoring pipeline that :func:`gongzhu_score_stages` edits."""
+
+    def __init__(self, stages: Sequence[ScoreStage] = ()) -> None:
+        self._stages = list(stages)
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        return self._stages[index]
+
+    def __len__(self) -> int:
+        return len(self._stages)
+
+    def __iter__(self) -> Iterator[ScoreStage]:
+        return iter(self._stages)
+
+    @property
+    def names(self) -> list[str]:
+        """The stage names in order."""
+        return [s.name for s in self._stages]
+
+    def index(self, name: str) -> int:  # type: ignore[override]
+        """The position of the stage called ``name`` (:class:`KeyError` if absent)."""
+        for i, stage in enumerate(self._stages):
+            if stage.name == name:
+                return i
+        raise KeyError(f"no scoring stage named {name!r}; stages: {', '.join(self.names)}")
+
+    def insert_after(self, name: str, stage: ScoreStage) -> None:
+        """Insert ``stage`` right after the stage called ``name``."""
+        self._stages.insert(self.index(name) + 1, stage)
+
+    def insert_before(self, name: str, stage: ScoreStage) -> None:
+        """Insert ``stage`` right before the stage called ``name``."""
+        self._stages.insert(self.index(name), stage)
+
+    def replace(self, name: str, stage: ScoreStage) -> None:
+        """Put ``stage`` in the place of the stage called ``name``."""
+        self._stages[self.index(name)] = stage
+
+    def remove(self, name: str) -> None:
+        """Remove the stage called ``name``."""
+        del self._stages[self.index(name)]
+
+    def append(self, stage: ScoreStage) -> None:
+        """Add ``stage`` at the end."""
+        self._stages.append(stage)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+def _factor_note(factor: int, what: str) -> str:
+    return "" if factor == 1 else f" ×{factor} ({what})"
+
+
+def stage_values(ctx: ScoringContext) -> None:
+    """Base value × show factor for each card; the transformer's multiplier and alone-value."""
+    table = ctx.table
+    hearts_factor = ctx.hearts_factor
+    heart = table.showable_heart
+    heart_note = _factor_note(hearts_factor, f"{heart.symbol if heart else '♥'} shown")
+    for tally in ctx.seats:
+        hearts_base = 0
+        for entry in tally.entries:
+            base = table.base_value(entry.card)
+            if entry.card.suit is Suit.HEARTS:
+                hearts_base += base
+                entry.value = base * hearts_factor
+            else:
+                factor = ctx.show_factor(entry.card)
+                entry.value = base * factor
+                name = "pig" if entry.card == PIG else "sheep"
+                tally.lines.append(
+                    f"{name} {entry.card.symbol} {_signed(base)}{_factor_note(factor, 'shown')}"
+                )
+        hearts = tally.hearts()
+        if hearts:
+            tally.lines.append(
+                f"hearts ×{len(hearts)} {_signed(hearts_base)}{heart_note}"
+                + (f" = {_signed(tally.sum_of(hearts))}" if hearts_factor != 1 else "")
+            )
+        for card in tally.transformers:
+            factor = ctx.show_factor(card)
+            tally.multiplier *= TRANSFORMER_MULTIPLIER * factor
+            tally.alone += TRANSFORMER_ALONE * factor
+        if tally.transformers:
+            shown = _factor_note(ctx.show_factor(TRANSFORMER), "shown")
+            tally.lines.append(f"transformer ♣10 ×{tally.multiplier}{shown and ' (shown)'}")
+
+
+def stage_full_hearts(ctx: ScoringContext) -> None:
+    """满红: every heart taken by one seat: the hearts' sum changes sign."""
+    need = 13 * ctx.table.copies
+    for tally in ctx.seats:
+        hearts = tally.hearts()
+        if len(hearts) == need:
+            tally.full_hearts = True
+            for entry in hearts:
+                entry.value = -entry.value
+            tally.lines.append(f"满红 full hearts: hearts count {_signed(tally.sum_of(hearts))}")
+
+
+def stage_slam(ctx: ScoringContext) -> None:
+    """满贯: every scoring card taken by one seat: the pig changes sign too."""
+    need = ctx.table.scoring_count
+    for tally in ctx.seats:
+        if len(tally.entries) + len(tally.transformers) == need:
+            tally.slam = True
+            for entry in tally.entries:
+                if entry.card == PIG:
+                    entry.value = -entry.value
+            pigs = [e for e in tally.entries if e.card == PIG]
+            tally.lines.append(f"满贯 slam: the pig counts {_signed(tally.sum_of(pigs))}")
+
+
+def stage_total(ctx: ScoringContext) -> None:
+    """Sum the values; apply the transformer (or its alone-value)."""
+    for tally in ctx.seats:
+        subtotal = tally.sum_of(tally.entries)
+        if not tally.transformers:
+            tally.total = subtotal
+        elif tally.entries:
+            tally.total = subtotal * tally.multiplier
+            tally.lines.append(
+                f"transformer: {_signed(subtotal)} ×{tally.multiplier} = {_signed(tally.total)}"
+            )
+        else:
+            tally.total = tally.alone
+            tally.lines.append(f"transformer alone: {_signed(tally.alone)}")
+
+
+def core_stages() -> StageList:
+    """A fresh copy of the core pipeline: ``values``, ``full-hearts``, ``slam``, ``total``."""
+    return StageList(
+        [
+            ScoreStage("values", stage_values),
+            ScoreStage("full-hearts", stage_full_hearts),
+            ScoreStage("slam", stage_slam),
+            ScoreStage("total", stage_total),
+        ]
+    )
+
+
+@attrs.frozen
+class ScoreSheet:
+    """The result of one hand.
+
+    :ivar raw: each seat's score before normalisation.
+    :ivar final: each seat's result after the ruleset's normalisation.
+    :ivar captured: the scoring cards each seat took.
+    :ivar shows: every shown card, with who showed it and how.
+    :ivar full_hearts: which seats took every heart (满红).
+    :ivar slam: which seats took every scoring card (满贯).
+    :ivar lines: per seat, the readable steps that give its raw score.
+    :ivar normalisation: a sentence saying how ``final`` follows from ``raw``.
+    """
+
+    raw: tuple[int, ...]
+    final: tuple[int, ...]
+    captured: tuple[tuple[Card, ...], ...]
+    shows: tuple[ShowRecord, ...]
+    full_hearts: tuple[bool, ...]
+    slam: tuple[bool, ...]
+    lines: tuple[tuple[str, ...], ...]
+    normalisation: str = ""
+
+    def explain(self, seat: int) -> list[str]:
+        """Readable lines that show how ``seat``'s score came about."""
+        lines = list(self.lines[seat]) or ["no scoring cards"]
+        lines.append(f"raw {_signed(self.raw[seat])}")
+        if self.final != self.raw:
+            lines.append(f"final {_signed(self.final[seat])} ({self.normalisation})")
+        return lines
+
+    def __str__(self) -> str:
+        rows = ["seat  raw     final   how"]
+        for seat, (raw, final) in enumerate(zip(self.raw, self.final, strict=True)):
+            how = "; ".join(self.lines[seat]) or "no scoring cards"
+            rows.append(f"{seat:<5} {raw:<7} {final:<7} {how}")
+        return "\n".join(rows)
+
+
+def run_pipeline(
+    table: ScoreTable,
+    options: Options,
+    stages: Sequence[ScoreStage],
+    captured: Sequence[Sequence[Card]],
+    shows: tuple[ShowRecord, ...],
+    dealt: tuple[frozenset[Card], ...] | None,
+) -> ScoringContext:
+    """Run ``stages`` over what each seat took; return the finished context."""
+    tallies = []
+    for seat, cards in enumerate(captured):
+        scoring = sorted(c for c in cards if table.is_scoring(c))
+        tallies.append(
+            SeatTally(
+                seat,
+                [Entry(c) for c in scoring if c != TRANSFORMER],
+                [c for c in scoring if c == TRANSFORMER],
+            )
+        )
+    ctx = ScoringContext(table, options, tallies, shows, dealt)
+    for stage in stages:
+        stage.run(ctx)
+    return ctx
+
+
+def zero_sum_thirds(raw: Sequence[int]) -> tuple[int, ...]:
+    """``raw - (sum of the other three) / 3`` for each seat, rounded to the nearest integer.
+
+    ``(4·raw − total) / 3`` is never halfway between two integers, so the
+    rounding has no ties.
+    """
+    total = sum(raw)
+    # floor(q/3 + 1/2) in integers, with q = 4·raw − total
+    return tuple((2 * (4 * r - total) + 3) // 6 for r in raw)

@@ -1,0 +1,92 @@
+"""``39baobao``: the single-deck rules of the 39baobao page (QQ game), the default base.
+
+Source: seed ``000`` (一副牌规则).  What the plug-in sets:
+
+* opening lead: the holder of ♣2 leads ♣2 in a hand dealt with no leader;
+  in a match, each later hand is led by the seat that took the pig in the
+  hand before (``gongzhu_next_leader``);
+* showing: any showable card (♠Q ♦J ♣10 ♥A) may be shown after the deal;
+  once three are shown, the fourth is shown automatically;
+* a shown card may not be led or followed in the first trick of its suit
+  unless it is the holder's only card of that suit; it may be discarded on
+  another suit at any time;
+* result: zero-sum, ``raw − (sum of the other three) / 3`` rounded to the
+  nearest integer, then ×12.
+
+Option ``shown_lock_stuck`` (a **(choice)** of RULES.md): when the shown-card
+restriction leaves a seat no legal card, it lifts for that one play
+(``"play"``, the default: the smallest change that keeps the game going) or
+for the rest of the hand for that seat (``"hand"``).
+"""
+
+from __future__ import annotations
+
+from gongzhu.cards import PIG, Card
+from gongzhu.plugin import (
+    Deal,
+    OpeningLead,
+    Options,
+    OptionSet,
+    ShownCardLock,
+    VariantInfo,
+    hookimpl,
+)
+from gongzhu.scoring import zero_sum_thirds
+
+NAME = "39baobao"
+SCALE = 12
+OPENING_CARD = Card.parse("2C")
+
+
+@hookimpl
+def gongzhu_variant_info() -> VariantInfo:
+    return VariantInfo(
+        name=NAME,
+        title="39baobao single-deck rules",
+        title_zh="拱猪 单副牌 (39baobao)",
+        base=True,
+        summary="♣2 leads ♣2; shows ×2 with three revealing the fourth; zero-sum ×12 results.",
+        normalisation=f"zero-sum: raw − (others' sum) / 3, rounded, ×{SCALE}",
+    )
+
+
+@hookimpl
+def gongzhu_add_options(options: OptionSet) -> None:
+    options.add(
+        "shown_lock_stuck",
+        "play",
+        "When the shown-card restriction leaves a seat no legal card, it lifts for that "
+        "one play ('play', default: the least change to the rule) or for the rest of the "
+        "hand for that seat ('hand').",
+        choices=("play", "hand"),
+    )
+
+
+@hookimpl
+def gongzhu_opening_lead(deal: Deal) -> OpeningLead:
+    return OpeningLead(deal.first_receiver(OPENING_CARD), OPENING_CARD)
+
+
+@hookimpl
+def gongzhu_next_leader(hand) -> int | None:  # type: ignore[no-untyped-def]
+    for seat in range(4):
+        if PIG in hand.captured(seat):
+            return seat
+    return None
+
+
+@hookimpl
+def gongzhu_auto_show_threshold() -> int:
+    return 3
+
+
+@hookimpl
+def gongzhu_shown_card_lock(options: Options) -> ShownCardLock:
+    return ShownCardLock(
+        first_trick=True, discard_before_led=False, stuck=options["shown_lock_stuck"]
+    )
+
+
+@hookimpl
+def gongzhu_normalize(raw: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(SCALE * value for value in zero_sum_thirds(raw))

@@ -103,22 +103,43 @@ class Rank(enum.IntEnum):
 _INTERNED: list[Card] = []
 
 
-@attrs.frozen(order=True, repr=False)
+@attrs.frozen(repr=False)
 class Card:
     """One playing card.  Cards order by suit (♠ ♥ ♦ ♣), then rank."""
 
     suit: Suit = attrs.field(converter=Suit)
     rank: Rank = attrs.field(converter=Rank)
+    index: int = attrs.field(init=False, eq=False, repr=False)
+    """Position 0-51 in the canonical deck (``suit * 13 + rank - 2``)."""
 
-    @property
-    def index(self) -> int:
-        """Position 0-51 in the canonical deck (``suit * 13 + rank - 2``)."""
-        return self.suit * 13 + self.rank - 2
+    @index.default
+    def _index_default(self) -> int:
+        return int(self.suit) * 13 + int(self.rank) - 2
+
+    def __lt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index < other.index
+
+    def __le__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index <= other.index
+
+    def __gt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index > other.index
+
+    def __ge__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index >= other.index
 
     @property
     def bit(self) -> int:
         """``1 << index``: this card's bit in a card mask."""
-        return 1 << (self.suit * 13 + self.rank - 2)
+        return 1 << self.index
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -154,7 +175,7 @@ class Card:
         return f"{self.suit.symbol}{rank}"
 
     def __str__(self) -> str:
-        return _CANONICAL[self.suit * 13 + self.rank - 2]
+        return _CANONICAL[self.index]
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

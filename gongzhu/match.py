@@ -77,13 +77,14 @@ class Match:
 
     def play(self, bots: Sequence[Any]) -> None:
         """Play hands with ``bots`` (one per seat, :mod:`gongzhu.bots`) until the match is over."""
-        from .bots import play_hand
-
+        if len(bots) != 4:
+            raise GongzhuError("a match needs four bots, one per seat")
         if self.target is None and self.max_hands is None:
             raise GongzhuError("a match with neither target nor hand count never ends")
         while not self.is_over:
             hand = self.new_hand()
-            play_hand(hand, bots)
+            while (seat := hand.current_seat) is not None:
+                hand.apply(bots[seat].choose(hand.view(seat)))
             self.record_hand(hand)
 
     def to_record(self) -> dict[str, Any]:

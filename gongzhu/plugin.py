@@ -247,7 +247,10 @@ class Deal:
     @order.validator
     def _check_order(self, _attribute: object, value: tuple[Card, ...]) -> None:
         copies, rest = divmod(len(value), 52)
-        if rest or copies not in (1, 2) or sorted(value) != list(full_deck(copies)):
+        counts = [0] * 52
+        for card in value:
+            counts[card.index] += 1
+        if rest or copies not in (1, 2) or counts.count(copies) != 52:
             raise InvalidCard(
                 f"a deal must hold every card of one or two decks exactly once per deck "
                 f"(got {len(value)} cards)"

@@ -71,8 +71,11 @@ def variant_names(*, refresh: bool = False) -> list[str]:
     """The entry-point names of every installed variant plug-in, sorted.
 
     :param refresh: look at the installed distributions again (after
-        installing a plug-in while the program runs).
+        installing a plug-in while the program runs); this also forgets the
+        rulesets :func:`load_rules` keeps.
     """
+    if refresh:
+        _rules_cache.clear()
     return sorted(_entry_points(refresh))
 
 
@@ -92,6 +95,9 @@ def load_rules(*names: str, **options: Any) -> Rules:
     base, :data:`DEFAULT_BASE` (``"39baobao"``) is used.  ``options`` set the
     options the loaded plug-ins declare (:attr:`Rules.option_specs`).
 
+    A ruleset is immutable, so equal requests share one :class:`Rules`
+    object (the last 64 distinct requests are kept).
+
     >>> rules = load_rules()
     >>> rules.names
     ('39baobao',)
@@ -103,8 +109,24 @@ def load_rules(*names: str, **options: Any) -> Rules:
     for name in names:
         if not isinstance(name, str):
             raise TypeError(f"variant names are strings, not {type(name).__name__}: {name!r}")
+    try:
+        key: tuple[Any, ...] | None = (names, tuple(sorted(options.items())))
+        hash(key)
+    except TypeError:
+        key = None
+    if key is not None and key in _rules_cache:
+        return _rules_cache[key]
     plugins = [(name, _load_plugin(name)) for name in names]
-    return Rules(plugins, options, default_base=lambda: (DEFAULT_BASE, _load_plugin(DEFAULT_BASE)))
+    rules = Rules(plugins, options, default_base=lambda: (DEFAULT_BASE, _load_plugin(DEFAULT_BASE)))
+    if key is not None:
+        if len(_rules_cache) >= _RULES_CACHE_SIZE:
+            _rules_cache.pop(next(iter(_rules_cache)))
+        _rules_cache[key] = rules
+    return rules
+
+
+_RULES_CACHE_SIZE: Final = 64
+_rules_cache: dict[tuple[Any, ...], Rules] = {}
 
 
 def _info_of(name: str, plugin: object) -> VariantInfo:

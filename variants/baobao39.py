@@ -13,10 +13,10 @@ Source: seed ``000`` (一副牌规则).  What the plug-in sets:
 * result: zero-sum, ``raw − (sum of the other three) / 3`` rounded to the
   nearest integer, then ×12.
 
-Option ``shown_lock_stuck`` (a **(choice)** of RULES.md): when the shown-card
-restriction leaves a seat no legal card, it lifts for that one play
-(``"play"``, the default: the smallest change that keeps the game going) or
-for the rest of the hand for that seat (``"hand"``).
+The **(choice)** of RULES.md on a restriction that leaves a seat no legal
+card never arises here: a single deck has one showable card per suit, a lone
+card of its suit is exempt, and discards are free, so some card is always
+legal.  It arises under rulesets that also lock discards (华牌).
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ from gongzhu.cards import PIG, Card
 from gongzhu.plugin import (
     Deal,
     OpeningLead,
-    Options,
-    OptionSet,
     ShownCardLock,
     VariantInfo,
     hookimpl,
@@ -51,18 +49,6 @@ def gongzhu_variant_info() -> VariantInfo:
 
 
 @hookimpl
-def gongzhu_add_options(options: OptionSet) -> None:
-    options.add(
-        "shown_lock_stuck",
-        "play",
-        "When the shown-card restriction leaves a seat no legal card, it lifts for that "
-        "one play ('play', default: the least change to the rule) or for the rest of the "
-        "hand for that seat ('hand').",
-        choices=("play", "hand"),
-    )
-
-
-@hookimpl
 def gongzhu_opening_lead(deal: Deal) -> OpeningLead:
     return OpeningLead(deal.first_receiver(OPENING_CARD), OPENING_CARD)
 
@@ -81,10 +67,8 @@ def gongzhu_auto_show_threshold() -> int:
 
 
 @hookimpl
-def gongzhu_shown_card_lock(options: Options) -> ShownCardLock:
-    return ShownCardLock(
-        first_trick=True, discard_before_led=False, stuck=options["shown_lock_stuck"]
-    )
+def gongzhu_shown_card_lock() -> ShownCardLock:
+    return ShownCardLock(first_trick=True, discard_before_led=False)
 
 
 @hookimpl

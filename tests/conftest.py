@@ -1,0 +1,53 @@
+"""Shared fixtures: deterministic deals and small test plug-ins for the core hooks."""
+
+from __future__ import annotations
+
+import pytest
+
+import gongzhu
+from gongzhu.cards import Card, Rank, Suit
+from gongzhu.plugin import Deal
+
+
+def rotation_hands() -> list[list[Card]]:
+    """Each suit's ranks dealt round the table from a suit-dependent seat.
+
+    Seat 0: ♠2 6 10 A  ♥5 9 K  ♦4 8 Q  ♣3 7 J
+    Seat 1: ♠3 7 J  ♥2 6 10 A  ♦5 9 K  ♣4 8 Q
+    Seat 2: ♠4 8 Q  ♥3 7 J  ♦2 6 10 A  ♣5 9 K
+    Seat 3: ♠5 9 K  ♥4 8 Q  ♦3 7 J  ♣2 6 10 A
+    """
+    hands: list[list[Card]] = [[], [], [], []]
+    for suit in Suit:
+        for rank in Rank:
+            hands[(rank - 2 + suit) % 4].append(Card(suit, rank))
+    return hands
+
+
+@pytest.fixture
+def rotation_deal() -> Deal:
+    return Deal.from_hands(rotation_hands())
+
+
+@pytest.fixture
+def rules() -> gongzhu.Rules:
+    return gongzhu.load_rules()
+
+
+def deal_with(hands: list[str]) -> Deal:
+    """A deal from four hands written as card text."""
+    return Deal.from_hands([gongzhu.parse_cards(h) for h in hands])
+
+
+def play_through_shows(hand: gongzhu.HandState, shows: dict[int, str] | None = None) -> None:
+    """Take every seat's show turn: the cards in ``shows`` or nothing."""
+    shows = shows or {}
+    while hand.phase is gongzhu.Phase.SHOW:
+        seat = hand.current_seat
+        hand.apply(gongzhu.Show(shows.get(seat, "")))
+
+
+def play(hand: gongzhu.HandState, *cards: str) -> None:
+    """Apply single-card plays in order."""
+    for text in cards:
+        hand.apply(gongzhu.Play.parse(text))

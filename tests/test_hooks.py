@@ -1,0 +1,384 @@
+"""Each core hook, exercised through the test plug-ins in ``plugins.py``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gongzhu
+from gongzhu import Phase, Play, Show, ShowKind
+from gongzhu.cards import PIG, SHEEP, Card
+from gongzhu.errors import IllegalAction, IncompatibleVariants
+from gongzhu.hand import HandState
+from gongzhu.plugin import VariantInfo, hookimpl
+from gongzhu.rules import Rules
+
+from . import plugins
+from .conftest import deal_with, play, play_through_shows, rotation_hands
+from .test_hand import VOID_IN_CLUBS
+
+# -- a reference for the legal plays, written from the rules, not from the engine ----------
+
+
+def reference_legal(hand: HandState, lifted: frozenset[int] = frozenset()) -> set[Card]:
+    """The legal cards of the seat to move (``lifted``: seats whose lock was lifted for good)."""
+    return reference(hand, lifted)[0]
+
+
+def reference(hand: HandState, lifted: frozenset[int] = frozenset()) -> tuple[set[Card], bool]:
+    """The legal cards, and whether the shown-card lock had to be lifted to find any."""
+    rules = hand.rules
+    seat = hand.current_seat
+    cards = set(hand.hand(seat))
+    lock = rules.shown_card_lock
+    locked = set()
+    if lock is not None and seat not in lifted:
+        locked = {r.card for r in hand.show_records if r.seat == seat and r.kind not in lock.exempt}
+    led_before = {t.plays[0][1][0].suit for t in hand.tricks}
+    trick = hand.current_trick
+
+    def count(suit):
+        return sum(1 for c in cards if c.suit is suit)
+
+    if not trick:
+        if not hand.tricks and hand.explicit_leader is None and Card.parse("2C") in cards:
+            return {Card.parse("2C")}, False
+        legal = {
+            c
+            for c in cards
+            if not (
+                lock
+                and lock.first_trick
+                and c in locked
+                and c.suit not in led_before
+                and count(c.suit) > 1
+            )
+        }
+        return (legal, False) if legal else (cards, True)
+    led = trick[0][1][0].suit
+    follow = {c for c in cards if c.suit is led}
+    if follow:
+        if lock and led not in led_before and len(follow) > 1:
+            return follow - locked, False
+        return follow, False
+    legal = set(cards)
+    discard = rules.discard_rule
+    if discard is not None and discard.strict:
+        preferred = {c for c in cards if c.suit in discard.preferred[led]}
+        legal = preferred or legal
+    without_lock = set(legal)
+    if lock and lock.discard_before_led:
+        legal = {c for c in legal if not (c in locked and c.suit not in led_before | {led})}
+    return (legal, False) if legal else (without_lock, True)
+
+
+RULESETS = [
+    gongzhu.load_rules(),
+    Rules.from_plugins(plugins.LockDiscards()),
+    Rules.from_plugins(plugins.Colours(strict=True)),
+    Rules.from_plugins(plugins.Colours(strict=False), plugins.LockDiscards()),
+    Rules.from_plugins(plugins.Colours(strict=True), plugins.LockDiscards()),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    which=st.sampled_from(range(len(RULESETS))),
+    seed=st.integers(0, 2**63 - 1),
+    rng=st.randoms(use_true_random=False),
+)
+def test_engine_agrees_with_reference(which: int, seed: int, rng: random.Random) -> None:
+    hand = RULESETS[which].new_hand(seed)
+    while hand.phase is not Phase.PLAY:  # show a lot, so that locks matter
+        hand.apply(max(hand.legal_actions(), key=lambda a: len(a.cards)))
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        assert {a.cards[0] for a in legal} == reference_legal(hand)
+        hand.apply(rng.choice(legal))
+    assert sorted(c for s in range(4) for c in hand.captured(s)) == list(gongzhu.full_deck())
+
+
+# -- shown-card lock on discards, and lifting it when it leaves nothing ---------------------
+
+
+def test_lock_on_discards() -> None:
+    rules = Rules.from_plugins(plugins.LockDiscards())
+    hand = rules.new_hand(deal=deal_with(VOID_IN_CLUBS))
+    play_through_shows(hand, {2: "QS"})
+    play(hand, "2C", "3C", "4C")
+    assert Play.parse("QS") not in hand.legal_actions()
+    with pytest.raises(IllegalAction, match="may not be discarded before ♠ has been led"):
+        hand.apply(Play.parse("QS"))
+
+
+def show_everything(hand: HandState) -> None:
+    while hand.phase is not Phase.PLAY:
+        hand.apply(max(hand.legal_actions(), key=lambda a: len(a.cards)))
+
+
+@pytest.mark.parametrize("stuck", ["play", "hand"])
+def test_a_lock_that_leaves_nothing_is_lifted(stuck: str) -> None:
+    """Seeded random hands with every card shown: find the positions where the lock
+    leaves a seat nothing, and check the engine lifts it as the option says."""
+    rules = Rules.from_plugins(plugins.LockDiscards(stuck))
+    found = 0
+    for seed in range(700):
+        rng = random.Random(seed)
+        hand = rules.new_hand(seed)
+        show_everything(hand)
+        lifted: set[int] = set()
+        while not hand.is_over:
+            expected, was_stuck = reference(hand, frozenset(lifted))
+            legal = hand.legal_actions()
+            assert {a.cards[0] for a in legal} == expected, (seed, len(hand.tricks))
+            if was_stuck:
+                found += 1
+                if stuck == "hand":
+                    lifted.add(hand.current_seat)
+            hand.apply(rng.choice(legal))
+    assert found >= 2, "the seeds no longer reach a stuck position: pick others"
+
+
+# -- the discard rule: strict and penalty ------------------------------------------------
+
+
+def test_strict_discard_rule_narrows_discards() -> None:
+    rules = Rules.from_plugins(plugins.Colours(strict=True))
+    hand = rules.new_hand(deal=deal_with(VOID_IN_CLUBS))
+    play_through_shows(hand)
+    play(hand, "2C", "3C", "4C")
+    assert {str(a) for a in hand.legal_actions()} == {"play 4S", "play 8S", "play QS"}
+    with pytest.raises(
+        IllegalAction,
+        match=r"垫牌规则: a seat void in ♣ must discard a card of the same colour \(black\)",
+    ):
+        hand.apply(Play.parse("KH"))
+
+
+PENALTY = [
+    "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",  # seat 0: all clubs
+    "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",  # seat 1: all spades (black: never offends)
+    "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",  # seat 2: hearts only: no black card, no offence
+    "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",  # seat 3: diamonds only
+]
+
+
+def test_discard_penalty_only_for_a_seat_holding_the_right_colour() -> None:
+    rules = Rules.from_plugins(plugins.Colours(strict=False))
+    hand = rules.new_hand(deal=deal_with(PENALTY))
+    play_through_shows(hand)
+    play(hand, "2C", "QS", "AH", "JD")
+    trick = hand.tricks[0]
+    assert trick.winner == 0 and trick.taker == 0 and not trick.penalty
+
+
+MIXED = [
+    "2C 3C 4C 5C 6C 7C 8C 9C JC QC KC AC AS",  # seat 0
+    "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH KS",  # seat 1: void in clubs, holds ♠K
+    "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD QS",  # seat 2: void in clubs, holds ♠Q
+    "AH AD TC 2S 3S 4S 5S 6S 7S 8S 9S TS JS",  # seat 3
+]
+
+
+@pytest.mark.parametrize(("offender", "taker"), [("first", 1), ("last", 2)])
+def test_two_offenders(offender: str, taker: int) -> None:
+    rules = Rules.from_plugins(plugins.Colours(strict=False, offender=offender))
+    hand = rules.new_hand(deal=deal_with(MIXED))
+    play_through_shows(hand)
+    play(hand, "2C", "KH", "JD", "TC")  # seats 1 and 2 discard red while holding black
+    trick = hand.tricks[0]
+    assert trick.winner == 3 and trick.taker == taker and trick.penalty
+    assert hand.current_seat == 3  # the winner still leads
+    assert set(hand.captured(taker)) >= set(gongzhu.parse_cards("KH JD TC"))
+    while not hand.is_over:
+        hand.apply(hand.legal_actions()[0])
+    lines = hand.score().explain(taker)
+    assert lines[0] == "垫牌 penalty: took the scoring cards of trick 1 (won by seat 3)"
+    assert "penalty" in str(hand.tricks[0])
+
+
+# -- show kinds, first shows, secret sales, filters ---------------------------------------
+
+
+def first_show_deal() -> gongzhu.Deal:
+    hands = rotation_hands()
+    hands[2].remove(PIG)
+    hands[2].insert(0, PIG)  # seat 2's first card is the pig
+    return gongzhu.Deal.from_hands(hands)
+
+
+def test_first_show_is_decided_on_the_first_card_only() -> None:
+    rules = Rules.from_plugins(plugins.ShowFamily())
+    hand = rules.new_hand(deal=first_show_deal())
+    assert hand.phase is Phase.FIRST_SHOW and hand.current_seat == 2
+    view = hand.view(2)
+    assert view.hand == (PIG,)
+    assert [str(a) for a in view.legal_actions] == ["first-show -", "first-show QS"]
+    with pytest.raises(IllegalAction, match="首明 phase"):
+        hand.apply(Show("QS"))
+    hand.apply(Show("QS", ShowKind.FIRST))
+    assert hand.phase is Phase.SHOW
+    assert len(hand.view(2).hand) == 13
+    with pytest.raises(IllegalAction, match="首明 is decided on the first dealt card only"):
+        hand.apply(Show("", ShowKind.FIRST))
+    play_through_shows(hand)
+    # a first-shown card is exempt from the lock: seat 2 may lead it in the first spade trick
+    play(hand, "2C", "3C", "4C", "5C")
+    assert Play.parse("QS") in hand.legal_actions()
+    assert hand.show_records[0].kind is ShowKind.FIRST
+
+
+def test_first_show_factor_is_four() -> None:
+    rules = Rules.from_plugins(plugins.ShowFamily())
+    assert rules.score({0: "QS"}, first_shown={1: "QS"}).raw[0] == -400
+    assert rules.score({0: "QS"}, secret={1: "QS"}).raw[0] == -200
+
+
+def test_secret_sales_are_hidden_from_other_seats() -> None:
+    rules = Rules.from_plugins(plugins.ShowFamily())
+    hand = rules.new_hand(deal=gongzhu.Deal.from_hands(rotation_hands()))
+    assert hand.phase is Phase.SHOW  # no seat's first card is showable
+    actions = {str(a) for a in hand.legal_actions()}  # seat 3 holds ♦J ♣10; ♦J never openly
+    assert actions == {"show -", "show TC", "sell JD", "sell TC", "sell JD TC"}
+    hand.apply(Show("JD TC", ShowKind.SECRET))
+    mine = hand.view(3).shows[0]
+    theirs = hand.view(0).shows[0]
+    assert mine.cards == (SHEEP, gongzhu.TRANSFORMER) and mine.count == 2
+    assert theirs.cards is None and theirs.count == 2 and theirs.kind is ShowKind.SECRET
+    assert hand.shown[3] == (SHEEP, gongzhu.TRANSFORMER)  # the full state knows
+
+
+def test_filter_can_force_a_show() -> None:
+    rules = Rules.from_plugins(plugins.MustShowPig())
+    hand = rules.new_hand(deal=gongzhu.Deal.from_hands(rotation_hands()))
+    while hand.current_seat != 2:
+        hand.apply(Show(()))
+    assert all(PIG in a.cards for a in hand.legal_actions())
+    with pytest.raises(IllegalAction, match="forbids this show"):
+        hand.apply(Show(()))
+
+
+def test_filter_that_leaves_nothing_is_a_plugin_error() -> None:
+    rules = Rules.from_plugins(plugins.ForbidAll())
+    with pytest.raises(IncompatibleVariants, match="leave no legal open show"):
+        rules.new_hand(1).legal_actions()
+
+
+# -- scoring stages, normalisation, matches --------------------------------------------------
+
+
+def test_added_stage_and_normalisation() -> None:
+    rules = Rules.from_plugins(plugins.Bonus())
+    assert [s.name for s in rules.score_stages] == [
+        "values",
+        "full-hearts",
+        "slam",
+        "total",
+        "bonus",
+    ]
+    sheet = rules.score({0: "QS"})
+    assert sheet.raw == (-93, 0, 0, 0)
+    assert sheet.final == (-186, 0, 0, 0)
+    assert sheet.explain(0)[-3:] == [
+        "bonus +7",
+        "raw −93",
+        "final −186 (39baobao: zero-sum: raw − (others' sum) / 3, rounded, ×12)",
+    ]
+
+
+def test_match_hooks_and_leaders() -> None:
+    rules = gongzhu.load_rules()
+    match = rules.new_match(seed=4, hands=3)
+    bots = [gongzhu.bots.RandomBot(s) for s in range(4)]
+    first = match.new_hand()
+    assert first.explicit_leader is None
+    gongzhu.bots.play_hand(first, bots)
+    match.record_hand(first)
+    second = match.new_hand()
+    assert second.leader == rules.next_leader(first)
+    assert PIG in first.captured(second.leader)
+    gongzhu.bots.play_hand(second, bots)
+    match.record_hand(second)
+    match.play(bots)
+    assert match.is_over and len(match.hands) == 3
+    totals = [sum(h.score().final[s] for h in match.hands) for s in range(4)]
+    assert match.totals == totals
+    assert match.losers == (totals.index(min(totals)),) or min(totals) == sorted(totals)[1]
+    record = match.to_record()
+    assert record["losers"] == list(match.losers) and len(record["hands"]) == 3
+
+
+def test_target_match_with_two_losers() -> None:
+    rules = Rules.from_plugins(plugins.Bonus())
+    match = rules.new_match(seed=1, target=2000)
+    match.play([gongzhu.bots.RandomBot(s) for s in range(4)])
+    assert any(abs(t) >= 2000 for t in match.totals)
+    assert match.losers == (
+        match.totals.index(max(match.totals)),
+        match.totals.index(min(match.totals)),
+    )
+    with pytest.raises(gongzhu.errors.GongzhuError, match="over"):
+        match.new_hand()
+
+
+def test_match_errors() -> None:
+    rules = gongzhu.load_rules()
+    with pytest.raises(gongzhu.errors.GongzhuError, match="never ends"):
+        rules.new_match(seed=1).play([gongzhu.bots.FirstLegalBot()] * 4)
+    with pytest.raises(gongzhu.errors.GongzhuError, match="positive"):
+        rules.new_match(target=0)
+    match = rules.new_match(seed=1, hands=1)
+    with pytest.raises(gongzhu.errors.HandNotOver):
+        match.record_hand(match.new_hand())
+    with pytest.raises(gongzhu.errors.GongzhuError, match="not over"):
+        match.losers  # noqa: B018
+
+
+# -- the play engine hook -----------------------------------------------------------------
+
+
+class AnyCard(HandState):
+    """A toy engine: no follow-suit."""
+
+    __slots__ = ()
+
+    def _legal_play_mask(self) -> int:
+        return self._hands[self.seat_to_move]
+
+
+class AnyCardPlugin:
+    @hookimpl
+    def gongzhu_variant_info(self):
+        return VariantInfo("any-card", "Any card")
+
+    @hookimpl
+    def gongzhu_hand_class(self):
+        return AnyCard
+
+
+class TwoDecksNoEngine:
+    @hookimpl
+    def gongzhu_variant_info(self):
+        return VariantInfo("two-decks-no-engine", "Two decks without an engine")
+
+    @hookimpl
+    def gongzhu_deck_copies(self):
+        return 2
+
+
+def test_hand_class_hook() -> None:
+    rules = Rules.from_plugins(AnyCardPlugin())
+    hand = rules.new_hand(1, leader=0)
+    assert type(hand) is AnyCard
+    play_through_shows(hand)
+    hand.apply(hand.legal_actions()[0])
+    assert len(hand.legal_actions()) == 13  # no need to follow suit
+    assert type(hand.clone()) is AnyCard
+
+
+def test_two_decks_need_an_engine() -> None:
+    with pytest.raises(IncompatibleVariants, match="two decks need a play engine"):
+        Rules.from_plugins(TwoDecksNoEngine())

@@ -1,0 +1,120 @@
+"""The Rules facade: loading by entry point, combination checks, options."""
+
+from __future__ import annotations
+
+import pytest
+
+import gongzhu
+from gongzhu.errors import GongzhuError, IncompatibleVariants, InvalidOption, UnknownVariant
+from gongzhu.rules import ENTRY_POINT_GROUP, Rules, load_rules
+
+from . import plugins
+
+
+def test_default_base_is_39baobao() -> None:
+    rules = load_rules()
+    assert rules.names == ("39baobao",)
+    assert rules.variants[0].base
+    assert rules.plugin("39baobao").__name__ == "gongzhu_variants.baobao39"
+
+
+def test_shipped_plugins_come_from_entry_points() -> None:
+    from importlib.metadata import entry_points
+
+    eps = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    assert eps["39baobao"] == "gongzhu_variants.baobao39"
+    assert "39baobao" in gongzhu.variant_names()
+    assert gongzhu.variant_names(refresh=True) == sorted(eps)
+
+
+def test_variants_is_not_installed_as_a_top_level_package() -> None:
+    import importlib.util
+
+    assert importlib.util.find_spec("gongzhu_variants") is not None
+    assert importlib.util.find_spec("variants") is None or "gongzhu" not in str(
+        importlib.util.find_spec("variants").origin
+    )
+
+
+def test_unknown_variant_lists_installed_names() -> None:
+    with pytest.raises(
+        UnknownVariant, match="no gongzhu variant named 'nope'; installed: .*39baobao"
+    ):
+        load_rules("nope")
+    with pytest.raises(LookupError):
+        load_rules("nope")
+    with pytest.raises(TypeError):
+        load_rules(3)  # type: ignore[arg-type]
+
+
+def test_rulesets_are_shared() -> None:
+    assert load_rules() is load_rules()
+    assert load_rules("39baobao") is load_rules("39baobao")
+
+
+def test_unknown_option() -> None:
+    with pytest.raises(InvalidOption, match="unknown option colour for 39baobao; options: none"):
+        load_rules(colour="red")
+
+
+def test_options_are_declared_checked_and_resolved() -> None:
+    rules = Rules.from_plugins(plugins.Picky(), picky_level=2)
+    assert rules.names == ("39baobao", "picky")
+    assert rules.options["picky_level"] == 2 and rules.options.picky_name == "x"
+    assert [o.owner for o in rules.option_specs] == ["picky", "picky"]
+    assert "picky_level=2" in repr(rules)
+    with pytest.raises(InvalidOption, match="expected one of 1, 2, 3"):
+        Rules.from_plugins(plugins.Picky(), picky_level=5)
+    with pytest.raises(InvalidOption, match="expected str"):
+        Rules.from_plugins(plugins.Picky(), picky_name=5)
+    with pytest.raises(IncompatibleVariants, match="picky refuses"):
+        Rules.from_plugins(plugins.Picky(), picky_level=3, picky_name="refuse")
+
+
+def test_two_bases_are_refused() -> None:
+    with pytest.raises(IncompatibleVariants, match="'other-base' and '39baobao' are both bases"):
+        Rules.from_plugins(plugins.OtherBase(), ("39baobao", load_rules().plugin("39baobao")))
+
+
+def test_declared_conflicts_are_refused() -> None:
+    with pytest.raises(IncompatibleVariants, match="'picky' cannot be combined with 'other-base'"):
+        Rules.from_plugins(plugins.OtherBase(), plugins.Picky())
+
+
+def test_a_given_base_replaces_the_default() -> None:
+    rules = Rules.from_plugins(plugins.OtherBase())
+    assert rules.names == ("other-base",)
+    hand = rules.new_hand(1)
+    assert hand.leader == 2
+
+
+def test_base_comes_first_whatever_the_order() -> None:
+    rules = Rules.from_plugins(plugins.Bonus(), plugins.OtherBase())
+    assert rules.names == ("other-base", "bonus")
+
+
+def test_plugin_errors() -> None:
+    with pytest.raises(IncompatibleVariants, match="listed more than once"):
+        Rules.from_plugins(plugins.Picky(), plugins.Picky())
+    with pytest.raises(
+        IncompatibleVariants, match="registered as 'fake' describes itself as 'real-name'"
+    ):
+        Rules.from_plugins(("fake", plugins.Misnamed()))
+    with pytest.raises(IncompatibleVariants, match="unknown hook"):
+        Rules.from_plugins(plugins.Typo())
+    with pytest.raises(IncompatibleVariants, match="does not implement gongzhu_variant_info"):
+        Rules.from_plugins(object())
+
+
+def test_describe_and_spec() -> None:
+    rules = load_rules()
+    assert rules.describe().startswith("39baobao (")
+    assert rules.spec() == {"variants": ["39baobao"], "options": {}}
+    assert repr(rules) == "load_rules('39baobao')"
+    with pytest.raises(UnknownVariant):
+        rules.plugin("huh")
+
+
+def test_errors_share_a_base_class() -> None:
+    for cls in (UnknownVariant, IncompatibleVariants, InvalidOption):
+        assert issubclass(cls, GongzhuError)

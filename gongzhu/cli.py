@@ -68,9 +68,13 @@ def _run_demo(args: argparse.Namespace, out) -> int:  # type: ignore[no-untyped-
             number = len(hand.tricks)
             print(f"trick {number:>2}: {hand.tricks[-1]}", file=out)
     sheet = hand.score()
-    print("\nScore sheet", file=out)
+    print(f"\nScore sheet ({sheet.normalisation})", file=out)
     for seat in range(4):
-        print(f"  seat {seat}: " + "; ".join(sheet.explain(seat)), file=out)
+        how = "; ".join(sheet.lines[seat]) or "no scoring cards"
+        print(
+            f"  seat {seat}: raw {sheet.raw[seat]:>5}  final {sheet.final[seat]:>6}   {how}",
+            file=out,
+        )
     return 0
 
 

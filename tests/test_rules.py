@@ -38,7 +38,7 @@ def test_variants_is_not_installed_as_a_top_level_package() -> None:
 
 def test_unknown_variant_lists_installed_names() -> None:
     with pytest.raises(
-        UnknownVariant, match="no gongzhu variant named 'nope'; installed: .*39baobao"
+        UnknownVariant, match=r"no gongzhu variant named 'nope'; installed: .*39baobao"
     ):
         load_rules("nope")
     with pytest.raises(LookupError):

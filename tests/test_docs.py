@@ -1,0 +1,43 @@
+"""Every hook is documented: in the reference, with each parameter and its firstresult rule."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+from gongzhu import hookspecs
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+HOOKS = hookspecs.hook_names()
+
+
+def test_there_are_hooks() -> None:
+    assert len(HOOKS) >= 19
+    assert all(name.startswith("gongzhu_") for name in HOOKS)
+
+
+@pytest.mark.parametrize("name", HOOKS)
+def test_hook_is_in_the_reference(name: str) -> None:
+    text = (DOCS / "hooks.rst").read_text(encoding="utf-8")
+    assert f".. autofunction:: gongzhu.hookspecs.{name}\n" in text
+
+
+@pytest.mark.parametrize("name", HOOKS)
+def test_hook_docstring_covers_its_signature(name: str) -> None:
+    func = getattr(hookspecs, name)
+    doc = inspect.getdoc(func) or ""
+    params = list(inspect.signature(func).parameters)
+    documented = re.findall(r":param (\w+):", doc)
+    assert documented == params, f"{name}: documents {documented}, takes {params}"
+    firstresult = func.gongzhu_spec["firstresult"]
+    folded = " ".join(doc.split())
+    assert ("Stops at the first non-``None`` result" in folded) == firstresult, name
+
+
+def test_documented_hooks_all_exist() -> None:
+    text = (DOCS / "hooks.rst").read_text(encoding="utf-8")
+    listed = re.findall(r"autofunction:: gongzhu\.hookspecs\.(\w+)", text)
+    assert sorted(listed) == sorted(HOOKS)

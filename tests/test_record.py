@@ -1,0 +1,108 @@
+"""Hand records: to_record() / replay() and the errors of a bad record."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+import gongzhu
+from gongzhu.bots import RandomBot, play_hand
+from gongzhu.errors import InvalidRecord
+
+
+@pytest.fixture(scope="module")
+def record() -> dict:
+    hand = gongzhu.load_rules().new_hand(11)
+    play_hand(hand, [RandomBot(s) for s in range(4)])
+    return hand.to_record()
+
+
+def test_record_shape(record: dict) -> None:
+    assert record["format"] == "gongzhu-hand/1"
+    assert record["rules"] == {"variants": ["39baobao"], "options": {}}
+    assert record["seed"] == 11
+    assert len(record["deal"]) == 52 and record["deal"][0] == str(
+        gongzhu.Deal.shuffled(11).order[0]
+    )
+    assert record["leader"] is None
+    assert len(record["actions"]) == 4 + 52
+    assert record["actions"][0]["action"].startswith("show")
+    assert set(record["result"]) == {"raw", "final", "captured"}
+    json.dumps(record)
+
+
+def test_replay_round_trip(record: dict) -> None:
+    hand = gongzhu.replay(json.loads(json.dumps(record)))
+    assert hand.is_over
+    assert hand.to_record() == record
+
+
+def test_unfinished_hand_round_trip() -> None:
+    hand = gongzhu.load_rules().new_hand(3, leader=2)
+    for _ in range(9):
+        hand.apply(hand.legal_actions()[-1])
+    again = gongzhu.replay(hand.to_record())
+    assert again.to_record() == hand.to_record()
+    assert again.current_seat == hand.current_seat and not again.is_over
+
+
+def mutate(record: dict, path: tuple, value: object) -> dict:
+    bad = copy.deepcopy(record)
+    target = bad
+    for key in path[:-1]:
+        target = target[key]
+    if value is KeyError:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return bad
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "index", "reason"),
+    [
+        (("format",), "gongzhu-hand/9", None, "unknown record format"),
+        (("rules",), KeyError, None, "missing field 'rules'"),
+        (("rules", "variants"), ["no-such-variant"], None, "no gongzhu variant named"),
+        (("rules", "variants"), "39baobao", None, "list of names"),
+        (("rules", "options"), {"nope": 1}, None, "unknown option"),
+        (("deal",), ["QS"] * 52, None, "deal: a deal must hold every card"),
+        (("deal", 0), "XX", None, "deal: not a card"),
+        (("deal",), "QS", None, "field 'deal' has the wrong type"),
+        (("leader",), 7, None, "leader must be a seat"),
+        (("seed",), "x", None, "seed must be an integer"),
+        (("actions", 0, "seat"), 2, 0, "seat 2 .* is to move|by seat 2"),
+        (("actions", 10, "action"), "play XS", 10, "not a card"),
+        (("actions", 4), "play 2C", 4, "an action is"),
+        (("actions", 20, "action"), "play 2C", 20, "illegal action"),
+        (("result", "raw"), [1, 2, 3, 4], None, "stored raw scores"),
+        (("result", "final"), [0, 0, 0, 0], None, "stored final scores"),
+    ],
+)
+def test_bad_records_name_the_problem(
+    record: dict, path: tuple, value: object, index: int | None, reason: str
+) -> None:
+    bad = mutate(record, path, value)
+    with pytest.raises(InvalidRecord, match=reason) as info:
+        gongzhu.replay(bad)
+    assert info.value.index == index
+    assert info.value.hand == 0
+
+
+def test_result_on_unfinished_actions(record: dict) -> None:
+    bad = copy.deepcopy(record)
+    bad["actions"] = bad["actions"][:-1]
+    with pytest.raises(InvalidRecord, match="do not finish the hand"):
+        gongzhu.replay(bad)
+
+
+def test_not_a_mapping() -> None:
+    with pytest.raises(InvalidRecord, match="mapping"):
+        gongzhu.replay(["nope"])  # type: ignore[arg-type]
+
+
+def test_hand_number_in_message(record: dict) -> None:
+    with pytest.raises(InvalidRecord, match=r"hand 3, action 20"):
+        gongzhu.replay(mutate(record, ("actions", 20, "action"), "play 2C"), hand=3)

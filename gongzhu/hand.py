@@ -8,13 +8,15 @@ and the legal set is computed with mask arithmetic from data the ruleset
 compiled when it was built.  No plug-in hook runs for a card play.
 
 Play-engine plug-ins (two-deck pairs) subclass :class:`HandState` and override
+its engine methods: :meth:`~HandState._deal_masks`,
 :meth:`~HandState._legal_play_mask`, :meth:`~HandState._plays_from_mask`,
-:meth:`~HandState._play` and :meth:`~HandState._finish_trick`.
+:meth:`~HandState._play_key`, :meth:`~HandState._finish_trick` and
+:meth:`~HandState._random_playout`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import SINGLE_PLAYS, Action, Play, Show, ShowKind
@@ -32,28 +34,39 @@ __all__ = ["HandState", "Phase"]
 SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
 FULL_MASK: Final = (1 << 52) - 1
 _SUIT_OF: Final = tuple(i // 13 for i in range(52))
-_CHUNK_PLAYS: Final[list[dict[int, tuple[Play, ...]]]] = [{} for _ in range(4)]
+_CHUNK_PLAYS: Final[list[list[tuple[Play, ...] | None]]] = [[None] * 8192 for _ in range(4)]
+
+_PLAY: Final = Phase.PLAY
 
 RECORD_FORMAT: Final = "gongzhu-hand/1"
 """The ``format`` field of hand records written by :meth:`HandState.to_record`."""
 
 
 def _suit_plays(suit: int, chunk: int) -> tuple[Play, ...]:
-    plays = _CHUNK_PLAYS[suit].get(chunk)
-    if plays is None:
-        base = 13 * suit
-        plays = tuple(SINGLE_PLAYS[base + r] for r in range(13) if chunk >> r & 1)
-        _CHUNK_PLAYS[suit][chunk] = plays
+    base = 13 * suit
+    plays = tuple(SINGLE_PLAYS[base + r] for r in range(13) if chunk >> r & 1)
+    _CHUNK_PLAYS[suit][chunk] = plays
     return plays
 
 
+_SPADES, _HEARTS, _DIAMONDS, _CLUBS = _CHUNK_PLAYS
+
+
 def plays_of_mask(mask: int) -> tuple[Play, ...]:
-    """The single-card plays of every card in ``mask``, in card order."""
+    """The single-card plays of every card in ``mask``, in card order (memoised per suit)."""
     out: tuple[Play, ...] = ()
-    for suit in range(4):
-        chunk = mask >> (13 * suit) & 0x1FFF
-        if chunk:
-            out += _suit_plays(suit, chunk)
+    chunk = mask & 0x1FFF
+    if chunk:
+        out = _SPADES[chunk] or _suit_plays(0, chunk)
+    chunk = mask >> 13 & 0x1FFF
+    if chunk:
+        out += _HEARTS[chunk] or _suit_plays(1, chunk)
+    chunk = mask >> 26 & 0x1FFF
+    if chunk:
+        out += _DIAMONDS[chunk] or _suit_plays(2, chunk)
+    chunk = mask >> 39
+    if chunk:
+        out += _CLUBS[chunk] or _suit_plays(3, chunk)
     return out
 
 
@@ -92,6 +105,7 @@ class HandState:
         "_offenders",
         "_pending",
         "_preferred",
+        "_shown_bits",
         "_shows",
         "_taken",
         "_trick",
@@ -112,10 +126,7 @@ class HandState:
         self.deal = deal
         self.seed = seed
         self.explicit_leader = leader
-        hands = [0, 0, 0, 0]
-        for seat in range(SEATS):
-            for card in deal.hand(seat):
-                hands[seat] |= card.bit
+        hands = self._deal_masks(deal)
         self._hands = hands
         self._dealt = tuple(hands)
         if leader is None:
@@ -128,6 +139,7 @@ class HandState:
         """The seat that leads the first trick."""
         self._history: list[tuple[int, Action]] = []
         self._shows: list[tuple[int, Show, bool]] = []
+        self._shown_bits = [0, 0, 0, 0]
         self._taken = [0, 0, 0, 0]
         self._tricks: list[tuple[int, tuple[int, ...], int, int]] = []
         self._trick: list[int] = []
@@ -137,20 +149,13 @@ class HandState:
         self._locked = [0, 0, 0, 0]
         self._lifted = [False, False, False, False]
         self._offenders: list[int] = []
-        discard = rules.discard_rule
-        if discard is None:
-            self._preferred: tuple[int, ...] | None = None
-            self._discard_penalty = False
-        else:
-            self._preferred = tuple(
-                sum(SUIT_MASKS[t] for t in discard.preferred.get(Suit(s), ())) for s in range(4)
-            )
-            self._discard_penalty = not discard.strict
+        self._preferred = rules.preferred_discard_masks
+        self._discard_penalty = rules.discard_penalty
         self._legal: tuple[Action, ...] | None = None
         self._legal_mask = -1
         self.phase: Phase = Phase.SHOW
         self.seat_to_move: int | None = leader
-        if ShowKind.FIRST in rules.show_kinds:
+        if rules.first_shows:
             in_deal_order = [(deal.first_seat + k) % SEATS for k in range(SEATS)]
             self._pending = [seat for seat in in_deal_order if self._first_holding(seat)]
             if self._pending:
@@ -158,6 +163,15 @@ class HandState:
                 self.seat_to_move = self._pending[0]
                 return
         self._start_show_phase()
+
+    def _deal_masks(self, deal: Deal) -> list[int]:
+        """Each seat's dealt cards as a mask (the single-deck engine: bit ``card.index``)."""
+        hands = [0, 0, 0, 0]
+        seat = deal.first_seat
+        for card in deal.order:
+            hands[seat] |= 1 << card.index
+            seat = (seat + 1) & 3
+        return hands
 
     # -- public state ---------------------------------------------------------------
 
@@ -232,7 +246,7 @@ class HandState:
         """The legal actions of the seat to move, in a stable order (empty when over)."""
         legal = self._legal
         if legal is None:
-            if self.phase is Phase.PLAY:
+            if self.phase is _PLAY:
                 mask = self._legal_mask
                 if mask < 0:
                     mask = self._legal_mask = self._legal_play_mask()
@@ -250,12 +264,18 @@ class HandState:
         :raises IllegalAction: naming the action and the rule it breaks; the
             state is left unchanged.
         """
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             if type(action) is not Play:
                 raise IllegalAction(
                     action, self.seat_to_move, "it is the play phase: play a card (Play)"
                 )
-            self._play(action)
+            legal = self._legal_mask
+            if legal < 0:
+                legal = self._legal_mask = self._legal_play_mask()
+            key = action.key
+            if key < 0 or not legal >> key & 1:
+                raise IllegalAction(action, self.seat_to_move, self._why_illegal(action))
+            self._play_key(key)
         elif self.phase is Phase.OVER:
             raise IllegalAction(action, None, "the hand is over")
         else:
@@ -269,6 +289,7 @@ class HandState:
         new._hands = self._hands[:]
         new._history = self._history[:]
         new._shows = self._shows[:]
+        new._shown_bits = self._shown_bits[:]
         new._taken = self._taken[:]
         new._tricks = self._tricks[:]
         new._trick = self._trick[:]
@@ -290,12 +311,8 @@ class HandState:
         self.seat_to_move = self._pending[0]
 
     def _held_showable(self, seat: int) -> frozenset[Card]:
-        shown = 0
-        for who, show, _ in self._shows:
-            if who == seat:
-                for card in show.cards:
-                    shown |= card.bit
-        return frozenset(cards_of_mask(self._hands[seat] & self.rules.showable_mask & ~shown))
+        held = self._hands[seat] & self.rules.showable_mask & ~self._shown_bits[seat]
+        return frozenset(cards_of_mask(held))
 
     def _legal_shows(self) -> tuple[Action, ...]:
         seat = self.seat_to_move
@@ -304,22 +321,24 @@ class HandState:
         rules = self.rules
         if self.phase is Phase.FIRST_SHOW:
             return rules.show_choices(self._first_holding(seat), ShowKind.FIRST)
-        holding = self._held_showable(seat)
-        choices = rules.show_choices(holding, ShowKind.OPEN)
-        if ShowKind.SECRET in rules.show_kinds:
-            choices += rules.show_choices(holding, ShowKind.SECRET)
-        return choices
+        held = self._hands[seat] & rules.showable_mask & ~self._shown_bits[seat]
+        return rules.show_choices_for_mask(held)
 
     def _show(self, action: Action) -> None:
         seat = self.seat_to_move
         assert seat is not None
-        legal = self.legal_actions()
-        if action not in legal:
+        for legal in self.legal_actions():
+            if legal is action or legal == action:
+                action = legal
+                break
+        else:
             raise IllegalAction(action, seat, self._why_bad_show(action, seat))
         self._history.append((seat, action))
         assert isinstance(action, Show)
         if action.cards:
             self._shows.append((seat, action, False))
+            for card in action.cards:
+                self._shown_bits[seat] |= card.bit
         self._pending.pop(0)
         self._legal = None
         if self._pending:
@@ -358,15 +377,14 @@ class HandState:
         rules = self.rules
         threshold = rules.auto_show_threshold
         if threshold is not None:
-            shown_any = 0
-            for _, show, _ in self._shows:
-                for card in show.cards:
-                    shown_any |= card.bit
-            if len(_bits(shown_any)) >= threshold:
+            bits = self._shown_bits
+            shown_any = bits[0] | bits[1] | bits[2] | bits[3]
+            if shown_any.bit_count() >= threshold:
                 for seat in range(SEATS):
                     rest = self._hands[seat] & rules.showable_mask & ~shown_any
                     if rest:
                         self._shows.append((seat, Show(cards_of_mask(rest)), True))
+                        bits[seat] |= rest
         lock = rules.shown_card_lock
         if lock is not None:
             for seat, show, _ in self._shows:
@@ -445,15 +463,9 @@ class HandState:
         """The actions for a legal mask (the single-card engine: one play per card)."""
         return plays_of_mask(mask)
 
-    def _play(self, action: Play) -> None:
-        seat = self.seat_to_move
-        assert seat is not None
-        legal = self._legal_mask
-        if legal < 0:
-            legal = self._legal_mask = self._legal_play_mask()
-        key = action.key
-        if not 0 <= key < 52 or not legal >> key & 1:
-            raise IllegalAction(action, seat, self._why_illegal(action, seat))
+    def _play_key(self, key: int) -> None:
+        """Play the (legal) play called ``key`` for the seat to move: the engine's step."""
+        seat: int = self.seat_to_move  # type: ignore[assignment]
         bit = 1 << key
         hands = self._hands
         trick = self._trick
@@ -476,7 +488,7 @@ class HandState:
         self._history.append((seat, SINGLE_PLAYS[key]))
         self._legal = None
         self._legal_mask = -1
-        if len(trick) == SEATS:
+        if len(trick) == 4:
             self._finish_trick()
         else:
             self.seat_to_move = (seat + 1) % SEATS
@@ -513,7 +525,8 @@ class HandState:
             self.seat_to_move = None
             self.phase = Phase.OVER
 
-    def _why_illegal(self, action: Play, seat: int) -> str:
+    def _why_illegal(self, action: Play) -> str:
+        seat: int = self.seat_to_move  # type: ignore[assignment]
         hand = self._hands[seat]
         if len(action.cards) != 1:
             return "a play is one card in single-deck play"
@@ -585,15 +598,54 @@ class HandState:
             legal_actions=self.legal_actions() if seat == self.seat_to_move else (),
         )
 
+    def _require_over(self) -> None:
+        if self.phase is not Phase.OVER:
+            raise HandNotOver(f"the hand is in the {self.phase.value} phase; it is not over")
+
+    def returns(self) -> tuple[int, ...]:
+        """The final (normalised) scores of the finished hand, without the score sheet.
+
+        Equal to ``score().final``; computed straight from the card masks
+        when the ruleset's scoring pipeline is the core's.
+
+        :raises HandNotOver: while cards remain to be played.
+        """
+        self._require_over()
+        scorer = self.rules.compiled_scorer
+        if scorer is None:
+            return self.score().final
+        factors: dict[int, int] = {}
+        table = self.rules.table.show_factors
+        for _seat, show, _forced in self._shows:
+            for card in show.cards:
+                factors[card.bit] = factors.get(card.bit, 1) * table[show.kind]
+        return self.rules.normalize(scorer.raw(self._taken, factors))
+
+    def _random_playout(self, random: Callable[[], float]) -> None:
+        """Play the hand to its end with uniformly random legal actions (the bulk API).
+
+        ``random`` returns floats in [0, 1).  Shows go through the show phase
+        as usual; plays pick a random set bit of the legal mask.
+        """
+        while self.phase is not _PLAY and self.phase is not Phase.OVER:
+            legal = self.legal_actions()
+            self._show(legal[int(random() * len(legal))])
+        legal_play_mask = self._legal_play_mask
+        play_key = self._play_key
+        while self.seat_to_move is not None:
+            mask = legal_play_mask()
+            skip = int(random() * mask.bit_count())
+            while skip:
+                mask &= mask - 1
+                skip -= 1
+            play_key((mask & -mask).bit_length() - 1)
+
     def score(self) -> ScoreSheet:
         """The score sheet of the finished hand.
 
         :raises HandNotOver: while cards remain to be played.
         """
-        if self.phase is not Phase.OVER:
-            raise HandNotOver(
-                f"the hand is in the {self.phase.value} phase; score it when it is over"
-            )
+        self._require_over()
         notes: list[list[str]] = [[], [], [], []]
         for number, (_, _, winner, taker) in enumerate(self._tricks, 1):
             if taker != winner:
@@ -638,7 +690,7 @@ class HandState:
 
 
 _COPIED_LISTS: Final = frozenset(
-    {"_hands", "_history", "_shows", "_taken", "_tricks", "_trick"}
+    {"_hands", "_history", "_shows", "_shown_bits", "_taken", "_tricks", "_trick"}
     | {"_locked", "_lifted", "_offenders", "_pending"}
 )
 _SHARED: Final = tuple(name for name in HandState.__slots__ if name not in _COPIED_LISTS)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from operator import itemgetter
 from typing import Any, Final
 
 import attrs
@@ -263,10 +264,22 @@ class Deal:
 
     @classmethod
     def shuffled(cls, seed: int, copies: int = 1, first_seat: int = 0) -> Deal:
-        """A deal shuffled reproducibly from ``seed`` (:class:`random.Random`)."""
-        order = list(full_deck(copies))
-        random.Random(seed).shuffle(order)
-        return cls(tuple(order), first_seat)
+        """A deal shuffled reproducibly from ``seed``.
+
+        The cards of :func:`~gongzhu.cards.full_deck` are ordered by keys drawn
+        from ``random.Random(seed).random()`` (a uniform permutation).  Records
+        keep the deal itself, so replays never depend on this algorithm.
+        """
+        if first_seat not in range(SEATS):
+            raise InvalidCard(f"first_seat must be 0-3, not {first_seat!r}")
+        deck = _DECKS[copies] if copies in _DECKS else full_deck(copies)
+        draw = random.Random(seed).random
+        keys = [draw() for _ in deck]
+        order = itemgetter(*sorted(range(len(deck)), key=keys.__getitem__))(deck)
+        deal = object.__new__(cls)  # a permutation of a deck: nothing to check
+        object.__setattr__(deal, "order", order)
+        object.__setattr__(deal, "first_seat", first_seat)
+        return deal
 
     @classmethod
     def from_hands(cls, hands: Sequence[Iterable[Card | str] | str], first_seat: int = 0) -> Deal:
@@ -301,3 +314,6 @@ class Deal:
     def first_receiver(self, card: Card) -> int:
         """The seat that was dealt a copy of ``card`` first."""
         return (self.first_seat + self.order.index(card)) % SEATS
+
+
+_DECKS: Final = {1: full_deck(1), 2: full_deck(2)}

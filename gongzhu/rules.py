@@ -42,7 +42,15 @@ from .plugin import (
     ShownCardLock,
     VariantInfo,
 )
-from .scoring import ScoreSheet, ScoreStage, ScoreTable, ShowRecord, core_stages, run_pipeline
+from .scoring import (
+    CompiledScorer,
+    ScoreSheet,
+    ScoreStage,
+    ScoreTable,
+    ShowRecord,
+    core_stages,
+    run_pipeline,
+)
 
 if TYPE_CHECKING:
     from .hand import HandState
@@ -333,7 +341,23 @@ class Rules:
         """The scoring pipeline, in order."""
         self.showable_mask: int = sum(c.bit for c in showable)
         """Bitmask of the showable cards."""
+        self.first_shows: bool = ShowKind.FIRST in kinds
+        """Whether the ruleset has the 首明 phase."""
+        discard = self.discard_rule
+        self.preferred_discard_masks: tuple[int, ...] | None = (
+            None
+            if discard is None
+            else tuple(sum(t.mask for t in discard.preferred.get(Suit(s), ())) for s in range(4))
+        )
+        """Per led suit, the mask of the suits a void seat should discard from."""
+        self.discard_penalty: bool = discard is not None and not discard.strict
+        """Whether a wrong discard is penalised (rather than illegal)."""
+        self.compiled_scorer: CompiledScorer | None = (
+            CompiledScorer(self.table) if CompiledScorer.fits(self.score_stages) else None
+        )
+        """The mask-based scorer, when the pipeline is the core's (else ``None``)."""
         self._show_cache: dict[tuple[int, ShowKind], tuple[Show, ...]] = {}
+        self._mask_choices: dict[int, tuple[Show, ...]] = {}
         self._hook = hook
 
     # -- plug-in questions asked at phase boundaries ----------------------------------
@@ -369,6 +393,20 @@ class Rules:
             result = tuple(Show(tuple(sorted(c)), kind) for c in choices)
         self._show_cache[key] = result
         return result
+
+    def show_choices_for_mask(self, held: int) -> tuple[Show, ...]:
+        """Every show (open, and secret where offered) for a seat holding the showable ``held``.
+
+        ``held`` is a card mask; the answer is cached per mask.
+        """
+        choices = self._mask_choices.get(held)
+        if choices is None:
+            holding = [c for c in self.table.showable if c.bit & held]
+            choices = self.show_choices(holding, ShowKind.OPEN)
+            if ShowKind.SECRET in self.show_kinds:
+                choices += self.show_choices(holding, ShowKind.SECRET)
+            self._mask_choices[held] = choices
+        return choices
 
     def opening_lead(self, deal: Deal) -> OpeningLead:
         """Who leads the first trick of ``deal`` (asks :func:`~.hookspecs.gongzhu_opening_lead`)."""

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_HEART_VALUES",
     "DEFAULT_SHOW_FACTORS",
+    "CompiledScorer",
     "Entry",
     "ScoreSheet",
     "ScoreStage",
@@ -318,6 +319,12 @@ def stage_total(ctx: ScoringContext) -> None:
             tally.lines.append(f"transformer alone: {_signed(tally.alone)}")
 
 
+_PIG_BIT: Final = PIG.bit
+_SHEEP_BIT: Final = SHEEP.bit
+_TRANSFORMER_BIT: Final = TRANSFORMER.bit
+_HEARTS_MASK: Final = Suit.HEARTS.mask
+
+
 def core_stages() -> StageList:
     """A fresh copy of the core pipeline: ``values``, ``full-hearts``, ``slam``, ``total``."""
     return StageList(
@@ -328,6 +335,64 @@ def core_stages() -> StageList:
             ScoreStage("total", stage_total),
         ]
     )
+
+
+_CORE_FUNCS: Final = tuple(s.run for s in core_stages())
+
+
+class CompiledScorer:
+    """The core pipeline compiled to mask arithmetic, for :meth:`HandState.returns`.
+
+    Used only when a ruleset's pipeline is exactly :func:`core_stages`; the
+    tests check it against the pipeline on random hands.
+    """
+
+    __slots__ = ("_alone", "_heart_bit", "_hi", "_lo", "_scoring")
+
+    def __init__(self, table: ScoreTable) -> None:
+        heart = table.showable_heart
+        self._heart_bit = 0 if heart is None else heart.bit
+        values = [table.heart_values[Rank(r + 2)] for r in range(13)]
+        self._lo = [sum(values[r] for r in range(7) if m >> r & 1) for m in range(128)]
+        self._hi = [sum(values[7 + r] for r in range(6) if m >> r & 1) for m in range(64)]
+        self._scoring = sum(c.bit for c in (PIG, SHEEP, TRANSFORMER)) | _HEARTS_MASK
+        self._alone = TRANSFORMER_ALONE
+
+    @staticmethod
+    def fits(stages: Sequence[ScoreStage]) -> bool:
+        """Whether ``stages`` is the core pipeline, unchanged."""
+        return tuple(s.run for s in stages) == _CORE_FUNCS
+
+    def raw(self, taken: Sequence[int], factors: Mapping[int, int]) -> tuple[int, ...]:
+        """Raw scores from each seat's taken-card mask and the show factor per card bit."""
+        hearts_factor = factors.get(self._heart_bit, 1)
+        pig_factor = factors.get(_PIG_BIT, 1)
+        sheep_factor = factors.get(SHEEP.bit, 1)
+        transformer_factor = factors.get(_TRANSFORMER_BIT, 1)
+        scoring_mask = self._scoring
+        lo, hi = self._lo, self._hi
+        out = []
+        for mask in taken:
+            mask &= scoring_mask
+            if not mask:
+                out.append(0)
+                continue
+            chunk = mask >> 13 & 0x1FFF
+            total = (lo[chunk & 0x7F] + hi[chunk >> 7]) * hearts_factor
+            if chunk == 0x1FFF:
+                total = -total
+            if mask & _PIG_BIT:
+                pig = PIG_VALUE * pig_factor
+                total += -pig if mask == scoring_mask else pig
+            if mask & _SHEEP_BIT:
+                total += SHEEP_VALUE * sheep_factor
+            if mask & _TRANSFORMER_BIT:
+                if mask == _TRANSFORMER_BIT:
+                    total = self._alone * transformer_factor
+                else:
+                    total *= TRANSFORMER_MULTIPLIER * transformer_factor
+            out.append(total)
+        return tuple(out)
 
 
 @attrs.frozen

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -123,3 +124,32 @@ def test_views_agree_with_the_state(seed: int, rng: random.Random) -> None:
             assert (view.legal_actions != ()) == (viewer == seat)
             assert sum(view.hand_sizes) == sum(len(hand.hand(s)) for s in range(4))
         hand.apply(rng.choice(hand.legal_actions()))
+
+
+@settings(max_examples=500, deadline=None)
+@given(seed=st.integers(0, 2**63 - 1), rng=st.randoms(use_true_random=False))
+def test_compiled_returns_equal_the_pipeline(seed: int, rng: random.Random) -> None:
+    hand = RULES.new_hand(seed)
+    while hand.phase is not Phase.PLAY:  # shows make the factors matter
+        hand.apply(rng.choice(hand.legal_actions()))
+    while not hand.is_over:
+        hand.apply(rng.choice(hand.legal_actions()))
+    assert RULES.compiled_scorer is not None
+    assert hand.returns() == hand.score().final
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_compiled_scorer_on_extreme_captures(seed: int) -> None:
+    """Full hearts, slams and lone transformers are rare in random play: build them."""
+    rng = random.Random(seed)
+    scoring = sorted(SCORING)
+    taken = [0, 0, 0, 0]
+    owner = rng.randrange(4)
+    for card in scoring:
+        seat = owner if rng.random() < 0.8 else rng.randrange(4)
+        taken[seat] |= card.bit
+    shows = {c: rng.choice([1, 2]) for c in RULES.table.showable if rng.random() < 0.5}
+    factors = {c.bit: f for c, f in shows.items()}
+    shown = {0: [c for c in shows if shows[c] == 2]}
+    captured = {s: [c for c in scoring if taken[s] & c.bit] for s in range(4)}
+    assert RULES.compiled_scorer.raw(taken, factors) == RULES.score(captured, shown=shown).raw

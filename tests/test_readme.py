@@ -26,3 +26,13 @@ def test_ci_runs_the_readme_test_command() -> None:
     test_command = quick_start_commands()[1].split("&&")[-1].strip()
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert test_command in ci
+
+
+def test_readme_usage_example_runs(capsys) -> None:  # type: ignore[no-untyped-def]
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = re.findall(r"```python\n(.*?)\n```", text, flags=re.S)
+    assert code
+    namespace: dict[str, object] = {}
+    exec(compile(code[0], "README.md", "exec"), namespace)
+    sheet = namespace["sheet"]
+    assert str(sheet.raw) in capsys.readouterr().out  # type: ignore[attr-defined]

@@ -2,25 +2,27 @@
 
 :class:`HandState` is OpenSpiel-shaped: :meth:`~HandState.legal_actions`,
 :meth:`~HandState.apply`, :meth:`~HandState.clone`, per-seat
-:meth:`~HandState.view`.  Internally a hand is a few integers: each seat's
-cards are a 52-bit mask (bit :attr:`Card.index <gongzhu.cards.Card.index>`),
-and the legal set is computed with mask arithmetic from data the ruleset
+:meth:`~HandState.view`.  The show phases and scoring live here; the play
+phase is run by a play engine, a :class:`~gongzhu.engine.PlayCore` that
+holds each seat's cards as a 52-bit mask and applies the rules the ruleset
 compiled when it was built.  No plug-in hook runs for a card play.
 
-Play-engine plug-ins (two-deck pairs) subclass :class:`HandState` and override
-its engine methods: :meth:`~HandState._deal_masks`,
-:meth:`~HandState._legal_play_mask`, :meth:`~HandState._plays_from_mask`,
-:meth:`~HandState._play_key`, :meth:`~HandState._finish_trick` and
-:meth:`~HandState._random_playout`.
+A play-engine plug-in (two-deck pairs) returns, from
+:func:`~gongzhu.hookspecs.gongzhu_hand_class`, a :class:`HandState` subclass
+whose :attr:`~HandState.core_class` is its own engine, and overrides
+:meth:`~HandState._deal_masks` for its card masks.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from .actions import SINGLE_PLAYS, Action, Play, Show, ShowKind
 from .cards import Card, Suit
+from .engine import ILLEGAL, SUIT_MASKS, SUIT_OF, PlayCore, plays_of_mask
 from .errors import HandNotOver, IllegalAction
 from .plugin import SEATS, Deal
 from .scoring import ScoreSheet, ShowRecord
@@ -29,59 +31,38 @@ from .view import Phase, PublicShow, SeatView, Trick
 if TYPE_CHECKING:
     from .rules import Rules
 
-__all__ = ["HandState", "Phase"]
+_speedups: Any
+if os.environ.get("GONGZHU_PURE_PYTHON"):
+    _speedups = None
+else:
+    try:
+        from . import _speedups
+    except ImportError:  # the optional C accelerator was not built
+        _speedups = None
+    else:
+        _speedups.set_plays(SINGLE_PLAYS)
 
-SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
-FULL_MASK: Final = (1 << 52) - 1
-_SUIT_OF: Final = tuple(i // 13 for i in range(52))
-_CHUNK_PLAYS: Final[list[list[tuple[Play, ...] | None]]] = [[None] * 8192 for _ in range(4)]
+ACCELERATED: Final = _speedups is not None
+"""Whether the play engine is the optional C accelerator (``gongzhu._speedups``).
+
+It is built when a C compiler is available at install time; setting the
+environment variable ``GONGZHU_PURE_PYTHON`` (to anything) before import
+uses the pure-Python :class:`~gongzhu.engine.PlayCore` instead.  Hands are
+identical either way."""
+
+__all__ = ["ACCELERATED", "RECORD_FORMAT", "HandState", "Phase"]
 
 _PLAY: Final = Phase.PLAY
+_BITS: Final = tuple(1 << i for i in range(52))
+_INDEX: Final = attrgetter("index")
 
 RECORD_FORMAT: Final = "gongzhu-hand/1"
 """The ``format`` field of hand records written by :meth:`HandState.to_record`."""
 
 
-def _suit_plays(suit: int, chunk: int) -> tuple[Play, ...]:
-    base = 13 * suit
-    plays = tuple(SINGLE_PLAYS[base + r] for r in range(13) if chunk >> r & 1)
-    _CHUNK_PLAYS[suit][chunk] = plays
-    return plays
-
-
-_SPADES, _HEARTS, _DIAMONDS, _CLUBS = _CHUNK_PLAYS
-
-
-def plays_of_mask(mask: int) -> tuple[Play, ...]:
-    """The single-card plays of every card in ``mask``, in card order (memoised per suit)."""
-    out: tuple[Play, ...] = ()
-    chunk = mask & 0x1FFF
-    if chunk:
-        out = _SPADES[chunk] or _suit_plays(0, chunk)
-    chunk = mask >> 13 & 0x1FFF
-    if chunk:
-        out += _HEARTS[chunk] or _suit_plays(1, chunk)
-    chunk = mask >> 26 & 0x1FFF
-    if chunk:
-        out += _DIAMONDS[chunk] or _suit_plays(2, chunk)
-    chunk = mask >> 39
-    if chunk:
-        out += _CLUBS[chunk] or _suit_plays(3, chunk)
-    return out
-
-
 def cards_of_mask(mask: int) -> tuple[Card, ...]:
     """The cards of ``mask`` (single-deck bits), in card order."""
     return tuple(play.cards[0] for play in plays_of_mask(mask))
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class HandState:
@@ -91,29 +72,22 @@ class HandState:
     :class:`~gongzhu.errors.IllegalAction` and leaves the state unchanged.
     """
 
+    core_class: ClassVar[Callable[..., Any]] = PlayCore if _speedups is None else _speedups.PlayCore
+    """The play engine: the C :class:`~gongzhu.engine.PlayCore` when built, else the Python one."""
+
     __slots__ = (
+        "_core",
         "_dealt",
-        "_discard_penalty",
-        "_first_of_suit",
         "_forced_lead",
-        "_hands",
         "_history",
         "_legal",
-        "_legal_mask",
-        "_lifted",
-        "_locked",
-        "_offenders",
         "_pending",
-        "_preferred",
         "_shown_bits",
         "_shows",
-        "_taken",
-        "_trick",
-        "_trick_leader",
         "_tricks",
-        "_unled",
         "deal",
         "explicit_leader",
+        "is_over",
         "leader",
         "phase",
         "rules",
@@ -127,7 +101,6 @@ class HandState:
         self.seed = seed
         self.explicit_leader = leader
         hands = self._deal_masks(deal)
-        self._hands = hands
         self._dealt = tuple(hands)
         if leader is None:
             lead = rules.opening_lead(deal)
@@ -138,22 +111,17 @@ class HandState:
         self.leader: int = leader
         """The seat that leads the first trick."""
         self._history: list[tuple[int, Action]] = []
+        self._tricks: list[tuple[int, tuple[int, ...], int, int]] = []
+        self._core = self.core_class(
+            hands, rules.core_flags, rules.preferred_discard_masks, self._history, self._tricks
+        )
         self._shows: list[tuple[int, Show, bool]] = []
         self._shown_bits = [0, 0, 0, 0]
-        self._taken = [0, 0, 0, 0]
-        self._tricks: list[tuple[int, tuple[int, ...], int, int]] = []
-        self._trick: list[int] = []
-        self._trick_leader = leader
-        self._unled = FULL_MASK
-        self._first_of_suit = False
-        self._locked = [0, 0, 0, 0]
-        self._lifted = [False, False, False, False]
-        self._offenders: list[int] = []
-        self._preferred = rules.preferred_discard_masks
-        self._discard_penalty = rules.discard_penalty
         self._legal: tuple[Action, ...] | None = None
-        self._legal_mask = -1
         self.phase: Phase = Phase.SHOW
+        """The hand's phase."""
+        self.is_over: bool = False
+        """Whether every card has been played (read-only)."""
         self.seat_to_move: int | None = leader
         if rules.first_shows:
             in_deal_order = [(deal.first_seat + k) % SEATS for k in range(SEATS)]
@@ -166,11 +134,11 @@ class HandState:
 
     def _deal_masks(self, deal: Deal) -> list[int]:
         """Each seat's dealt cards as a mask (the single-deck engine: bit ``card.index``)."""
+        order = deal.order
+        first = deal.first_seat
         hands = [0, 0, 0, 0]
-        seat = deal.first_seat
-        for card in deal.order:
-            hands[seat] |= 1 << card.index
-            seat = (seat + 1) & 3
+        for k in range(4):
+            hands[(first + k) & 3] = sum(map(_BITS.__getitem__, map(_INDEX, order[k::4])))
         return hands
 
     # -- public state ---------------------------------------------------------------
@@ -180,14 +148,9 @@ class HandState:
         """The seat to act, or ``None`` once the hand is over."""
         return self.seat_to_move
 
-    @property
-    def is_over(self) -> bool:
-        """Whether every card has been played."""
-        return self.phase is Phase.OVER
-
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds now, in card order."""
-        return cards_of_mask(self._hands[seat])
+        return cards_of_mask(self._core.hands[seat])
 
     def dealt(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` was dealt, in card order."""
@@ -195,7 +158,7 @@ class HandState:
 
     def captured(self, seat: int) -> tuple[Card, ...]:
         """Every card ``seat`` has taken in tricks (penalties included), in card order."""
-        return cards_of_mask(self._taken[seat])
+        return cards_of_mask(self._core.taken[seat])
 
     @property
     def shown(self) -> Mapping[int, tuple[Card, ...]]:
@@ -222,12 +185,13 @@ class HandState:
     @property
     def current_trick(self) -> tuple[tuple[int, tuple[Card, ...]], ...]:
         """``(seat, cards)`` played so far in the trick under way."""
-        return self._trick_plays(self._trick_leader, self._trick)
+        return self._trick_plays(self.trick_leader, self._core.trick)
 
     @property
     def trick_leader(self) -> int:
         """The seat that leads (or led) the trick under way."""
-        return self._trick_leader
+        playing = self.phase is _PLAY or self.phase is Phase.OVER
+        return self._core.trick_leader if playing else self.leader
 
     @property
     def history(self) -> tuple[tuple[int, Action], ...]:
@@ -247,13 +211,9 @@ class HandState:
         legal = self._legal
         if legal is None:
             if self.phase is _PLAY:
-                mask = self._legal_mask
-                if mask < 0:
-                    mask = self._legal_mask = self._legal_play_mask()
-                legal = self._plays_from_mask(mask)
+                legal = self._legal = self._core.legal()
             else:
-                legal = self._legal_shows()
-            self._legal = legal
+                legal = self._legal = self._legal_shows()
         return legal
 
     def apply(self, action: Action) -> None:
@@ -269,13 +229,14 @@ class HandState:
                 raise IllegalAction(
                     action, self.seat_to_move, "it is the play phase: play a card (Play)"
                 )
-            legal = self._legal_mask
-            if legal < 0:
-                legal = self._legal_mask = self._legal_play_mask()
-            key = action.key
-            if key < 0 or not legal >> key & 1:
-                raise IllegalAction(action, self.seat_to_move, self._why_illegal(action))
-            self._play_key(key)
+            seat = self._core.play(action.key)
+            if seat < 0:
+                if seat == ILLEGAL:
+                    raise IllegalAction(action, self.seat_to_move, self._why_illegal(action))
+                self._end()
+            else:
+                self.seat_to_move = seat
+            self._legal = None
         elif self.phase is Phase.OVER:
             raise IllegalAction(action, None, "the hand is over")
         else:
@@ -286,18 +247,18 @@ class HandState:
         new = object.__new__(type(self))
         for name in _SHARED:
             setattr(new, name, getattr(self, name))
-        new._hands = self._hands[:]
         new._history = self._history[:]
+        new._tricks = self._tricks[:]
+        new._core = self._core.copy(new._history, new._tricks)
         new._shows = self._shows[:]
         new._shown_bits = self._shown_bits[:]
-        new._taken = self._taken[:]
-        new._tricks = self._tricks[:]
-        new._trick = self._trick[:]
-        new._locked = self._locked[:]
-        new._lifted = self._lifted[:]
-        new._offenders = self._offenders[:]
         new._pending = self._pending[:]
         return new
+
+    def _end(self) -> None:
+        self.seat_to_move = None
+        self.phase = Phase.OVER
+        self.is_over = True
 
     # -- the show phases ---------------------------------------------------------------
 
@@ -311,7 +272,7 @@ class HandState:
         self.seat_to_move = self._pending[0]
 
     def _held_showable(self, seat: int) -> frozenset[Card]:
-        held = self._hands[seat] & self.rules.showable_mask & ~self._shown_bits[seat]
+        held = self._core.hands[seat] & self.rules.showable_mask & ~self._shown_bits[seat]
         return frozenset(cards_of_mask(held))
 
     def _legal_shows(self) -> tuple[Action, ...]:
@@ -321,7 +282,7 @@ class HandState:
         rules = self.rules
         if self.phase is Phase.FIRST_SHOW:
             return rules.show_choices(self._first_holding(seat), ShowKind.FIRST)
-        held = self._hands[seat] & rules.showable_mask & ~self._shown_bits[seat]
+        held = self._core.hands[seat] & rules.showable_mask & ~self._shown_bits[seat]
         return rules.show_choices_for_mask(held)
 
     def _show(self, action: Action) -> None:
@@ -375,173 +336,49 @@ class HandState:
 
     def _start_play_phase(self) -> None:
         rules = self.rules
+        hands = self._core.hands
+        bits = self._shown_bits
         threshold = rules.auto_show_threshold
         if threshold is not None:
-            bits = self._shown_bits
             shown_any = bits[0] | bits[1] | bits[2] | bits[3]
             if shown_any.bit_count() >= threshold:
                 for seat in range(SEATS):
-                    rest = self._hands[seat] & rules.showable_mask & ~shown_any
+                    rest = hands[seat] & rules.showable_mask & ~shown_any
                     if rest:
                         self._shows.append((seat, Show(cards_of_mask(rest)), True))
                         bits[seat] |= rest
+        locked = [0, 0, 0, 0]
         lock = rules.shown_card_lock
         if lock is not None:
             for seat, show, _ in self._shows:
                 if show.kind not in lock.exempt:
                     for card in show.cards:
-                        self._locked[seat] |= card.bit
+                        locked[seat] |= card.bit
         self.phase = Phase.PLAY
         self._pending = []
-        self.seat_to_move = self._trick_leader = self.leader
+        self._core.start(self.leader, self._forced_lead, locked)
+        self.seat_to_move = self.leader
         self._legal = None
-        self._legal_mask = -1
-
-    # -- the play engine (single cards, follow suit) -------------------------------------------
-
-    def _legal_play_mask(self) -> int:
-        """The mask of cards the seat to move may play (the single-card engine)."""
-        seat = self.seat_to_move
-        assert seat is not None
-        hand = self._hands[seat]
-        trick = self._trick
-        locked = self._locked[seat] & hand
-        if locked and self._lifted[seat]:
-            locked = 0
-        if not trick:
-            forced = self._forced_lead
-            if forced:
-                return forced & hand or hand
-            legal = hand
-            if locked:
-                legal &= ~self._lead_lock(hand, locked)
-        else:
-            suit_mask = SUIT_MASKS[_SUIT_OF[trick[0]]]
-            follow = hand & suit_mask
-            if follow:
-                # a shown card may not follow in its suit's first trick, unless it is the only one
-                if locked and self._first_of_suit and follow != locked & follow:
-                    return follow & ~locked
-                return follow
-            legal = hand
-            preferred = self._preferred
-            if preferred is not None and not self._discard_penalty:
-                same_colour = hand & preferred[_SUIT_OF[trick[0]]]
-                if same_colour:
-                    legal = same_colour
-            if locked:
-                lock = self.rules.shown_card_lock
-                if lock is not None and lock.discard_before_led:
-                    legal &= ~(locked & self._unled)
-        if legal:
-            return legal
-        # the shown-card restriction leaves nothing: it lifts (for this play, or the hand)
-        lock = self.rules.shown_card_lock
-        if lock is not None and lock.stuck == "hand":
-            self._lifted[seat] = True
-        return hand if not trick else self._legal_ignoring_locks(hand)
-
-    def _lead_lock(self, hand: int, locked: int) -> int:
-        lock = self.rules.shown_card_lock
-        if lock is None or not lock.first_trick:
-            return 0
-        blocked = 0
-        for index in _bits(locked & self._unled):
-            if hand & SUIT_MASKS[_SUIT_OF[index]] != 1 << index:
-                blocked |= 1 << index
-        return blocked
-
-    def _legal_ignoring_locks(self, hand: int) -> int:
-        preferred = self._preferred
-        if preferred is not None and not self._discard_penalty:
-            same_colour = hand & preferred[_SUIT_OF[self._trick[0]]]
-            if same_colour:
-                return same_colour
-        return hand
-
-    def _plays_from_mask(self, mask: int) -> tuple[Action, ...]:
-        """The actions for a legal mask (the single-card engine: one play per card)."""
-        return plays_of_mask(mask)
-
-    def _play_key(self, key: int) -> None:
-        """Play the (legal) play called ``key`` for the seat to move: the engine's step."""
-        seat: int = self.seat_to_move  # type: ignore[assignment]
-        bit = 1 << key
-        hands = self._hands
-        trick = self._trick
-        if not trick:
-            suit_mask = SUIT_MASKS[_SUIT_OF[key]]
-            self._first_of_suit = bool(self._unled & suit_mask)
-            self._unled &= ~suit_mask
-            self._forced_lead = 0
-        elif self._discard_penalty:
-            led = _SUIT_OF[trick[0]]
-            preferred = self._preferred[led]  # type: ignore[index]
-            if (
-                not hands[seat] & SUIT_MASKS[led]
-                and hands[seat] & preferred
-                and not bit & preferred
-            ):
-                self._offenders.append(seat)
-        hands[seat] ^= bit
-        trick.append(key)
-        self._history.append((seat, SINGLE_PLAYS[key]))
-        self._legal = None
-        self._legal_mask = -1
-        if len(trick) == 4:
-            self._finish_trick()
-        else:
-            self.seat_to_move = (seat + 1) % SEATS
-
-    def _finish_trick(self) -> None:
-        trick = self._trick
-        first = trick[0]
-        top = (_SUIT_OF[first] + 1) * 13
-        best = first
-        position = 0
-        for i in range(1, SEATS):
-            card = trick[i]
-            if best < card < top:
-                best = card
-                position = i
-        leader = self._trick_leader
-        winner = (leader + position) % SEATS
-        taker = winner
-        offenders = self._offenders
-        if offenders:
-            discard = self.rules.discard_rule
-            taker = (
-                offenders[0] if discard is None or discard.offender == "first" else offenders[-1]
-            )
-            self._offenders = []
-        mask = (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
-        self._taken[taker] |= mask
-        self._tricks.append((leader, tuple(trick), winner, taker))
-        self._trick = []
-        self._trick_leader = winner
-        if self._hands[winner]:
-            self.seat_to_move = winner
-        else:
-            self.seat_to_move = None
-            self.phase = Phase.OVER
 
     def _why_illegal(self, action: Play) -> str:
         seat: int = self.seat_to_move  # type: ignore[assignment]
-        hand = self._hands[seat]
+        core = self._core
+        hand = core.hands[seat]
+        trick = core.trick
         if len(action.cards) != 1:
             return "a play is one card in single-deck play"
         card = action.cards[0]
         if not hand & card.bit:
             return f"seat {seat} does not hold {card}"
-        if not self._trick:
-            if self._forced_lead:
-                forced = cards_of_mask(self._forced_lead)[0]
+        if not trick:
+            if core.forced:
+                forced = cards_of_mask(core.forced)[0]
                 return f"the opening lead must be {forced}"
             return (
                 f"{card} was shown and may not be led in the first trick of "
                 f"{card.suit.symbol} unless it is the holder's only {card.suit.symbol}"
             )
-        led = Suit(_SUIT_OF[self._trick[0]])
+        led = Suit(SUIT_OF[trick[0]])
         if hand & SUIT_MASKS[led]:
             if card.suit is led:
                 return (
@@ -549,7 +386,7 @@ class HandState:
                     f"{led.symbol} unless it is the holder's only {led.symbol}"
                 )
             return f"must follow suit: seat {seat} holds {led.symbol}"
-        preferred = self._preferred
+        preferred = self.rules.preferred_discard_masks
         if preferred is not None and hand & preferred[led] and not card.bit & preferred[led]:
             return (
                 f"垫牌规则: a seat void in {led.symbol} must discard a card of the same colour "
@@ -578,7 +415,7 @@ class HandState:
             sizes = (1, 1, 1, 1)
         else:
             hand = self.hand(seat)
-            sizes = tuple(len(_bits(h)) for h in self._hands)
+            sizes = tuple(h.bit_count() for h in self._core.hands)
         shows = []
         for who, show, forced in self._shows:
             hidden = show.kind is ShowKind.SECRET and who != seat
@@ -593,7 +430,7 @@ class HandState:
             shows=tuple(shows),
             tricks=self.tricks,
             current_trick=self.current_trick,
-            leader=self._trick_leader,
+            leader=self.trick_leader,
             to_move=self.seat_to_move,
             legal_actions=self.legal_actions() if seat == self.seat_to_move else (),
         )
@@ -610,35 +447,38 @@ class HandState:
 
         :raises HandNotOver: while cards remain to be played.
         """
+        return self._outcome()[0]
+
+    def _outcome(self) -> tuple[tuple[int, ...], bool, bool]:
+        """Final scores, and whether some seat made full hearts / a slam (fast when compiled)."""
         self._require_over()
         scorer = self.rules.compiled_scorer
         if scorer is None:
-            return self.score().final
+            sheet = self.score()
+            return sheet.final, any(sheet.full_hearts), any(sheet.slam)
         factors: dict[int, int] = {}
         table = self.rules.table.show_factors
         for _seat, show, _forced in self._shows:
             for card in show.cards:
                 factors[card.bit] = factors.get(card.bit, 1) * table[show.kind]
-        return self.rules.normalize(scorer.raw(self._taken, factors))
+        taken = self._core.taken
+        final = self.rules.normalize(scorer.raw(taken, factors))
+        return final, scorer.full_hearts(taken), scorer.slam(taken)
 
     def _random_playout(self, random: Callable[[], float]) -> None:
         """Play the hand to its end with uniformly random legal actions (the bulk API).
 
-        ``random`` returns floats in [0, 1).  Shows go through the show phase
-        as usual; plays pick a random set bit of the legal mask.
+        ``random`` returns floats in [0, 1): one draw picks each show (the
+        ``int(r * n)``-th legal one) and each card
+        (:meth:`PlayCore.random_playout <gongzhu.engine.PlayCore.random_playout>`).
         """
         while self.phase is not _PLAY and self.phase is not Phase.OVER:
             legal = self.legal_actions()
             self._show(legal[int(random() * len(legal))])
-        legal_play_mask = self._legal_play_mask
-        play_key = self._play_key
-        while self.seat_to_move is not None:
-            mask = legal_play_mask()
-            skip = int(random() * mask.bit_count())
-            while skip:
-                mask &= mask - 1
-                skip -= 1
-            play_key((mask & -mask).bit_length() - 1)
+        if self.phase is _PLAY:
+            self._core.random_playout(random)
+            self._legal = None
+            self._end()
 
     def score(self) -> ScoreSheet:
         """The score sheet of the finished hand.
@@ -689,9 +529,6 @@ class HandState:
         return record
 
 
-_COPIED_LISTS: Final = frozenset(
-    {"_hands", "_history", "_shows", "_shown_bits", "_taken", "_tricks", "_trick"}
-    | {"_locked", "_lifted", "_offenders", "_pending"}
-)
-_SHARED: Final = tuple(name for name in HandState.__slots__ if name not in _COPIED_LISTS)
+_COPIED: Final = frozenset({"_core", "_history", "_tricks", "_shows", "_shown_bits", "_pending"})
+_SHARED: Final = tuple(name for name in HandState.__slots__ if name not in _COPIED)
 """Slots a clone shares with its original: immutable values only."""

@@ -18,7 +18,7 @@ the ``gongzhu.variants`` entry-point group of its distribution::
 
 from __future__ import annotations
 
-import random
+import hashlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from operator import itemgetter
 from typing import Any, Final
@@ -264,17 +264,20 @@ class Deal:
 
     @classmethod
     def shuffled(cls, seed: int, copies: int = 1, first_seat: int = 0) -> Deal:
-        """A deal shuffled reproducibly from ``seed``.
+        """A deal shuffled reproducibly from ``seed`` (any integer).
 
-        The cards of :func:`~gongzhu.cards.full_deck` are ordered by keys drawn
-        from ``random.Random(seed).random()`` (a uniform permutation).  Records
-        keep the deal itself, so replays never depend on this algorithm.
+        The cards of :func:`~gongzhu.cards.full_deck` are sorted by 64-bit
+        keys read from the SHAKE-256 digest of the seed (its two's-complement
+        bytes, little-endian): a uniform permutation, the same on every
+        platform and Python version.  Records keep the deal itself, so
+        replays never depend on this algorithm.
         """
         if first_seat not in range(SEATS):
             raise InvalidCard(f"first_seat must be 0-3, not {first_seat!r}")
         deck = _DECKS[copies] if copies in _DECKS else full_deck(copies)
-        draw = random.Random(seed).random
-        keys = [draw() for _ in deck]
+        size = (seed.bit_length() + 8) // 8
+        digest = hashlib.shake_256(seed.to_bytes(size, "little", signed=True)).digest(8 * len(deck))
+        keys = memoryview(digest).cast("Q").tolist()
         order = itemgetter(*sorted(range(len(deck)), key=keys.__getitem__))(deck)
         deal = object.__new__(cls)  # a permutation of a deck: nothing to check
         object.__setattr__(deal, "order", order)
@@ -313,7 +316,11 @@ class Deal:
 
     def first_receiver(self, card: Card) -> int:
         """The seat that was dealt a copy of ``card`` first."""
-        return (self.first_seat + self.order.index(card)) % SEATS
+        index = card.index
+        for k, dealt in enumerate(self.order):
+            if dealt.index == index:
+                return (self.first_seat + k) % SEATS
+        raise InvalidCard(f"{card} is not in the deal")
 
 
 _DECKS: Final = {1: full_deck(1), 2: full_deck(2)}

@@ -9,7 +9,7 @@ from .actions import parse_action
 from .errors import GongzhuError, IllegalAction, InvalidCard, InvalidRecord
 from .hand import RECORD_FORMAT, HandState
 from .plugin import Deal
-from .rules import load_rules
+from .rules import Rules, load_rules
 
 __all__ = ["replay"]
 
@@ -25,7 +25,7 @@ def _field(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...], 
     return value
 
 
-def replay(record: Mapping[str, Any], *, hand: int = 0) -> HandState:
+def replay(record: Mapping[str, Any], *, hand: int = 0, rules: Rules | None = None) -> HandState:
     """Rebuild a hand from its record, checking every action's legality.
 
     A record of an unfinished hand gives the state after its last action.  A
@@ -33,6 +33,10 @@ def replay(record: Mapping[str, Any], *, hand: int = 0) -> HandState:
 
     :param record: a mapping as :meth:`HandState.to_record` returns (or its JSON).
     :param hand: the hand's number within a larger record, for error messages.
+    :param rules: the ruleset to replay under, for plug-ins that are not
+        installed (:meth:`Rules.from_plugins`); it must match the record's
+        plug-in names and options.  By default the record's ruleset is loaded
+        by entry-point name.
     :raises InvalidRecord: naming the hand, the action index and the reason;
         nothing half-loaded is returned.
     """
@@ -50,10 +54,16 @@ def replay(record: Mapping[str, Any], *, hand: int = 0) -> HandState:
         raise InvalidRecord("rules.variants must be a list of names", hand=hand)
     if not isinstance(options, Mapping):
         raise InvalidRecord("rules.options must be a mapping", hand=hand)
-    try:
-        rules = load_rules(*variants, **options)
-    except GongzhuError as exc:
-        raise InvalidRecord(f"rules: {exc}", hand=hand) from None
+    if rules is None:
+        try:
+            rules = load_rules(*variants, **options)
+        except GongzhuError as exc:
+            raise InvalidRecord(f"rules: {exc}", hand=hand) from None
+    elif rules.spec() != {"variants": list(variants), "options": dict(options)}:
+        raise InvalidRecord(
+            f"rules: the record was played under {variants} {dict(options)}, not {rules!r}",
+            hand=hand,
+        )
     order = _field(record, "deal", list, hand)
     first_seat = record.get("first_seat", 0)
     try:

@@ -155,6 +155,28 @@ def _info_of(name: str, plugin: object) -> VariantInfo:
     return info
 
 
+def _first_result_chain(caller: Any) -> Any:
+    """A plain function calling a firstresult hook's implementations in pluggy's order.
+
+    Built once per ruleset for the hooks asked at every hand boundary, so they
+    cost a few function calls instead of pluggy's dispatch.  With any wrapper
+    registered, the hook caller itself is returned.
+    """
+    impls = caller.get_hookimpls()
+    if any(impl.hookwrapper or impl.wrapper for impl in impls):
+        return caller
+    chain = [(impl.function, impl.argnames) for impl in reversed(impls)]
+
+    def call(**kwargs: Any) -> Any:
+        for function, argnames in chain:
+            result = function(*[kwargs[name] for name in argnames])
+            if result is not None:
+                return result
+        return None
+
+    return call
+
+
 def _subsets(cards: Sequence[Card]) -> list[frozenset[Card]]:
     return [
         frozenset(combo)
@@ -352,6 +374,23 @@ class Rules:
         """Per led suit, the mask of the suits a void seat should discard from."""
         self.discard_penalty: bool = discard is not None and not discard.strict
         """Whether a wrong discard is penalised (rather than illegal)."""
+        self.penalise_last_offender: bool = discard is not None and discard.offender == "last"
+        """With several wrong discards in a trick, whether the last offender pays."""
+        lock = self.shown_card_lock
+        self.lock_first_trick: bool = lock is not None and lock.first_trick
+        """Shown cards are locked in the first trick of their suit."""
+        self.lock_discards: bool = lock is not None and lock.discard_before_led
+        """Shown cards may not be discarded before their suit is led."""
+        self.lock_lifts_for_hand: bool = lock is not None and lock.stuck == "hand"
+        """A lock that leaves a seat nothing lifts for the rest of the hand (else one play)."""
+        self.core_flags: tuple[bool, bool, bool, bool, bool] = (
+            self.lock_first_trick,
+            self.lock_discards,
+            self.lock_lifts_for_hand,
+            self.discard_penalty,
+            self.penalise_last_offender,
+        )
+        """The flags a :class:`~gongzhu.engine.PlayCore` is built with."""
         self.compiled_scorer: CompiledScorer | None = (
             CompiledScorer(self.table) if CompiledScorer.fits(self.score_stages) else None
         )
@@ -359,6 +398,8 @@ class Rules:
         self._show_cache: dict[tuple[int, ShowKind], tuple[Show, ...]] = {}
         self._mask_choices: dict[int, tuple[Show, ...]] = {}
         self._hook = hook
+        self._opening_lead = _first_result_chain(hook.gongzhu_opening_lead)
+        self._normalize = _first_result_chain(hook.gongzhu_normalize)
 
     # -- plug-in questions asked at phase boundaries ----------------------------------
 
@@ -410,7 +451,7 @@ class Rules:
 
     def opening_lead(self, deal: Deal) -> OpeningLead:
         """Who leads the first trick of ``deal`` (asks :func:`~.hookspecs.gongzhu_opening_lead`)."""
-        lead: OpeningLead = self._hook.gongzhu_opening_lead(deal=deal, options=self.options)
+        lead: OpeningLead = self._opening_lead(deal=deal, options=self.options)
         return lead
 
     def next_leader(self, hand: HandState) -> int | None:
@@ -429,7 +470,7 @@ class Rules:
             isinstance(v, int) and not isinstance(v, bool) for v in values
         ):
             raise InvalidScoreInput(f"normalize takes four integer raw scores, got {raw!r}")
-        result: tuple[int, ...] = self._hook.gongzhu_normalize(raw=values, options=self.options)
+        result: tuple[int, ...] = self._normalize(raw=values, options=self.options)
         return tuple(result)
 
     def normalisation_note(self) -> str:

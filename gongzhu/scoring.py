@@ -363,6 +363,15 @@ class CompiledScorer:
         """Whether ``stages`` is the core pipeline, unchanged."""
         return tuple(s.run for s in stages) == _CORE_FUNCS
 
+    def full_hearts(self, taken: Sequence[int]) -> bool:
+        """Whether some seat took every heart (满红)."""
+        return any(mask & _HEARTS_MASK == _HEARTS_MASK for mask in taken)
+
+    def slam(self, taken: Sequence[int]) -> bool:
+        """Whether some seat took every scoring card (满贯)."""
+        scoring = self._scoring
+        return any(mask & scoring == scoring for mask in taken)
+
     def raw(self, taken: Sequence[int], factors: Mapping[int, int]) -> tuple[int, ...]:
         """Raw scores from each seat's taken-card mask and the show factor per card bit."""
         hearts_factor = factors.get(self._heart_bit, 1)

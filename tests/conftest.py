@@ -51,3 +51,25 @@ def play(hand: gongzhu.HandState, *cards: str) -> None:
     """Apply single-card plays in order."""
     for text in cards:
         hand.apply(gongzhu.Play.parse(text))
+
+
+@pytest.fixture(
+    params=[
+        "python",
+        pytest.param(
+            "c",
+            marks=pytest.mark.skipif(
+                not __import__("gongzhu.hand").hand.ACCELERATED, reason="C accelerator not built"
+            ),
+        ),
+    ],
+    autouse=True,
+)
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test runs with the pure-Python play engine and, when built, the C one."""
+    from gongzhu.engine import PlayCore
+    from gongzhu.hand import HandState
+
+    if request.param == "python":
+        monkeypatch.setattr(HandState, "core_class", PlayCore)
+    return str(request.param)

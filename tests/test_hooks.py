@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import gongzhu
 from gongzhu import Phase, Play, Show, ShowKind
 from gongzhu.cards import PIG, SHEEP, Card
+from gongzhu.engine import PlayCore
 from gongzhu.errors import IllegalAction, IncompatibleVariants
 from gongzhu.hand import HandState
 from gongzhu.plugin import VariantInfo, hookimpl
@@ -119,13 +120,18 @@ def show_everything(hand: HandState) -> None:
         hand.apply(max(hand.legal_actions(), key=lambda a: len(a.cards)))
 
 
+# Seeds whose random playout (below) reaches a seat the lock leaves nothing, found by
+# searching seeds 0-2999 with this test's procedure and the reference above.
+STUCK_SEEDS = (707, 712, 1605, 2252, 2585)
+
+
 @pytest.mark.parametrize("stuck", ["play", "hand"])
 def test_a_lock_that_leaves_nothing_is_lifted(stuck: str) -> None:
     """Seeded random hands with every card shown: find the positions where the lock
     leaves a seat nothing, and check the engine lifts it as the option says."""
     rules = Rules.from_plugins(plugins.LockDiscards(stuck))
     found = 0
-    for seed in range(700):
+    for seed in [*range(100), *STUCK_SEEDS]:
         rng = random.Random(seed)
         hand = rules.new_hand(seed)
         show_everything(hand)
@@ -139,7 +145,7 @@ def test_a_lock_that_leaves_nothing_is_lifted(stuck: str) -> None:
                 if stuck == "hand":
                     lifted.add(hand.current_seat)
             hand.apply(rng.choice(legal))
-    assert found >= 2, "the seeds no longer reach a stuck position: pick others"
+    assert found >= len(STUCK_SEEDS), "the seeds no longer reach a stuck position: search again"
 
 
 # -- the discard rule: strict and penalty ------------------------------------------------
@@ -340,13 +346,18 @@ def test_match_errors() -> None:
 # -- the play engine hook -----------------------------------------------------------------
 
 
-class AnyCard(HandState):
+class AnyCardCore(PlayCore):
     """A toy engine: no follow-suit."""
 
     __slots__ = ()
 
-    def _legal_play_mask(self) -> int:
-        return self._hands[self.seat_to_move]
+    def legal_mask(self) -> int:
+        return self.hands[self.seat]
+
+
+class AnyCard(HandState):
+    __slots__ = ()
+    core_class = AnyCardCore
 
 
 class AnyCardPlugin:

@@ -36,3 +36,6 @@ def test_readme_usage_example_runs(capsys) -> None:  # type: ignore[no-untyped-d
     exec(compile(code[0], "README.md", "exec"), namespace)
     sheet = namespace["sheet"]
     assert str(sheet.raw) in capsys.readouterr().out  # type: ignore[attr-defined]
+    import gongzhu
+
+    assert namespace["hand"].shown[0] == (gongzhu.PIG,)  # as the comment says  # type: ignore[attr-defined]

@@ -108,3 +108,15 @@ def test_not_a_mapping() -> None:
 def test_hand_number_in_message(record: dict) -> None:
     with pytest.raises(InvalidRecord, match=r"hand 3, action 20"):
         gongzhu.replay(mutate(record, ("actions", 20, "action"), "play 2C"), hand=3)
+
+
+def test_replay_with_given_rules(record: dict) -> None:
+    rules = gongzhu.load_rules()
+    assert gongzhu.replay(record, rules=rules).score() == gongzhu.replay(record).score()
+    from gongzhu.rules import Rules
+
+    from . import plugins
+
+    other = Rules.from_plugins(plugins.Picky())
+    with pytest.raises(InvalidRecord, match="was played under"):
+        gongzhu.replay(record, rules=other)

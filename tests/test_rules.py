@@ -118,3 +118,34 @@ def test_describe_and_spec() -> None:
 def test_errors_share_a_base_class() -> None:
     for cls in (UnknownVariant, IncompatibleVariants, InvalidOption):
         assert issubclass(cls, GongzhuError)
+
+
+def test_first_result_chain_follows_pluggy_order() -> None:
+    """The precompiled chains give the same answers as calling the hooks."""
+    rules = Rules.from_plugins(plugins.Bonus())
+    raw = (-100, 30, 0, 70)
+    assert rules.normalize(raw) == tuple(
+        rules._hook.gongzhu_normalize(raw=raw, options=rules.options)
+    )
+    assert rules.normalize(raw) == (-200, 60, 0, 140)  # the modifier answers before the base
+    deal = gongzhu.Deal.shuffled(3)
+    assert rules.opening_lead(deal) == rules._hook.gongzhu_opening_lead(
+        deal=deal, options=rules.options
+    )
+
+
+def test_wrappers_keep_pluggy_dispatch() -> None:
+    from gongzhu.plugin import VariantInfo, hookimpl
+
+    class Wrapper:
+        @hookimpl
+        def gongzhu_variant_info(self):
+            return VariantInfo("wrapper", "Wrapper")
+
+        @hookimpl(wrapper=True)
+        def gongzhu_normalize(self, raw):
+            result = yield
+            return tuple(r + 1 for r in result)
+
+    rules = Rules.from_plugins(Wrapper())
+    assert rules.normalize((0, 0, 0, 0)) == (1, 1, 1, 1)

@@ -149,6 +149,7 @@ def test_score_sheet_fields(rules: gongzhu.Rules) -> None:
     ],
 )
 def test_score_validates_input(rules: gongzhu.Rules, kwargs: dict, message: str) -> None:
+    kwargs = dict(kwargs)
     captured = kwargs.pop("captured")
     with pytest.raises(InvalidScoreInput, match=message) as info:
         rules.score(captured, **kwargs)

@@ -1,0 +1,208 @@
+"""gongzhu against OpenSpiel's C++ ``hearts`` (``pass_cards=False``), in one process.
+
+    python -m pip install open_spiel
+    python benchmarks/compare_openspiel.py [--hands N] [--repeat R]
+
+Measured, each as the best of ``--repeat`` runs of N uniformly random hands
+with fixed seeds, on one core:
+
+* OpenSpiel from Python: ``legal_actions()`` + ``apply_action()`` for every
+  step, the deal's chance nodes included;
+* gongzhu step API (39baobao, random shows included): ``legal_actions()`` +
+  ``apply()`` for every step, and ``returns()`` at the end;
+* OpenSpiel native: ``pyspiel.evaluate_bots`` with uniform random C++ bots,
+  after applying the no-pass chance outcome;
+* gongzhu bulk API: :func:`gongzhu.simulate` (with the C accelerator when it
+  is built; ``GONGZHU_PURE_PYTHON=1`` measures the pure-Python fallback).
+
+Then ``clone()`` + ``apply()`` per second, memory per ``HandState``, the
+time of ``import gongzhu`` + ``load_rules()``, and the speed of every other
+installed base ruleset.  Without OpenSpiel, only gongzhu's numbers are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+
+import gongzhu
+import gongzhu.hand
+
+
+def best_rate(run: Callable[[int], None], hands: int, repeat: int) -> float:
+    """Hands per second: the best of ``repeat`` runs of ``run(hands)``."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run(hands)
+        best = min(best, time.perf_counter() - start)
+    return hands / best
+
+
+def gongzhu_steps(rules: gongzhu.Rules) -> Callable[[int], None]:
+    def run(hands: int) -> None:
+        rng = random.Random(1)
+        choice = rng.choice
+        for i in range(hands):
+            state = rules.new_hand(i)
+            while not state.is_over:
+                state.apply(choice(state.legal_actions()))
+            state.returns()
+
+    return run
+
+
+def gongzhu_bulk(rules: gongzhu.Rules) -> Callable[[int], None]:
+    def run(hands: int) -> None:
+        gongzhu.simulate(rules, hands, seed=1)
+
+    return run
+
+
+def openspiel_steps(game) -> Callable[[int], None]:  # type: ignore[no-untyped-def]
+    def run(hands: int) -> None:
+        rng = random.Random(1)
+        choice = rng.choice
+        for _ in range(hands):
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                state.apply_action(choice(state.legal_actions()))
+            state.returns()
+
+    return run
+
+
+def openspiel_native(game, pyspiel) -> Callable[[int], None]:  # type: ignore[no-untyped-def]
+    bots = [pyspiel.make_uniform_random_bot(p, 1234 + p) for p in range(4)]
+
+    def run(hands: int) -> None:
+        for i in range(hands):
+            state = game.new_initial_state()
+            state.apply_action(0)  # the no-pass chance outcome
+            pyspiel.evaluate_bots(state, bots, i)
+
+    return run
+
+
+def clone_apply_rate(rules: gongzhu.Rules, count: int) -> float:
+    """clone() + apply() pairs per second, from mid-hand states (what search does)."""
+    rng = random.Random(2)
+    states = []
+    for i in range(50):
+        state = rules.new_hand(i)
+        for _ in range(rng.randrange(4, 40)):
+            state.apply(rng.choice(state.legal_actions()))
+        states.append((state, state.legal_actions()))
+    start = time.perf_counter()
+    done = 0
+    while done < count:
+        for state, legal in states:
+            for action in legal:
+                state.clone().apply(action)
+                done += 1
+    return done / (time.perf_counter() - start)
+
+
+def memory_per_state(rules: gongzhu.Rules) -> tuple[float, float]:
+    """Bytes per fresh HandState, and per state 20 plays in (tracemalloc)."""
+    results = []
+    for plays in (0, 24):
+        keep = []
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(200):
+            state = rules.new_hand(i)
+            for _ in range(plays):
+                state.apply(state.legal_actions()[0])
+            keep.append(state)
+        after = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        results.append((after - before) / len(keep))
+    return results[0], results[1]
+
+
+def startup_time() -> float:
+    """Seconds for ``import gongzhu`` + ``load_rules()`` in a fresh interpreter (best of 3)."""
+    code = (
+        "import time; t = time.perf_counter(); import gongzhu; gongzhu.load_rules(); "
+        "print(time.perf_counter() - t)"
+    )
+    runs = [
+        float(
+            subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, check=True
+            ).stdout
+        )
+        for _ in range(3)
+    ]
+    return min(runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=3000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    hands, repeat = args.hands, args.repeat
+    rules = gongzhu.load_rules()
+
+    machine = f"{platform.machine()}, {platform.processor() or 'cpu'}"
+    print(f"machine: {machine}, Python {platform.python_version()}")
+    accelerator = "on" if gongzhu.hand.ACCELERATED else "off"
+    print(f"gongzhu {gongzhu.__version__}, C accelerator: {accelerator}")
+    print(f"{hands} random hands per run, best of {repeat}\n")
+
+    try:
+        import pyspiel
+    except ImportError:
+        pyspiel = None
+        print("open_spiel is not installed: gongzhu's numbers only\n")
+
+    rows: dict[str, float] = {}
+    if pyspiel is not None:
+        game = pyspiel.load_game("hearts", {"pass_cards": False})
+        rows["OpenSpiel hearts from Python"] = best_rate(openspiel_steps(game), hands, repeat)
+    rows["gongzhu step API (39baobao)"] = best_rate(gongzhu_steps(rules), hands, repeat)
+    if pyspiel is not None:
+        rows["OpenSpiel hearts native (evaluate_bots)"] = best_rate(
+            openspiel_native(game, pyspiel), hands * 4, repeat
+        )
+    rows["gongzhu bulk API (simulate)"] = best_rate(gongzhu_bulk(rules), hands * 4, repeat)
+
+    width = max(map(len, rows))
+    for name, rate in rows.items():
+        print(f"{name:<{width}}  {rate:>10,.0f} hands/s")
+    if pyspiel is not None:
+        step = rows["gongzhu step API (39baobao)"] / rows["OpenSpiel hearts from Python"]
+        bulk = rows["gongzhu bulk API (simulate)"] / rows["OpenSpiel hearts native (evaluate_bots)"]
+        print(f"\nstep API / OpenSpiel from Python: {step:.2f}x  (required 1.0x, aim 1.5x)")
+        print(f"bulk API / OpenSpiel native:      {bulk:.2f}x  (required 0.5x, aim 1.0x)")
+
+    print(f"\nclone() + apply():                 {clone_apply_rate(rules, 100_000):>10,.0f} per s")
+    fresh, midway = memory_per_state(rules)
+    label = "memory per HandState:"
+    print(f"{label:<34} {fresh:>10,.0f} bytes fresh, {midway:,.0f} after 24 plays")
+    print(f"import gongzhu + load_rules():     {startup_time() * 1000:>10.1f} ms")
+
+    others = [name for name in gongzhu.variant_names() if name != gongzhu.rules.DEFAULT_BASE]
+    for name in others:
+        try:
+            other = gongzhu.load_rules(name)
+        except gongzhu.errors.GongzhuError as exc:
+            print(f"{name}: cannot load alone ({exc})")
+            continue
+        if not other.variants[0].base and name not in other.names[1:]:
+            continue
+        step_rate = best_rate(gongzhu_steps(other), hands, repeat)
+        bulk_rate = best_rate(gongzhu_bulk(other), hands * 2, repeat)
+        print(f"{other!r:<35} step {step_rate:>8,.0f} hands/s, bulk {bulk_rate:>8,.0f} hands/s")
+
+
+if __name__ == "__main__":
+    main()

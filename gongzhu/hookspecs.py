@@ -38,6 +38,7 @@ if TYPE_CHECKING:
         ShownCardLock,
         VariantInfo,
     )
+    from .rules import Rules
     from .scoring import StageList
 
 # -- describing and configuring a ruleset (build time) -------------------------
@@ -66,12 +67,15 @@ def gongzhu_add_options(options: OptionSet) -> None:
 
 
 @hookspec
-def gongzhu_check_rules(variants: Sequence[VariantInfo], options: Options) -> None:
+def gongzhu_check_rules(rules: Rules, variants: Sequence[VariantInfo], options: Options) -> None:
     """Refuse a combination of plug-ins or option values that cannot work together.
 
-    Called at build time after the core's own checks (one base, declared
-    conflicts).
+    Called at the end of the build, after the core's own checks (one base,
+    declared conflicts) and after every other build-time hook has answered,
+    so ``rules`` shows what the combination compiles to (its show kinds, its
+    lock, its deck).
 
+    :param rules: the ruleset being built.
     :param variants: every loaded plug-in, base first.
     :param options: the resolved option values.
     :raises gongzhu.errors.IncompatibleVariants: to refuse the ruleset.

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Match"]
 
+_EXTREME = (10**12, -(10**12), 0, 0)  # totals any target would end a match at
+
 
 class Match:
     """A match under one ruleset.  Create it with :meth:`Rules.new_match`.
@@ -79,8 +81,11 @@ class Match:
         """Play hands with ``bots`` (one per seat, :mod:`gongzhu.bots`) until the match is over."""
         if len(bots) != 4:
             raise GongzhuError("a match needs four bots, one per seat")
-        if self.target is None and self.max_hands is None:
-            raise GongzhuError("a match with neither target nor hand count never ends")
+        if self.max_hands is None and not self.rules.match_over(_EXTREME, 1, self.target):
+            raise GongzhuError(
+                "this match never ends: give a target or a number of hands "
+                f"({self.rules!r} has no target of its own)"
+            )
         while not self.is_over:
             hand = self.new_hand()
             while (seat := hand.current_seat) is not None:

@@ -288,8 +288,8 @@ class Rules:
         )
         """The resolved option values."""
         hook = pm.hook
-        hook.gongzhu_check_rules(variants=self.variants, options=self.options)
         self._compile(hook)
+        hook.gongzhu_check_rules(rules=self, variants=self.variants, options=self.options)
 
     @classmethod
     def from_plugins(cls, *plugins: object | tuple[str, object], **options: Any) -> Rules:

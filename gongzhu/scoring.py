@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_HEART_VALUES",
     "DEFAULT_SHOW_FACTORS",
+    "SHOWN_WORDS",
     "CompiledScorer",
     "Entry",
     "ScoreSheet",
@@ -47,6 +48,7 @@ __all__ = [
     "StageList",
     "core_stages",
     "run_pipeline",
+    "signed",
     "zero_sum_thirds",
 ]
 
@@ -235,12 +237,26 @@ class StageList(Sequence[ScoreStage]):
         self._stages.append(stage)
 
 
-def _signed(n: int) -> str:
+def signed(n: int) -> str:
+    """A score as score sheets print it: ``+200``, ``−100`` (a minus sign), ``0``."""
     return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+SHOWN_WORDS: Final = {
+    ShowKind.OPEN: "shown",
+    ShowKind.FIRST: "first-shown 首明",
+    ShowKind.SECRET: "sold 暗卖",
+}
+"""How score sheets name each kind of show."""
 
 
 def _factor_note(factor: int, what: str) -> str:
     return "" if factor == 1 else f" ×{factor} ({what})"
+
+
+def _shown(ctx: ScoringContext, card: Card) -> str:
+    kind = ctx.shown_kind(card)
+    return SHOWN_WORDS[kind] if kind is not None else "shown"
 
 
 def stage_values(ctx: ScoringContext) -> None:
@@ -248,7 +264,8 @@ def stage_values(ctx: ScoringContext) -> None:
     table = ctx.table
     hearts_factor = ctx.hearts_factor
     heart = table.showable_heart
-    heart_note = _factor_note(hearts_factor, f"{heart.symbol if heart else '♥'} shown")
+    heart_word = _shown(ctx, heart) if heart is not None else "shown"
+    heart_note = _factor_note(hearts_factor, f"{heart.symbol if heart else '♥'} {heart_word}")
     for tally in ctx.seats:
         hearts_base = 0
         for entry in tally.entries:
@@ -260,22 +277,22 @@ def stage_values(ctx: ScoringContext) -> None:
                 factor = ctx.show_factor(entry.card)
                 entry.value = base * factor
                 name = "pig" if entry.card == PIG else "sheep"
-                tally.lines.append(
-                    f"{name} {entry.card.symbol} {_signed(base)}{_factor_note(factor, 'shown')}"
-                )
+                note = _factor_note(factor, _shown(ctx, entry.card))
+                tally.lines.append(f"{name} {entry.card.symbol} {signed(base)}{note}")
         hearts = tally.hearts()
         if hearts:
             tally.lines.append(
-                f"hearts ×{len(hearts)} {_signed(hearts_base)}{heart_note}"
-                + (f" = {_signed(tally.sum_of(hearts))}" if hearts_factor != 1 else "")
+                f"hearts ×{len(hearts)} {signed(hearts_base)}{heart_note}"
+                + (f" = {signed(tally.sum_of(hearts))}" if hearts_factor != 1 else "")
             )
         for card in tally.transformers:
             factor = ctx.show_factor(card)
             tally.multiplier *= TRANSFORMER_MULTIPLIER * factor
             tally.alone += TRANSFORMER_ALONE * factor
         if tally.transformers:
-            shown = _factor_note(ctx.show_factor(TRANSFORMER), "shown")
-            tally.lines.append(f"transformer ♣10 ×{tally.multiplier}{shown and ' (shown)'}")
+            shown = ctx.show_factor(TRANSFORMER) != 1
+            note = f" ({_shown(ctx, TRANSFORMER)})" if shown else ""
+            tally.lines.append(f"transformer ♣10 ×{tally.multiplier}{note}")
 
 
 def stage_full_hearts(ctx: ScoringContext) -> None:
@@ -287,7 +304,7 @@ def stage_full_hearts(ctx: ScoringContext) -> None:
             tally.full_hearts = True
             for entry in hearts:
                 entry.value = -entry.value
-            tally.lines.append(f"满红 full hearts: hearts count {_signed(tally.sum_of(hearts))}")
+            tally.lines.append(f"满红 full hearts: hearts count {signed(tally.sum_of(hearts))}")
 
 
 def stage_slam(ctx: ScoringContext) -> None:
@@ -300,7 +317,7 @@ def stage_slam(ctx: ScoringContext) -> None:
                 if entry.card == PIG:
                     entry.value = -entry.value
             pigs = [e for e in tally.entries if e.card == PIG]
-            tally.lines.append(f"满贯 slam: the pig counts {_signed(tally.sum_of(pigs))}")
+            tally.lines.append(f"满贯 slam: the pig counts {signed(tally.sum_of(pigs))}")
 
 
 def stage_total(ctx: ScoringContext) -> None:
@@ -312,11 +329,11 @@ def stage_total(ctx: ScoringContext) -> None:
         elif tally.entries:
             tally.total = subtotal * tally.multiplier
             tally.lines.append(
-                f"transformer: {_signed(subtotal)} ×{tally.multiplier} = {_signed(tally.total)}"
+                f"transformer: {signed(subtotal)} ×{tally.multiplier} = {signed(tally.total)}"
             )
         else:
             tally.total = tally.alone
-            tally.lines.append(f"transformer alone: {_signed(tally.alone)}")
+            tally.lines.append(f"transformer alone: {signed(tally.alone)}")
 
 
 _PIG_BIT: Final = PIG.bit
@@ -430,9 +447,9 @@ class ScoreSheet:
     def explain(self, seat: int) -> list[str]:
         """Readable lines that show how ``seat``'s score came about."""
         lines = list(self.lines[seat]) or ["no scoring cards"]
-        lines.append(f"raw {_signed(self.raw[seat])}")
+        lines.append(f"raw {signed(self.raw[seat])}")
         if self.final != self.raw:
-            lines.append(f"final {_signed(self.final[seat])} ({self.normalisation})")
+            lines.append(f"final {signed(self.final[seat])} ({self.normalisation})")
         return lines
 
     def __str__(self) -> str:

@@ -332,7 +332,7 @@ def test_target_match_with_two_losers() -> None:
 
 def test_match_errors() -> None:
     rules = gongzhu.load_rules()
-    with pytest.raises(gongzhu.errors.GongzhuError, match="never ends"):
+    with pytest.raises(gongzhu.errors.GongzhuError, match="never ends: give a target"):
         rules.new_match(seed=1).play([gongzhu.bots.FirstLegalBot()] * 4)
     with pytest.raises(gongzhu.errors.GongzhuError, match="positive"):
         rules.new_match(target=0)

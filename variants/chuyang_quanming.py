@@ -1,0 +1,52 @@
+"""``chuyang-quanming`` 除羊全明: every showable card but the sheep is shown.
+
+Source: seed ``001``, special rule 2 (除了羊以外的分牌全都必须明，但是羊必须不明).
+In its show turn a seat's only legal action is the show of every showable
+card it holds except ♦J (``show -`` for a seat holding none, or only the
+sheep); it still takes that action itself.  The rule replaces 首明 and secret
+sales: combining it with a ruleset that offers either (华牌, 暗卖) or with
+``fenpai-quanming`` is refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gongzhu.actions import ShowKind
+from gongzhu.cards import SHEEP, Card
+from gongzhu.errors import IncompatibleVariants
+from gongzhu.plugin import VariantInfo, hookimpl
+
+NAME = "chuyang-quanming"
+
+
+@hookimpl
+def gongzhu_variant_info() -> VariantInfo:
+    return VariantInfo(
+        name=NAME,
+        title="Show everything but the sheep",
+        title_zh="除羊全明",
+        conflicts={"fenpai-quanming"},
+        summary="Every showable card but ♦J must be shown; ♦J must not be.",
+    )
+
+
+@hookimpl
+def gongzhu_filter_shows(
+    holding: frozenset[Card], kind: ShowKind, choices: list[frozenset[Card]]
+) -> None:
+    if kind is ShowKind.OPEN:
+        required = holding - {SHEEP}
+        choices[:] = [choice for choice in choices if choice == required]
+
+
+@hookimpl
+def gongzhu_check_rules(rules, variants: Sequence) -> None:  # type: ignore[no-untyped-def]
+    clashes = {ShowKind.FIRST: "首明 first shows", ShowKind.SECRET: "暗卖 secret sales"}
+    for kind, what in clashes.items():
+        if kind in rules.show_kinds:
+            others = ", ".join(v.name for v in variants if v.name != NAME)
+            raise IncompatibleVariants(
+                f"{NAME} (除羊全明) fixes every show, so it cannot be combined with {what} "
+                f"(offered by {others})"
+            )

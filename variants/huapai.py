@@ -1,0 +1,140 @@
+"""``huapai``: the 华牌 competition rules (《中国华牌竞赛规则》), a base ruleset.
+
+Source: seed ``001``.  What the plug-in sets:
+
+* opening lead: the holder of ♠3 leads every hand, any card;
+* 首明 first show: a seat whose first dealt card is showable may show it
+  before seeing the rest of its hand (the hand's 首明 phase); it scores ×4
+  and is free of the play restrictions;
+* the stricter shown-card restriction: a shown card may neither be played in
+  the first trick of its suit (unless it is the holder's only card of it) nor
+  be discarded before its suit has been led;
+* 自得 self-capture: a showable card taken by the seat that was dealt it
+  counts ×2 on top of its show factor (for ♥A only the ♥A itself doubles);
+* raw scores, no normalisation: they add up across the hands of a match,
+  which ends when a total reaches +1000 or −1000 (option: 800); the lowest
+  total is 当猪.
+
+Options (each a **(choice)** of RULES.md):
+
+``shown_lock_stuck`` = ``"play"`` | ``"hand"``
+    When the restriction leaves a seat no legal card (it can: a seat void in
+    the led suit holding only shown cards of unled suits), it lifts for that
+    one play (default: the least change to the rule) or for the rest of the
+    hand for that seat.
+``zide_transformer`` = ``"both"`` | ``"alone"`` | ``"none"``
+    What 自得 doubles for ♣10: both its multiplier and its alone-value
+    (default: the source doubles "the value" of a self-captured card, and the
+    transformer's value is both), only the alone-value, or nothing.
+``match_target`` = ``1000`` | ``800``
+    The total that ends a match (局); seed 001 names both.
+"""
+
+from __future__ import annotations
+
+from gongzhu.actions import ShowKind
+from gongzhu.cards import Card
+from gongzhu.plugin import (
+    Deal,
+    OpeningLead,
+    Options,
+    OptionSet,
+    ShownCardLock,
+    VariantInfo,
+    hookimpl,
+)
+from gongzhu.scoring import ScoreStage, ScoringContext, StageList, signed
+
+NAME = "huapai"
+OPENING_CARD = Card.parse("3S")
+
+
+@hookimpl
+def gongzhu_variant_info() -> VariantInfo:
+    return VariantInfo(
+        name=NAME,
+        title="华牌 competition rules",
+        title_zh="华牌竞赛规则",
+        base=True,
+        summary="♠3 leads; 首明 ×4; 自得 ×2; strict shown-card lock; raw scores to ±1000.",
+        normalisation="raw scores, added up across a match",
+    )
+
+
+@hookimpl
+def gongzhu_add_options(options: OptionSet) -> None:
+    options.add(
+        "shown_lock_stuck",
+        "play",
+        "When the shown-card restriction leaves a seat no legal card, it lifts for that "
+        "one play ('play', default) or for the rest of the hand for that seat ('hand').",
+        choices=("play", "hand"),
+    )
+    options.add(
+        "zide_transformer",
+        "both",
+        "What 自得 (self-capture) doubles for ♣10: its multiplier and alone-value "
+        "('both', default), only the alone-value ('alone'), or nothing ('none').",
+        choices=("both", "alone", "none"),
+    )
+    options.add(
+        "match_target",
+        1000,
+        "A match ends when a total reaches +target or −target (1000, or 800).",
+        choices=(1000, 800),
+    )
+
+
+@hookimpl
+def gongzhu_opening_lead(deal: Deal) -> OpeningLead:
+    return OpeningLead(deal.first_receiver(OPENING_CARD))
+
+
+@hookimpl
+def gongzhu_show_kinds() -> tuple[ShowKind, ...]:
+    return (ShowKind.FIRST,)
+
+
+@hookimpl
+def gongzhu_shown_card_lock(options: Options) -> ShownCardLock:
+    return ShownCardLock(
+        first_trick=True, discard_before_led=True, stuck=options["shown_lock_stuck"]
+    )
+
+
+def self_capture(ctx: ScoringContext) -> None:
+    """自得: a showable card taken back by the seat dealt it counts ×2 again."""
+    if ctx.dealt is None:
+        return
+    showable = ctx.table.showable
+    transformer_rule = ctx.options["zide_transformer"]
+    for tally in ctx.seats:
+        mine = ctx.dealt[tally.seat]
+        for entry in tally.entries:
+            if entry.card in showable and entry.card in mine:
+                before = entry.value
+                entry.value *= 2
+                tally.lines.append(
+                    f"自得 self-capture {entry.card.symbol}: {signed(before)} ×2 = "
+                    f"{signed(entry.value)}"
+                )
+        for card in tally.transformers:
+            if card in mine and transformer_rule != "none":
+                if transformer_rule == "both":
+                    tally.multiplier *= 2
+                tally.alone *= 2
+                tally.lines.append(
+                    f"自得 self-capture {card.symbol}: multiplier ×{tally.multiplier}, "
+                    f"alone {signed(tally.alone)}"
+                )
+
+
+@hookimpl
+def gongzhu_score_stages(stages: StageList) -> None:
+    stages.insert_after("values", ScoreStage("self-capture", self_capture))
+
+
+@hookimpl
+def gongzhu_match_over(totals: tuple[int, ...], target: int | None, options: Options) -> bool:
+    limit = options["match_target"] if target is None else target
+    return any(abs(total) >= limit for total in totals)

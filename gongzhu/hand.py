@@ -487,10 +487,14 @@ class HandState:
         """
         self._require_over()
         notes: list[list[str]] = [[], [], [], []]
-        for number, (_, _, winner, taker) in enumerate(self._tricks, 1):
+        is_scoring = self.rules.table.is_scoring
+        for number, (_, keys, winner, taker) in enumerate(self._tricks, 1):
             if taker != winner:
+                cards = [SINGLE_PLAYS[k].cards[0] for k in keys]
+                points = " ".join(c.symbol for c in sorted(cards) if is_scoring(c)) or "none"
                 notes[taker].append(
-                    f"垫牌 penalty: took the scoring cards of trick {number} (won by seat {winner})"
+                    f"垫牌 penalty: took trick {number}'s scoring cards ({points}) "
+                    f"from seat {winner}"
                 )
         return self.rules._sheet(
             [self.captured(s) for s in range(SEATS)],
@@ -517,6 +521,15 @@ class HandState:
                     "forced": forced,
                 }
                 for seat, show, forced in self._shows
+            ],
+            "tricks": [
+                {
+                    "leader": trick.leader,
+                    "cards": [str(c) for c in trick.cards],
+                    "winner": trick.winner,
+                    "taker": trick.taker,
+                }
+                for trick in self.tricks
             ],
         }
         if self.phase is Phase.OVER:

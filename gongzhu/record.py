@@ -107,4 +107,9 @@ def replay(record: Mapping[str, Any], *, hand: int = 0, rules: Rules | None = No
                     f"stored {name} scores {list(stored)} differ from the replayed {list(value)}",
                     hand=hand,
                 )
+    replayed = state.to_record()
+    for name in ("shows", "tricks"):
+        stored = record.get(name)
+        if stored is not None and stored != replayed[name]:
+            raise InvalidRecord(f"stored {name} differ from the replayed hand", hand=hand)
     return state

@@ -202,7 +202,7 @@ def test_two_offenders(offender: str, taker: int) -> None:
     while not hand.is_over:
         hand.apply(hand.legal_actions()[0])
     lines = hand.score().explain(taker)
-    assert lines[0] == "垫牌 penalty: took the scoring cards of trick 1 (won by seat 3)"
+    assert lines[0] == "垫牌 penalty: took trick 1's scoring cards (♥K ♦J ♣10) from seat 3"
     assert "penalty" in str(hand.tricks[0])
 
 

@@ -120,3 +120,16 @@ def test_replay_with_given_rules(record: dict) -> None:
     other = Rules.from_plugins(plugins.Picky())
     with pytest.raises(InvalidRecord, match="was played under"):
         gongzhu.replay(record, rules=other)
+
+
+def test_tricks_and_shows_are_checked(record: dict) -> None:
+    assert len(record["tricks"]) == 13
+    assert set(record["tricks"][0]) == {"leader", "cards", "winner", "taker"}
+    bad = mutate(record, ("tricks", 3, "taker"), (record["tricks"][3]["taker"] + 1) % 4)
+    with pytest.raises(InvalidRecord, match="stored tricks differ"):
+        gongzhu.replay(bad)
+    bad = mutate(
+        record, ("shows",), [{"seat": 0, "kind": "open", "cards": ["QS"], "forced": False}]
+    )
+    with pytest.raises(InvalidRecord, match="stored shows differ"):
+        gongzhu.replay(bad)

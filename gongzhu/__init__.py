@@ -18,7 +18,7 @@ from .cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Rank, Suit, full_de
 from .hand import HandState
 from .match import Match
 from .plugin import Deal
-from .record import replay
+from .record import read_records, replay, replay_match
 from .rules import Rules, load_rules, variant_names
 from .scoring import ScoreSheet
 from .simulate import simulate
@@ -51,7 +51,9 @@ __all__ = [
     "load_rules",
     "parse_action",
     "parse_cards",
+    "read_records",
     "replay",
+    "replay_match",
     "simulate",
     "variant_names",
 ]

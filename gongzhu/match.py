@@ -12,7 +12,10 @@ if TYPE_CHECKING:
     from .hand import HandState
     from .rules import Rules
 
-__all__ = ["Match"]
+__all__ = ["MATCH_FORMAT", "Match"]
+
+MATCH_FORMAT = "gongzhu-match/1"
+"""The ``format`` field of match records written by :meth:`Match.to_record`."""
 
 _EXTREME = (10**12, -(10**12), 0, 0)  # totals any target would end a match at
 
@@ -95,10 +98,11 @@ class Match:
     def to_record(self) -> dict[str, Any]:
         """A JSON-ready record: every hand's record, the totals and (when over) the losers."""
         return {
-            "format": "gongzhu-match/1",
+            "format": MATCH_FORMAT,
             "rules": self.rules.spec(),
             "seed": self.seed,
             "target": self.target,
+            "max_hands": self.max_hands,
             "hands": [hand.to_record() for hand in self.hands],
             "totals": list(self.totals),
             "losers": list(self.losers) if self.is_over else None,

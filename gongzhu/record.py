@@ -1,35 +1,130 @@
-"""Rebuilding hands from records (:meth:`HandState.to_record` output)."""
+"""Game records: reading, checking and replaying them.
+
+A **hand record** is the JSON object :meth:`HandState.to_record` writes
+(format ``gongzhu-hand/1``); a **match record** is the object
+:meth:`Match.to_record` writes (format ``gongzhu-match/1``): its hands plus
+the totals and the losers.  Many hands go in JSON Lines, one object a line.
+Their JSON Schemas ship in the package (:func:`schema`).
+
+Records are written strictly (canonical card text: ``QS``, ``TC``) and read
+leniently: card text may be any form :meth:`Card.parse <gongzhu.cards.Card.parse>`
+accepts (``10C``, ``♣10``, ``梅花10``, ``黑桃Q``, ``红心A``, ``方片J``).
+
+Reading checks everything: the structure, the ruleset, the deal, every
+action's legality, and every stored derived value (shows, tricks, scores,
+match totals and losers).  A bad record raises
+:class:`~gongzhu.errors.InvalidRecord` naming the hand, the action index and
+the reason; nothing half-loaded is returned.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Iterator, Mapping
+from importlib import resources
 from typing import Any
 
 from .actions import parse_action
 from .errors import GongzhuError, IllegalAction, InvalidCard, InvalidRecord
 from .hand import RECORD_FORMAT, HandState
+from .match import MATCH_FORMAT, Match
 from .plugin import Deal
 from .rules import Rules, load_rules
 
-__all__ = ["replay"]
+__all__ = ["read_records", "replay", "replay_match", "schema"]
+
+_HAND_FIELDS = {
+    "format": str,
+    "rules": dict,
+    "seed": (int, type(None)),
+    "first_seat": int,
+    "deal": list,
+    "leader": (int, type(None)),
+    "actions": list,
+}
 
 
-def _field(record: Mapping[str, Any], name: str, kind: type | tuple[type, ...], hand: int) -> Any:
-    if name not in record:
-        raise InvalidRecord(f"missing field {name!r}", hand=hand)
-    value = record[name]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+def schema(kind: str = "hand") -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a ``"hand"`` or ``"match"`` record."""
+    if kind not in ("hand", "match"):
+        raise ValueError(f"no schema for {kind!r}: 'hand' or 'match'")
+    text = resources.files("gongzhu").joinpath("schemas", f"{kind}.schema.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
+    """isinstance, with booleans never passing for integers (JSON keeps them apart)."""
+    if isinstance(value, bool):
+        return kind is bool or (isinstance(kind, tuple) and bool in kind)
+    return isinstance(value, kind)
+
+
+def _check_structure(record: Any, hand: int) -> None:
+    if not isinstance(record, Mapping):
+        raise InvalidRecord(f"a hand record is an object, not {type(record).__name__}", hand=hand)
+    fmt = record.get("format")
+    if fmt != RECORD_FORMAT:
         raise InvalidRecord(
-            f"field {name!r} has the wrong type ({type(value).__name__})", hand=hand
+            f"unknown record format {fmt!r} (expected {RECORD_FORMAT!r})", hand=hand
         )
-    return value
+    for name, kind in _HAND_FIELDS.items():
+        if name not in record:
+            if name in ("seed", "leader", "first_seat"):
+                continue
+            raise InvalidRecord(f"missing field {name!r}", hand=hand)
+        if not _is(record[name], kind):
+            raise InvalidRecord(
+                f"field {name!r} has the wrong type ({type(record[name]).__name__})", hand=hand
+            )
+    spec = record["rules"]
+    variants = spec.get("variants", [])
+    options = spec.get("options", {})
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise InvalidRecord("rules.variants must be a list of names", hand=hand)
+    if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
+        raise InvalidRecord("rules.options must be an object", hand=hand)
+    for index, entry in enumerate(record["actions"]):
+        if (
+            not isinstance(entry, Mapping)
+            or not isinstance(entry.get("action"), str)
+            or not _is(entry.get("seat"), int)
+        ):
+            raise InvalidRecord("an action is {'seat': n, 'action': text}", hand=hand, index=index)
+    result = record.get("result")
+    if result is not None:
+        if not isinstance(result, Mapping):
+            raise InvalidRecord("result must be an object", hand=hand)
+        for name in ("raw", "final"):
+            scores = result.get(name)
+            if scores is not None and (
+                not isinstance(scores, list) or not all(_is(s, int) for s in scores)
+            ):
+                raise InvalidRecord(f"result.{name} must be a list of integers", hand=hand)
+
+
+def _rules_of(record: Mapping[str, Any], rules: Rules | None, hand: int) -> Rules:
+    variants = record["rules"].get("variants", [])
+    options = dict(record["rules"].get("options", {}))
+    if rules is None:
+        try:
+            return load_rules(*variants, **options)
+        except GongzhuError as exc:
+            raise InvalidRecord(f"rules: {exc}", hand=hand) from None
+    if rules.spec() != {"variants": list(variants), "options": options}:
+        raise InvalidRecord(
+            f"rules: the record was played under {variants} {options}, not {rules!r}",
+            hand=hand,
+        )
+    return rules
 
 
 def replay(record: Mapping[str, Any], *, hand: int = 0, rules: Rules | None = None) -> HandState:
     """Rebuild a hand from its record, checking every action's legality.
 
     A record of an unfinished hand gives the state after its last action.  A
-    stored result is compared with the replayed score.
+    stored result, and the stored shows and tricks, are compared with the
+    replayed hand.
 
     :param record: a mapping as :meth:`HandState.to_record` returns (or its JSON).
     :param hand: the hand's number within a larger record, for error messages.
@@ -40,50 +135,23 @@ def replay(record: Mapping[str, Any], *, hand: int = 0, rules: Rules | None = No
     :raises InvalidRecord: naming the hand, the action index and the reason;
         nothing half-loaded is returned.
     """
-    if not isinstance(record, Mapping):
-        raise InvalidRecord(f"a hand record is a mapping, not {type(record).__name__}", hand=hand)
-    fmt = record.get("format")
-    if fmt != RECORD_FORMAT:
-        raise InvalidRecord(
-            f"unknown record format {fmt!r} (expected {RECORD_FORMAT!r})", hand=hand
-        )
-    spec = _field(record, "rules", Mapping, hand)
-    variants = spec.get("variants", [])
-    options = spec.get("options", {})
-    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-        raise InvalidRecord("rules.variants must be a list of names", hand=hand)
-    if not isinstance(options, Mapping):
-        raise InvalidRecord("rules.options must be a mapping", hand=hand)
-    if rules is None:
-        try:
-            rules = load_rules(*variants, **options)
-        except GongzhuError as exc:
-            raise InvalidRecord(f"rules: {exc}", hand=hand) from None
-    elif rules.spec() != {"variants": list(variants), "options": dict(options)}:
-        raise InvalidRecord(
-            f"rules: the record was played under {variants} {dict(options)}, not {rules!r}",
-            hand=hand,
-        )
-    order = _field(record, "deal", list, hand)
-    first_seat = record.get("first_seat", 0)
+    _check_structure(record, hand)
+    rules = _rules_of(record, rules, hand)
     try:
-        deal = Deal(tuple(order), first_seat)
+        deal = Deal(tuple(record["deal"]), record.get("first_seat", 0))
     except (InvalidCard, TypeError) as exc:
         raise InvalidRecord(f"deal: {exc}", hand=hand) from None
-    seed = record.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise InvalidRecord("seed must be an integer or null", hand=hand)
-    leader = record.get("leader")
     try:
-        state = rules.new_hand(seed, deal=deal, leader=leader)
+        state = rules.new_hand(record.get("seed"), deal=deal, leader=record.get("leader"))
     except GongzhuError as exc:
         raise InvalidRecord(f"leader: {exc}", hand=hand) from None
-    for index, entry in enumerate(_field(record, "actions", list, hand)):
-        if not isinstance(entry, Mapping) or not isinstance(entry.get("action"), str):
-            raise InvalidRecord("an action is {'seat': n, 'action': text}", hand=hand, index=index)
-        if entry.get("seat") != state.current_seat:
+    for index, entry in enumerate(record["actions"]):
+        if entry["seat"] != state.current_seat:
             raise InvalidRecord(
-                f"action by seat {entry.get('seat')!r}, but seat {state.current_seat} is to move",
+                f"action by seat {entry['seat']!r}, but "
+                + (
+                    "the hand is over" if state.is_over else f"seat {state.current_seat} is to move"
+                ),
                 hand=hand,
                 index=index,
             )
@@ -97,8 +165,6 @@ def replay(record: Mapping[str, Any], *, hand: int = 0, rules: Rules | None = No
             raise InvalidRecord(
                 "the record has a result but its actions do not finish the hand", hand=hand
             )
-        if not isinstance(result, Mapping):
-            raise InvalidRecord("result must be a mapping", hand=hand)
         sheet = state.score()
         for name, value in (("raw", sheet.raw), ("final", sheet.final)):
             stored = result.get(name)
@@ -112,4 +178,85 @@ def replay(record: Mapping[str, Any], *, hand: int = 0, rules: Rules | None = No
         stored = record.get(name)
         if stored is not None and stored != replayed[name]:
             raise InvalidRecord(f"stored {name} differ from the replayed hand", hand=hand)
+    stored_captured = None if result is None else result.get("captured")
+    if stored_captured is not None and stored_captured != replayed["result"]["captured"]:
+        raise InvalidRecord("stored captured cards differ from the replayed hand", hand=hand)
     return state
+
+
+def replay_match(record: Mapping[str, Any], *, rules: Rules | None = None) -> Match:
+    """Rebuild a match from its record, replaying and checking every hand.
+
+    :raises InvalidRecord: for a bad hand (named by its number), a hand
+        played under other rules, or stored totals or losers that differ.
+    """
+    if not isinstance(record, Mapping) or record.get("format") != MATCH_FORMAT:
+        found = record.get("format") if isinstance(record, Mapping) else type(record).__name__
+        raise InvalidRecord(f"not a match record ({found!r}; expected {MATCH_FORMAT!r})")
+    hands = record.get("hands")
+    if not isinstance(hands, list) or not hands:
+        raise InvalidRecord("a match record has a non-empty list of hands")
+    target = record.get("target")
+    if target is not None and not _is(target, int):
+        raise InvalidRecord("target must be an integer or null")
+    first = replay(hands[0], hand=0, rules=rules)
+    max_hands = record.get("max_hands")
+    if max_hands is not None and not _is(max_hands, int):
+        raise InvalidRecord("max_hands must be an integer or null")
+    seed = record.get("seed")
+    try:
+        match = Match(
+            first.rules, seed=seed if _is(seed, int) else None, target=target, hands=max_hands
+        )
+    except GongzhuError as exc:
+        raise InvalidRecord(f"match: {exc}") from None
+    for number, entry in enumerate(hands):
+        state = first if number == 0 else replay(entry, hand=number, rules=first.rules)
+        if not state.is_over:
+            raise InvalidRecord("a match holds finished hands only", hand=number)
+        if number:
+            expected = first.rules.next_leader(match.hands[-1])
+            if expected is not None and state.explicit_leader != expected:
+                raise InvalidRecord(
+                    f"led by seat {state.leader}, but the ruleset gives seat {expected}",
+                    hand=number,
+                )
+        if match.is_over:
+            raise InvalidRecord("the match was already over before this hand", hand=number)
+        match.record_hand(state)
+    for name, value in (
+        ("totals", match.totals),
+        ("losers", list(match.losers) if match.is_over else None),
+    ):
+        if name in record and record[name] != value:
+            raise InvalidRecord(
+                f"stored {name} {record[name]!r} differ from the replayed {value!r}"
+            )
+    return match
+
+
+def read_records(text: str) -> Iterator[Mapping[str, Any]]:
+    """The record objects of a JSON document or of JSON Lines text, in order.
+
+    :raises InvalidRecord: for text that is neither (naming the line).
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise InvalidRecord("no record: the text is empty")
+    try:
+        whole = json.loads(stripped)
+    except json.JSONDecodeError:
+        whole = None
+    if whole is not None:
+        if isinstance(whole, list):
+            yield from whole
+        else:
+            yield whole
+        return
+    for number, line in enumerate(stripped.splitlines()):
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InvalidRecord(f"line {number + 1} is not JSON: {exc.msg}", hand=number) from None

@@ -53,23 +53,38 @@ def play(hand: gongzhu.HandState, *cards: str) -> None:
         hand.apply(gongzhu.Play.parse(text))
 
 
-@pytest.fixture(
-    params=[
-        "python",
-        pytest.param(
-            "c",
-            marks=pytest.mark.skipif(
-                not __import__("gongzhu.hand").hand.ACCELERATED, reason="C accelerator not built"
-            ),
+ENGINES = [
+    "python",
+    pytest.param(
+        "c",
+        marks=pytest.mark.skipif(
+            not __import__("gongzhu.hand").hand.ACCELERATED, reason="C accelerator not built"
         ),
-    ],
-    autouse=True,
-)
-def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    ),
+]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "one_engine: run the test with the pure-Python play engine only"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """Every test runs with the pure-Python play engine and, when built, the C one."""
+    if "engine" in metafunc.fixturenames and not metafunc.definition.get_closest_marker(
+        "one_engine"
+    ):
+        metafunc.parametrize("engine", ENGINES, indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The play engine of the test: ``"python"`` or ``"c"``."""
     from gongzhu.engine import PlayCore
     from gongzhu.hand import HandState
 
-    if request.param == "python":
+    name = getattr(request, "param", "python")
+    if name == "python":
         monkeypatch.setattr(HandState, "core_class", PlayCore)
-    return str(request.param)
+    return str(name)

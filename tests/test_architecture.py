@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CORE = sorted((ROOT / "gongzhu").glob("*.py"))
 PLUGINS = sorted((ROOT / "variants").glob("*.py"))
-UPPER = {"cli", "bots", "__main__", "adapters"}  # the command line, bots and adapters
+UPPER = {"cli", "bots", "runner", "__main__", "adapters"}  # command line, bots, runs, adapters
 
 
 def imported_modules(path: Path) -> set[str]:

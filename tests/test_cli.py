@@ -1,13 +1,26 @@
-"""The ``gongzhu`` command line."""
+"""The ``gongzhu`` command line: every command, its exit codes and its messages."""
 
 from __future__ import annotations
 
+import io
+import json
+import os
+import pty
+import re
+import select
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
+import gongzhu
+from gongzhu.bots import RandomBot, play_hand
 from gongzhu.cli import main
+
+pytestmark = pytest.mark.one_engine  # the command line is the same on both engines
 
 
 def test_demo_prints_tricks_and_score_sheet(capsys: pytest.CaptureFixture[str]) -> None:
@@ -20,9 +33,9 @@ def test_demo_prints_tricks_and_score_sheet(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_demo_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
-    main(["demo", "--seed", "5"])
+    main(["demo", "--seed", "5", "--rules", "huapai", "anmai"])
     first = capsys.readouterr().out
-    main(["demo", "--seed", "5"])
+    main(["demo", "--seed", "5", "--rules", "huapai", "anmai"])
     assert capsys.readouterr().out == first
 
 
@@ -37,16 +50,21 @@ def test_unknown_variant_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no gongzhu variant named 'nope'" in capsys.readouterr().err
 
 
-def test_usage_error_exits_2() -> None:
+@pytest.mark.parametrize("argv", [["frobnicate"], ["score"], ["simulate", "--hands", "x"]])
+def test_usage_errors_exit_2(argv: list[str]) -> None:
     with pytest.raises(SystemExit) as info:
-        main(["frobnicate"])
+        main(argv)
     assert info.value.code == 2
 
 
-def test_variants_lists_plugins(capsys: pytest.CaptureFixture[str]) -> None:
+def test_variants_lists_plugins_with_chinese_names(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["variants"]) == 0
-    line = next(li for li in capsys.readouterr().out.splitlines() if li.startswith("39baobao"))
-    assert "拱猪" in line and "base" in line
+    lines = capsys.readouterr().out.splitlines()
+    by_name = {line.split()[0]: line for line in lines}
+    assert set(gongzhu.variant_names()) == set(by_name)
+    assert "拱猪" in by_name["39baobao"] and "base" in by_name["39baobao"]
+    assert "暗卖" in by_name["anmai"] and "modifier" in by_name["anmai"]
+    assert "华牌" in by_name["huapai"]
 
 
 def test_python_dash_m() -> None:
@@ -57,3 +75,254 @@ def test_python_dash_m() -> None:
         check=True,
     )
     assert "Score sheet" in result.stdout
+
+
+# -- score and replay ------------------------------------------------------------------------
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def a_record(seed: int = 1, *names: str) -> dict:
+    hand = gongzhu.load_rules(*names).new_hand(seed)
+    return play_hand(hand, [RandomBot(seed + s) for s in range(4)]).to_record()
+
+
+def test_score_a_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = a_record()
+    assert main(["score", write(tmp_path, "hand.json", json.dumps(record))]) == 0
+    out = capsys.readouterr().out
+    assert f"raw {record['result']['raw']}" in out and "1 hand(s) valid" in out
+
+
+def test_score_json_lines_and_matches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = "\n".join(json.dumps(a_record(s, "huapai")) for s in range(3))
+    assert main(["score", write(tmp_path, "hands.jsonl", lines)]) == 0
+    assert "3 hand(s) valid" in capsys.readouterr().out
+    match = gongzhu.load_rules().new_match(seed=1, hands=2)
+    match.play([RandomBot(s) for s in range(4)])
+    assert main(["score", write(tmp_path, "match.json", json.dumps(match.to_record()))]) == 0
+    out = capsys.readouterr().out
+    assert "match 0: 2 hands" in out and "2 hand(s) valid" in out
+
+
+def test_replay_verbose(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "hand.json", json.dumps(a_record(4, "same-colour-discard")))
+    assert main(["replay", path, "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("  trick ") == 13 and "Score sheet" in out
+
+
+def test_invalid_record_exits_1_with_the_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = a_record()
+    record["actions"][20]["action"] = "play 2C"
+    assert main(["score", write(tmp_path, "bad.json", json.dumps(record))]) == 1
+    err = capsys.readouterr().err
+    assert "invalid record (hand 0, action 20)" in err and "illegal action play 2C" in err
+    assert main(["replay", write(tmp_path, "junk.json", "{not json\n")]) == 1
+    assert "line 1 is not JSON" in capsys.readouterr().err
+
+
+def test_unreadable_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+# -- simulate ----------------------------------------------------------------------------------
+
+
+def test_simulate_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--hands", "60", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "60 hands" in out and out.count("mean final score") == 4
+    assert "full hearts (满红) in" in out and "slams (满贯) in" in out
+
+
+def simulate_output(tmp_path: Path, workers: int, *extra: str) -> tuple[str, list[str]]:
+    out_file = tmp_path / f"run-{workers}-{'-'.join(extra)}.jsonl"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gongzhu",
+            "simulate",
+            "--hands",
+            "40",
+            "--seed",
+            "9",
+            "--workers",
+            str(workers),
+            "--out",
+            str(out_file),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = result.stdout.splitlines()
+    assert lines[-1] == f"records: {out_file}"
+    summary = "\n".join(lines[1:-1])  # the first line names the worker count
+    return summary, out_file.read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize("bots", [[], ["--bots", "random,first,random,first"]])
+def test_simulate_is_the_same_for_any_worker_count(tmp_path: Path, bots: list[str]) -> None:
+    one = simulate_output(tmp_path, 1, *bots)
+    two = simulate_output(tmp_path, 2, *bots)
+    three = simulate_output(tmp_path, 3, *bots)
+    assert one == two == three
+    summary, lines = one
+    assert summary.startswith("40 hands") and len(lines) == 40
+    for number, line in enumerate(lines):
+        gongzhu.replay(json.loads(line), hand=number)
+
+
+def test_simulate_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--rules", "huapai", "shuangzhu", "--matches", "--hands", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "3 matches" in out and out.count("lost") == 4
+
+
+def test_simulate_rejects_bad_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--bots", "random,genius", "--hands", "2"]) == 1
+    assert "four bots are needed" in capsys.readouterr().err
+
+
+def test_interrupted_simulation_keeps_finished_records(tmp_path: Path) -> None:
+    out_file = tmp_path / "run.jsonl"
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gongzhu",
+            "simulate",
+            "--hands",
+            "200000",
+            "--workers",
+            "2",
+            "--bots",
+            "first",
+            "--out",
+            str(out_file),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if out_file.exists() and out_file.stat().st_size > 20_000:
+            break
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    _stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "interrupted after" in stderr
+    lines = out_file.read_text(encoding="utf-8").splitlines()
+    assert lines
+    for number, line in enumerate(lines[:50]):
+        gongzhu.replay(json.loads(line), hand=number)
+    json.loads(lines[-1])  # the last line is whole too
+    played = int(re.search(r"interrupted after (\d+)", stderr).group(1))
+    assert played == len(lines)
+
+
+# -- play, through a real pseudo-terminal ---------------------------------------------------------
+
+
+class Terminal:
+    """A child process on a pty: read its screen, type lines."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # pragma: no cover - the child
+            os.execv(sys.executable, [sys.executable, "-m", "gongzhu", *argv])
+        self.screen = ""
+
+    def read_until(self, pattern: str, timeout: float = 20) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        while True:
+            found = re.search(pattern, self.screen)
+            if found:
+                self.screen = self.screen[found.end() :]
+                return found
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {pattern!r} in:\n{self.screen[-2000:]}")
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 4096)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"the program ended; screen:\n{self.screen[-2000:]}")
+                self.screen += chunk.decode("utf-8", "replace")
+
+    def type(self, line: str) -> None:
+        os.write(self.fd, (line + "\n").encode())
+
+    def wait(self) -> int:
+        _, status = os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        return os.waitstatus_to_exitcode(status)
+
+
+@pytest.mark.parametrize("ascii_only", [True, False])
+def test_play_a_whole_hand_in_a_terminal(ascii_only: bool) -> None:
+    argv = ["play", "--seed", "30", "--seat", "0", "--bot", "first"] + (
+        ["--ascii"] if ascii_only else []
+    )
+    term = Terminal(argv)
+    term.read_until(r"You are seat 0")
+    hand_line = term.read_until(r"Your hand: (.*)\r?\n").group(1)
+    if ascii_only:
+        assert "QS" in hand_line and "\x1b[" not in hand_line
+    else:
+        assert "♠Q" in hand_line and "\x1b[31m" in hand_line  # hearts and diamonds in red
+    term.read_until(r"show which cards\? \(- \| QS\)")
+    term.type("AH")  # not held: a clear message and a new prompt
+    term.read_until(r"✗ illegal action show AH \(seat 0\)")
+    term.type("QS")
+    plays = 0
+    while True:
+        found = term.read_until(r"Your play \(legal: ([^)]*)\): |Score sheet")
+        if found.group(0) == "Score sheet":
+            break
+        legal = found.group(1).split()
+        if plays == 0:
+            term.type("ZZ")
+            term.read_until(r"✗ not a card: 'ZZ'")
+            term.read_until(r"Your play \(legal: [^)]*\): ")
+        term.type(legal[-1])
+        plays += 1
+    assert plays == 13
+    term.read_until(r"seat 3: raw")
+    assert term.wait() == 0
+
+
+def test_play_end_of_input_is_not_a_traceback() -> None:
+    term = Terminal(["play", "--seed", "1", "--ascii"])
+    term.read_until(r"You are seat 0")
+    os.write(term.fd, b"\x04")  # end of input
+    term.read_until("bye")
+    assert term.wait() == 1
+
+
+def test_play_reads_from_a_stream(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = io.StringIO("q\n")
+    assert main(["play", "--seed", "2", "--ascii"], stdin=lines) == 0
+    assert "bye" in capsys.readouterr().out
+
+
+def test_simulate_draws_a_progress_bar_on_a_terminal() -> None:
+    term = Terminal(["simulate", "--hands", "300", "--bots", "first"])
+    term.read_until(r"\[#{30}\] 300/300")
+    term.read_until(r"300 hands")
+    assert term.wait() == 0

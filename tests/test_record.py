@@ -72,7 +72,7 @@ def mutate(record: dict, path: tuple, value: object) -> dict:
         (("deal", 0), "XX", None, "deal: not a card"),
         (("deal",), "QS", None, "field 'deal' has the wrong type"),
         (("leader",), 7, None, "leader must be a seat"),
-        (("seed",), "x", None, "seed must be an integer"),
+        (("seed",), "x", None, "field .seed. has the wrong type"),
         (("actions", 0, "seat"), "other seat", 0, "action by seat .*, but seat .* is to move"),
         (("actions", 10, "action"), "play XS", 10, "not a card"),
         (("actions", 4), "play 2C", 4, "an action is"),
@@ -101,7 +101,7 @@ def test_result_on_unfinished_actions(record: dict) -> None:
 
 
 def test_not_a_mapping() -> None:
-    with pytest.raises(InvalidRecord, match="mapping"):
+    with pytest.raises(InvalidRecord, match="a hand record is an object"):
         gongzhu.replay(["nope"])  # type: ignore[arg-type]
 
 

@@ -1,0 +1,228 @@
+"""The record format: schema, lenient reading, round trips, match records, fuzzing."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import json
+import random
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gongzhu
+from gongzhu.bots import RandomBot, play_hand
+from gongzhu.errors import InvalidRecord
+from gongzhu.record import schema
+
+from .test_huapai import COMBINATIONS as SHOW_FAMILY
+from .test_table_rules import COMBINATIONS as TABLE_RULES
+
+EVERY_COMBINATION = sorted(set(SHOW_FAMILY) | set(TABLE_RULES))
+
+
+def played(names: tuple[str, ...], seed: int) -> gongzhu.HandState:
+    hand = gongzhu.load_rules(*names).new_hand(seed)
+    return play_hand(hand, [RandomBot(seed + seat) for seat in range(4)])
+
+
+def test_schemas_are_valid_json_schema() -> None:
+    for kind in ("hand", "match"):
+        jsonschema.Draft202012Validator.check_schema(schema(kind))
+    with pytest.raises(ValueError, match="no schema"):
+        schema("tournament")
+
+
+def hand_validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema("hand"))
+
+
+@pytest.mark.parametrize("names", EVERY_COMBINATION, ids="+".join)
+def test_every_plugin_round_trips_and_matches_the_schema(names: tuple[str, ...]) -> None:
+    for seed in (1, 2):
+        hand = played(names, seed)
+        record = json.loads(json.dumps(hand.to_record(), ensure_ascii=False))
+        hand_validator().validate(record)
+        again = gongzhu.replay(record)
+        assert again.to_record() == record
+        assert again.score() == hand.score()
+
+
+def test_unfinished_records_match_the_schema() -> None:
+    hand = gongzhu.load_rules("huapai", "anmai").new_hand(5)
+    for _ in range(10):
+        hand.apply(hand.legal_actions()[0])
+    hand_validator().validate(hand.to_record())
+
+
+def test_match_record_round_trip() -> None:
+    match = gongzhu.load_rules("huapai", "shuangzhu").new_match(seed=2)
+    match.play([RandomBot(seat) for seat in range(4)])
+    record = json.loads(json.dumps(match.to_record()))
+    store = {"hand.schema.json": schema("hand")}
+    resolver_schema = schema("match")
+    validator = jsonschema.Draft202012Validator(
+        resolver_schema,
+        registry=__import__("referencing")
+        .Registry()
+        .with_resources(
+            [
+                (
+                    "https://gongzhu.invalid/schemas/hand.schema.json",
+                    __import__("referencing").Resource.from_contents(store["hand.schema.json"]),
+                )
+            ]
+        ),
+    )
+    validator.validate(record)
+    again = gongzhu.replay_match(record)
+    assert again.totals == match.totals and again.losers == match.losers
+    assert again.to_record() == record
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda r: r.__setitem__("totals", [0, 0, 0, 0]), "stored totals"),
+        (
+            lambda r: r.__setitem__("losers", [s for s in range(4) if s not in r["losers"]]),
+            "stored losers",
+        ),
+        (lambda r: r["hands"].append(copy.deepcopy(r["hands"][0])), "already over|led by seat"),
+        (lambda r: r.__setitem__("hands", []), "non-empty list of hands"),
+        (lambda r: r.__setitem__("format", "gongzhu-hand/1"), "not a match record"),
+        (lambda r: r["hands"][1]["actions"].pop(), "hand 1"),
+    ],
+)
+def test_bad_match_records(change, reason: str) -> None:  # type: ignore[no-untyped-def]
+    match = gongzhu.load_rules().new_match(seed=2, hands=3)
+    match.play([RandomBot(seat) for seat in range(4)])
+    record = match.to_record()
+    assert len(record["hands"]) == 3
+    change(record)
+    with pytest.raises(InvalidRecord, match=reason):
+        gongzhu.replay_match(record)
+
+
+def test_39baobao_match_leaders_are_checked() -> None:
+    match = gongzhu.load_rules().new_match(seed=4, hands=3)
+    match.play([RandomBot(seat) for seat in range(4)])
+    record = match.to_record()
+    assert gongzhu.replay_match(record).totals == match.totals
+    record["hands"][1]["leader"] = (record["hands"][1]["leader"] + 1) % 4
+    with pytest.raises(InvalidRecord):
+        gongzhu.replay_match(record)
+
+
+CHINESE = {"S": "黑桃", "H": "红桃", "D": "方片", "C": "梅花"}
+
+
+def to_chinese(card: str) -> str:
+    rank = "10" if card[0] == "T" else card[0]
+    return CHINESE[card[1]] + rank
+
+
+def test_read_leniently() -> None:
+    hand = played(("39baobao",), 3)
+    record = hand.to_record()
+    lenient = copy.deepcopy(record)
+    lenient["deal"] = [
+        to_chinese(c) if i % 3 == 0 else c.replace("T", "10") for i, c in enumerate(record["deal"])
+    ]
+    for entry in lenient["actions"]:
+        verb, _, rest = entry["action"].partition(" ")
+        if verb == "play":
+            entry["action"] = f"play {to_chinese(rest)}"
+    again = gongzhu.replay(lenient)
+    assert again.to_record() == record  # written back strictly
+
+
+def test_read_records_json_jsonl_and_arrays() -> None:
+    records = [played(("39baobao",), s).to_record() for s in (1, 2, 3)]
+    jsonl = "\n".join(json.dumps(r) for r in records) + "\n"
+    assert list(gongzhu.read_records(jsonl)) == records
+    assert list(gongzhu.read_records(json.dumps(records))) == records
+    assert list(gongzhu.read_records(json.dumps(records[0], indent=2))) == records[:1]
+    with pytest.raises(InvalidRecord, match="line 2 is not JSON"):
+        list(gongzhu.read_records(json.dumps(records[0]) + "\n{oops\n"))
+    with pytest.raises(InvalidRecord, match="empty"):
+        list(gongzhu.read_records("  \n"))
+
+
+# -- fuzzing --------------------------------------------------------------------------------
+
+BASE_RECORDS = [played(names, 7).to_record() for names in (("39baobao",), ("huapai", "anmai"))]
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 60)
+    | st.text(max_size=6)
+    | st.sampled_from(["QS", "play 2C", "show -", "39baobao"]),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
+    max_leaves=8,
+)
+
+
+def paths(value, prefix=()):  # type: ignore[no-untyped-def]
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from paths(item, (*prefix, index))
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    which=st.sampled_from(range(len(BASE_RECORDS))),
+    picks=st.lists(
+        st.tuples(st.integers(0, 10**6), st.sampled_from(["set", "delete"]), json_values),
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_mutated_records_are_valid_or_refused(which: int, picks: list) -> None:  # type: ignore[type-arg]
+    record = copy.deepcopy(BASE_RECORDS[which])
+    for number, how, value in picks:
+        places = [p for p in paths(record) if p]
+        path = places[number % len(places)]
+        parent = record
+        for key in path[:-1]:
+            parent = parent[key]
+        if how == "delete":
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = value
+    with contextlib.suppress(InvalidRecord):
+        gongzhu.replay(record)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.integers() | st.text(),
+        lambda c: st.lists(c) | st.dictionaries(st.text(), c),
+        max_leaves=10,
+    )
+)
+def test_arbitrary_json_is_refused(value: object) -> None:
+    with pytest.raises(InvalidRecord):
+        gongzhu.replay(value)  # type: ignore[arg-type]
+    with pytest.raises(InvalidRecord):
+        gongzhu.replay_match(value)  # type: ignore[arg-type]
+
+
+def test_random_play_records_survive_json_lines() -> None:
+    rng = random.Random(3)
+    lines = []
+    for _ in range(20):
+        names = rng.choice(EVERY_COMBINATION)
+        lines.append(json.dumps(played(names, rng.randrange(1000)).to_record(), ensure_ascii=False))
+    for number, record in enumerate(gongzhu.read_records("\n".join(lines))):
+        gongzhu.replay(record, hand=number)

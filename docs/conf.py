@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import gongzhu
+
+sys.path.insert(0, str(Path(__file__).parent / "_ext"))
 
 project = "gongzhu"
 author = "The gongzhu developers"
@@ -13,6 +18,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",
     "sphinx.ext.viewcode",
+    "gongzhu_docs",
 ]
 doctest_global_setup = "import gongzhu\nfrom gongzhu.rules import load_rules"
 autodoc_typehints = "description"

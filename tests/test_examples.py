@@ -11,7 +11,7 @@ EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.
 
 
 def test_there_are_examples() -> None:
-    assert {p.stem for p in EXAMPLES} >= {"deal_and_score", "match", "simulation"}
+    assert {p.stem for p in EXAMPLES} >= {"deal_and_score", "match", "simulation", "custom_plugin"}
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
@@ -23,6 +23,8 @@ def test_example_runs(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         assert out.count("trick ") == 13 and out.rstrip().endswith("-400")
     if path.stem == "match":
         assert out.count("hand ") == 8 and "losers" in out
+    if path.stem == "custom_plugin":
+        assert "worthless sheep: counts +20" in out
     if path.stem == "simulation":
         assert out.startswith("2000 hands")
 

@@ -1,0 +1,67 @@
+"""The plug-in tutorial's example distribution works as an installed third-party plug-in."""
+
+from __future__ import annotations
+
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import gongzhu
+from gongzhu.bots import RandomBot, play_hand
+from gongzhu.errors import IncompatibleVariants
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "worthless_sheep"
+
+
+@pytest.fixture
+def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """What ``pip install examples/worthless_sheep`` puts on the path: the package and its
+    dist-info, with the entry points its pyproject.toml declares."""
+    project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    dist = tmp_path / "gongzhu_worthless_sheep-1.0.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n",
+        encoding="utf-8",
+    )
+    lines = ["[gongzhu.variants]"] + [
+        f"{name} = {target}" for name, target in project["entry-points"]["gongzhu.variants"].items()
+    ]
+    (dist / "entry_points.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    shutil.copytree(EXAMPLE / "src" / "worthless_sheep", tmp_path / "worthless_sheep")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    gongzhu.variant_names(refresh=True)
+    yield
+    monkeypatch.undo()
+    gongzhu.variant_names(refresh=True)
+
+
+def test_found_by_entry_point_name(installed: None) -> None:
+    assert "worthless-sheep" in gongzhu.variant_names()
+    rules = gongzhu.load_rules("worthless-sheep", sheep_bonus=20)
+    assert rules.names == ("39baobao", "worthless-sheep")
+    assert [s.name for s in rules.score_stages][:2] == ["values", "worthless-sheep"]
+    assert rules.score({0: "JD"}).raw[0] == 20
+    assert rules.score({0: "JD"}, shown={0: "JD"}).raw[0] == 200  # a shown sheep is not touched
+
+
+def test_plays_a_hand_with_any_base(installed: None) -> None:
+    for base in ("39baobao", "huapai"):
+        rules = gongzhu.load_rules(base, "worthless-sheep")
+        hand = play_hand(rules.new_hand(seed=5), [RandomBot(s) for s in range(4)])
+        assert gongzhu.replay(hand.to_record()).score() == hand.score()
+        taker = next(s for s in range(4) if gongzhu.SHEEP in hand.captured(s))
+        holder = next(s for s in range(4) if gongzhu.SHEEP in hand.dealt(s))
+        lines = hand.score().explain(taker)
+        assert ("worthless sheep: counts 0" in lines) == (gongzhu.SHEEP not in hand.shown[holder])
+
+
+def test_its_check_refuses_a_bad_option(installed: None) -> None:
+    with pytest.raises(IncompatibleVariants, match="not worthless"):
+        gongzhu.load_rules("worthless-sheep", sheep_bonus=500)
+
+
+def test_gone_when_uninstalled() -> None:
+    assert "worthless-sheep" not in gongzhu.variant_names(refresh=True)

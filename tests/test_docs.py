@@ -41,3 +41,39 @@ def test_documented_hooks_all_exist() -> None:
     text = (DOCS / "hooks.rst").read_text(encoding="utf-8")
     listed = re.findall(r"autofunction:: gongzhu\.hookspecs\.(\w+)", text)
     assert sorted(listed) == sorted(HOOKS)
+
+
+PRIVATE_MODULES = {"__init__", "__main__", "defaults", "_speedups"}
+
+
+def documented_modules() -> set[str]:
+    text = "\n".join(p.read_text(encoding="utf-8") for p in DOCS.rglob("*.rst"))
+    return set(re.findall(r"automodule:: (gongzhu(?:_variants)?\.\w+)", text))
+
+
+def test_every_public_module_is_in_the_api_docs() -> None:
+    import gongzhu
+
+    package = Path(gongzhu.__file__).parent
+    modules = {f"gongzhu.{p.stem}" for p in package.glob("*.py") if p.stem not in PRIVATE_MODULES}
+    missing = modules - documented_modules()
+    assert not missing, f"not in the docs: {sorted(missing)}"
+
+
+def test_every_shipped_plugin_has_a_page() -> None:
+    import gongzhu
+
+    for name in gongzhu.variant_names():
+        page = DOCS / "variants" / f"{name}.rst"
+        assert page.exists(), name
+        assert f".. gongzhu-options:: {name}" in page.read_text(encoding="utf-8")
+
+
+def test_package_exports_are_documented_objects() -> None:
+    import gongzhu
+
+    for name in gongzhu.__all__:
+        obj = getattr(gongzhu, name)
+        module = getattr(obj, "__module__", None)
+        if module and module.startswith("gongzhu."):
+            assert module in documented_modules() or module == "gongzhu", (name, module)

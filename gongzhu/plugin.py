@@ -28,7 +28,7 @@ import pluggy
 
 from .actions import ShowKind
 from .cards import Card, Suit, full_deck, parse_cards
-from .errors import InvalidCard, InvalidOption
+from .errors import IncompatibleVariants, InvalidCard, InvalidOption
 
 __all__ = [
     "PROJECT",
@@ -42,6 +42,7 @@ __all__ = [
     "VariantInfo",
     "hookimpl",
     "hookspec",
+    "refuse_show_kinds",
 ]
 
 PROJECT: Final = "gongzhu"
@@ -324,3 +325,26 @@ class Deal:
 
 
 _DECKS: Final = {1: full_deck(1), 2: full_deck(2)}
+
+
+def refuse_show_kinds(rules: Any, variants: Sequence[VariantInfo], name: str, rule: str) -> None:
+    """Refuse a ruleset that offers 首明 or secret sales beside a rule that fixes every show.
+
+    For plug-ins such as 分牌全明 whose :func:`~gongzhu.hookspecs.gongzhu_filter_shows`
+    decides each seat's show: call it from
+    :func:`~gongzhu.hookspecs.gongzhu_check_rules`.
+
+    :param rules: the ruleset being built.
+    :param variants: its plug-ins.
+    :param name: the calling plug-in's name.
+    :param rule: how the message names the rule (``"分牌全明"``).
+    :raises IncompatibleVariants: naming the plug-ins that offer the other kind.
+    """
+    clashes = {ShowKind.FIRST: "首明 first shows", ShowKind.SECRET: "暗卖 secret sales"}
+    for kind, what in clashes.items():
+        if kind in rules.show_kinds:
+            others = ", ".join(v.name for v in variants if v.name != name)
+            raise IncompatibleVariants(
+                f"{name} ({rule}) fixes every show, so it cannot be combined with {what} "
+                f"(offered by {others})"
+            )

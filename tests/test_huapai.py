@@ -15,7 +15,7 @@ from gongzhu.bots import FirstLegalBot, RandomBot, play_hand
 from gongzhu.errors import IllegalAction, IncompatibleVariants
 
 from .conftest import deal_with, play
-from .test_properties import check_hand_invariants
+from .test_properties import play_and_check
 
 ALL_HEARTS = "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"
 EVERYTHING = ALL_HEARTS + " QS JD TC"
@@ -359,13 +359,4 @@ def test_combinations_cover_the_family() -> None:
 def test_random_hands_under_every_combination(
     names: tuple[str, ...], seed: int, rng: random.Random
 ) -> None:
-    rules = gongzhu.load_rules(*names)
-    hand = rules.new_hand(seed)
-    while not hand.is_over:
-        legal = hand.legal_actions()
-        assert legal
-        hand.apply(rng.choice(legal))
-    check_hand_invariants(hand, zero_sum="39baobao" in names)
-    again = gongzhu.replay(hand.to_record())
-    assert again.score() == hand.score()
-    assert hand.returns() == hand.score().final
+    play_and_check(gongzhu.load_rules(*names), seed, rng, zero_sum="39baobao" in names)

@@ -26,6 +26,17 @@ def random_hand(rules: gongzhu.Rules, seed: int, rng: random.Random) -> gongzhu.
     return hand
 
 
+def play_and_check(
+    rules: gongzhu.Rules, seed: int, rng: random.Random, *, zero_sum: bool
+) -> gongzhu.HandState:
+    """A random hand under ``rules``: invariants, fast result and replay checked."""
+    hand = random_hand(rules, seed, rng)
+    check_hand_invariants(hand, zero_sum=zero_sum)
+    assert hand.returns() == hand.score().final
+    assert gongzhu.replay(hand.to_record()).score() == hand.score()
+    return hand
+
+
 def check_hand_invariants(hand: gongzhu.HandState, *, zero_sum: bool = True) -> None:
     assert hand.phase is Phase.OVER and hand.current_seat is None
     plays = [c for _, a in hand.history if isinstance(a, Play) for c in a.cards]

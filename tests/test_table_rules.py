@@ -14,7 +14,7 @@ from gongzhu import Phase, Play, Show
 from gongzhu.errors import IllegalAction, IncompatibleVariants, InvalidScoreInput
 
 from .conftest import deal_with, play, play_through_shows
-from .test_properties import check_hand_invariants
+from .test_properties import play_and_check
 
 ALL_HEARTS = "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"
 
@@ -193,13 +193,6 @@ def test_random_hands_under_table_rules(
 ) -> None:
     options = {"same_colour_strict": strict} if "same-colour-discard" in names else {}
     rules = gongzhu.load_rules(*names, **options)
-    hand = rules.new_hand(seed)
-    while not hand.is_over:
-        legal = hand.legal_actions()
-        assert legal
-        hand.apply(rng.choice(legal))
-    check_hand_invariants(hand, zero_sum="39baobao" in names)
-    assert hand.returns() == hand.score().final
-    assert gongzhu.replay(hand.to_record()).score() == hand.score()
+    hand = play_and_check(rules, seed, rng, zero_sum="39baobao" in names)
     if strict:
         assert not any(t.penalty for t in hand.tricks)

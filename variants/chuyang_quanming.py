@@ -14,8 +14,7 @@ from collections.abc import Sequence
 
 from gongzhu.actions import ShowKind
 from gongzhu.cards import SHEEP, Card
-from gongzhu.errors import IncompatibleVariants
-from gongzhu.plugin import VariantInfo, hookimpl
+from gongzhu.plugin import VariantInfo, hookimpl, refuse_show_kinds
 
 NAME = "chuyang-quanming"
 
@@ -42,11 +41,4 @@ def gongzhu_filter_shows(
 
 @hookimpl
 def gongzhu_check_rules(rules, variants: Sequence) -> None:  # type: ignore[no-untyped-def]
-    clashes = {ShowKind.FIRST: "首明 first shows", ShowKind.SECRET: "暗卖 secret sales"}
-    for kind, what in clashes.items():
-        if kind in rules.show_kinds:
-            others = ", ".join(v.name for v in variants if v.name != NAME)
-            raise IncompatibleVariants(
-                f"{NAME} (除羊全明) fixes every show, so it cannot be combined with {what} "
-                f"(offered by {others})"
-            )
+    refuse_show_kinds(rules, variants, NAME, "除羊全明")

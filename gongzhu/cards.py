@@ -142,7 +142,7 @@ class Card:
         return 1 << self.index
 
     @classmethod
-    def parse(cls, text: str) -> Card:
+    def parse(cls, text: str | Card) -> Card:
         """Read one card from text (see the module docs for the accepted forms).
 
         :raises InvalidCard: when ``text`` is not a card.

@@ -105,15 +105,15 @@ def _run_demo(args: argparse.Namespace, out: IO[str]) -> int:
         print(f"  seat {seat}: {style.hand(hand.dealt(seat), set())}", file=out)
     print(f"Seat {hand.leader} leads.", file=out)
     while hand.phase is not Phase.PLAY:
-        seat = hand.current_seat
-        assert seat is not None
-        hand.apply(bots[seat].choose(hand.view(seat)))
+        to_move = hand.current_seat
+        assert to_move is not None
+        hand.apply(bots[to_move].choose(hand.view(to_move)))
     for record in hand.show_records:
         print(f"  seat {record.seat} shows {record.card} ({record.kind.value})", file=out)
     while not hand.is_over:
-        seat = hand.current_seat
-        assert seat is not None
-        hand.apply(bots[seat].choose(hand.view(seat)))
+        to_move = hand.current_seat
+        assert to_move is not None
+        hand.apply(bots[to_move].choose(hand.view(to_move)))
         if hand.current_trick == () and hand.tricks:
             print(f"trick {len(hand.tricks):>2}: {hand.tricks[-1]}", file=out)
     print(file=out)
@@ -324,7 +324,7 @@ def _run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     job = Job(
         variants=rules.names,
         options=tuple(sorted(rules.options.items())),
-        bots=bots,  # type: ignore[arg-type]
+        bots=bots,
         seed=args.seed,
         matches=args.matches,
         target=args.target,

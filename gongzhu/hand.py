@@ -15,6 +15,7 @@ whose :attr:`~HandState.core_class` is its own engine, and overrides
 
 from __future__ import annotations
 
+import importlib
 import os
 from collections.abc import Callable, Mapping
 from operator import attrgetter
@@ -31,12 +32,10 @@ from .view import Phase, PublicShow, SeatView, Trick
 if TYPE_CHECKING:
     from .rules import Rules
 
-_speedups: Any
-if os.environ.get("GONGZHU_PURE_PYTHON"):
-    _speedups = None
-else:
+_speedups: Any = None
+if not os.environ.get("GONGZHU_PURE_PYTHON"):
     try:
-        from . import _speedups
+        _speedups = importlib.import_module("gongzhu._speedups")
     except ImportError:  # the optional C accelerator was not built
         _speedups = None
     else:
@@ -410,6 +409,7 @@ class HandState:
         """What ``seat`` may know: its own cards, public shows, the tricks played."""
         if seat not in range(SEATS):
             raise ValueError(f"seat must be 0-3, not {seat!r}")
+        hand: tuple[Card, ...]
         if self.phase is Phase.FIRST_SHOW:
             hand = (self.deal.first_card(seat),)
             sizes = (1, 1, 1, 1)

@@ -33,7 +33,7 @@ from .rules import Rules, load_rules
 
 __all__ = ["read_records", "replay", "replay_match", "schema"]
 
-_HAND_FIELDS = {
+_HAND_FIELDS: dict[str, type | tuple[type, ...]] = {
     "format": str,
     "rules": dict,
     "seed": (int, type(None)),

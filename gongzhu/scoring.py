@@ -23,7 +23,7 @@ turns the raw totals into the hand's result.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, overload
 
 import attrs
 
@@ -195,7 +195,13 @@ class StageList(Sequence[ScoreStage]):
     def __init__(self, stages: Sequence[ScoreStage] = ()) -> None:
         self._stages = list(stages)
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+    @overload
+    def __getitem__(self, index: int) -> ScoreStage: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[ScoreStage]: ...
+
+    def __getitem__(self, index: int | slice) -> ScoreStage | Sequence[ScoreStage]:
         return self._stages[index]
 
     def __len__(self) -> int:

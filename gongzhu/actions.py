@@ -22,7 +22,7 @@ import attrs
 from .cards import Card, parse_cards
 from .errors import InvalidCard
 
-__all__ = ["Action", "Play", "Show", "ShowKind", "parse_action"]
+__all__ = ["Action", "Play", "Show", "ShowKind", "parse_action", "play_of_key"]
 
 
 class ShowKind(enum.Enum):
@@ -120,6 +120,18 @@ Action: TypeAlias = Play | Show
 SINGLE_PLAYS: Final[tuple[Play, ...]] = tuple(Play(Card.from_index(i)) for i in range(52))
 
 _KINDS_BY_VERB: Final = {kind.verb: kind for kind in ShowKind}
+_TWO_CARD_PLAYS: dict[int, Play] = {}
+
+
+def play_of_key(key: int) -> Play:
+    """The play the engine calls ``key``: a card index, or ``52 + a*52 + b`` for two cards."""
+    if key < 52:
+        return SINGLE_PLAYS[key]
+    play = _TWO_CARD_PLAYS.get(key)
+    if play is None:
+        first, second = divmod(key - 52, 52)
+        play = _TWO_CARD_PLAYS[key] = Play((Card.from_index(first), Card.from_index(second)))
+    return play
 
 
 def parse_action(text: str) -> Action:

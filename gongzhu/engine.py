@@ -22,8 +22,19 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from .actions import SINGLE_PLAYS, Play
+from .cards import Card
 
-__all__ = ["OVER", "PlayCore", "plays_of_mask"]
+__all__ = [
+    "ILLEGAL",
+    "OVER",
+    "PlayCore",
+    "add_copy",
+    "cards_of_mask",
+    "copies_in",
+    "plays_of_mask",
+    "remove_copy",
+    "subtract_copies",
+]
 
 SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
 FULL_MASK: Final = (1 << 52) - 1
@@ -44,6 +55,33 @@ def _suit_plays(suit: int, chunk: int) -> tuple[Play, ...]:
     return plays
 
 
+LOW: Final = FULL_MASK
+"""The first-copy bits of a card mask (two-deck masks keep second copies at bit 52 + index)."""
+
+
+def add_copy(mask: int, index: int) -> int:
+    """``mask`` with one more copy of card ``index`` (a second copy goes to bit 52 + index)."""
+    bit = 1 << index
+    return mask | (bit << 52 if mask & bit else bit)
+
+
+def remove_copy(mask: int, index: int) -> int:
+    """``mask`` with one copy of card ``index`` fewer (the second copy goes first)."""
+    high = 1 << (52 + index)
+    return mask ^ high if mask & high else mask ^ (1 << index)
+
+
+def copies_in(mask: int, index: int) -> int:
+    """How many copies of card ``index`` the mask holds (0, 1 or 2)."""
+    return (mask >> index & 1) + (mask >> (52 + index) & 1)
+
+
+def subtract_copies(a: int, b: int) -> int:
+    """Per card, the copies in ``a`` less those in ``b`` (never below zero)."""
+    low_a, high_a, low_b, high_b = a & LOW, a >> 52, b & LOW, b >> 52
+    return ((high_a & ~high_b) | (low_a & ~low_b)) | ((high_a & ~low_b) << 52)
+
+
 def plays_of_mask(mask: int) -> tuple[Play, ...]:
     """The single-card plays of every card in ``mask``, in card order (memoised per suit)."""
     out: tuple[Play, ...] = ()
@@ -60,6 +98,14 @@ def plays_of_mask(mask: int) -> tuple[Play, ...]:
     if chunk:
         out += _CLUBS[chunk] or _suit_plays(3, chunk)
     return out
+
+
+def cards_of_mask(mask: int) -> tuple[Card, ...]:
+    """The cards of ``mask``, in card order, a card held twice listed twice."""
+    cards = tuple(play.cards[0] for play in plays_of_mask(mask & LOW))
+    if mask >> 52:
+        cards = tuple(sorted(cards + tuple(p.cards[0] for p in plays_of_mask(mask >> 52))))
+    return cards
 
 
 class PlayCore:

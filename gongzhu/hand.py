@@ -21,9 +21,17 @@ from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from .actions import SINGLE_PLAYS, Action, Play, Show, ShowKind
+from .actions import SINGLE_PLAYS, Action, Play, Show, ShowKind, play_of_key
 from .cards import Card, Suit
-from .engine import ILLEGAL, SUIT_MASKS, SUIT_OF, PlayCore, plays_of_mask
+from .engine import (
+    ILLEGAL,
+    SUIT_MASKS,
+    SUIT_OF,
+    PlayCore,
+    add_copy,
+    cards_of_mask,
+    subtract_copies,
+)
 from .errors import HandNotOver, IllegalAction
 from .plugin import SEATS, Deal
 from .scoring import ScoreSheet, ShowRecord
@@ -57,11 +65,6 @@ _INDEX: Final = attrgetter("index")
 
 RECORD_FORMAT: Final = "gongzhu-hand/1"
 """The ``format`` field of hand records written by :meth:`HandState.to_record`."""
-
-
-def cards_of_mask(mask: int) -> tuple[Card, ...]:
-    """The cards of ``mask`` (single-deck bits), in card order."""
-    return tuple(play.cards[0] for play in plays_of_mask(mask))
 
 
 class HandState:
@@ -261,18 +264,21 @@ class HandState:
 
     # -- the show phases ---------------------------------------------------------------
 
-    def _first_holding(self, seat: int) -> frozenset[Card]:
+    def _first_holding(self, seat: int) -> tuple[Card, ...]:
         card = self.deal.first_card(seat)
-        return frozenset((card,)) if card.bit & self.rules.showable_mask else frozenset()
+        return (card,) if card.bit & self.rules.showable_mask else ()
 
     def _start_show_phase(self) -> None:
         self.phase = Phase.SHOW
         self._pending = [(self.leader + k) % SEATS for k in range(SEATS)]
         self.seat_to_move = self._pending[0]
 
-    def _held_showable(self, seat: int) -> frozenset[Card]:
-        held = self._core.hands[seat] & self.rules.showable_mask & ~self._shown_bits[seat]
-        return frozenset(cards_of_mask(held))
+    def _held_showable(self, seat: int) -> tuple[Card, ...]:
+        return cards_of_mask(self._held_showable_mask(seat))
+
+    def _held_showable_mask(self, seat: int) -> int:
+        held = self._core.hands[seat] & self.rules.showable_mask
+        return subtract_copies(held, self._shown_bits[seat])
 
     def _legal_shows(self) -> tuple[Action, ...]:
         seat = self.seat_to_move
@@ -281,8 +287,7 @@ class HandState:
         rules = self.rules
         if self.phase is Phase.FIRST_SHOW:
             return rules.show_choices(self._first_holding(seat), ShowKind.FIRST)
-        held = self._core.hands[seat] & rules.showable_mask & ~self._shown_bits[seat]
-        return rules.show_choices_for_mask(held)
+        return rules.show_choices_for_mask(self._held_showable_mask(seat))
 
     def _show(self, action: Action) -> None:
         seat = self.seat_to_move
@@ -298,7 +303,7 @@ class HandState:
         if action.cards:
             self._shows.append((seat, action, False))
             for card in action.cards:
-                self._shown_bits[seat] |= card.bit
+                self._shown_bits[seat] = add_copy(self._shown_bits[seat], card.index)
         self._pending.pop(0)
         self._legal = None
         if self._pending:
@@ -327,7 +332,7 @@ class HandState:
             else self._held_showable(seat)
         )
         for card in action.cards:
-            if card not in holding:
+            if action.cards.count(card) > holding.count(card):
                 return f"seat {seat} does not hold {card} (or has shown it already)"
         return f"{' + '.join(rules.names)} forbids this show for a seat holding " + (
             " ".join(map(str, sorted(holding))) or "no showable card"
@@ -335,24 +340,21 @@ class HandState:
 
     def _start_play_phase(self) -> None:
         rules = self.rules
-        hands = self._core.hands
         bits = self._shown_bits
         threshold = rules.auto_show_threshold
-        if threshold is not None:
-            shown_any = bits[0] | bits[1] | bits[2] | bits[3]
-            if shown_any.bit_count() >= threshold:
-                for seat in range(SEATS):
-                    rest = hands[seat] & rules.showable_mask & ~shown_any
-                    if rest:
-                        self._shows.append((seat, Show(cards_of_mask(rest)), True))
-                        bits[seat] |= rest
+        if threshold is not None and sum(b.bit_count() for b in bits) >= threshold:
+            for seat in range(SEATS):
+                rest = self._held_showable_mask(seat)
+                if rest:
+                    self._shows.append((seat, Show(cards_of_mask(rest)), True))
+                    bits[seat] |= rest
         locked = [0, 0, 0, 0]
         lock = rules.shown_card_lock
         if lock is not None:
             for seat, show, _ in self._shows:
                 if show.kind not in lock.exempt:
                     for card in show.cards:
-                        locked[seat] |= card.bit
+                        locked[seat] = add_copy(locked[seat], card.index)
         self.phase = Phase.PLAY
         self._pending = []
         self._core.start(self.leader, self._forced_lead, locked)
@@ -398,7 +400,7 @@ class HandState:
     def _trick_plays(
         self, leader: int, keys: list[int] | tuple[int, ...]
     ) -> tuple[tuple[int, tuple[Card, ...]], ...]:
-        return tuple(((leader + i) % SEATS, SINGLE_PLAYS[key].cards) for i, key in enumerate(keys))
+        return tuple(((leader + i) % SEATS, play_of_key(key).cards) for i, key in enumerate(keys))
 
     def _make_trick(self, leader: int, keys: tuple[int, ...], winner: int, taker: int) -> Trick:
         return Trick(leader, self._trick_plays(leader, keys), winner, taker)
@@ -490,7 +492,7 @@ class HandState:
         is_scoring = self.rules.table.is_scoring
         for number, (_, keys, winner, taker) in enumerate(self._tricks, 1):
             if taker != winner:
-                cards = [SINGLE_PLAYS[k].cards[0] for k in keys]
+                cards = [card for key in keys for card in play_of_key(key).cards]
                 points = " ".join(c.symbol for c in sorted(cards) if is_scoring(c)) or "none"
                 notes[taker].append(
                     f"垫牌 penalty: took trick {number}'s scoring cards ({points}) "
@@ -499,9 +501,14 @@ class HandState:
         return self.rules._sheet(
             [self.captured(s) for s in range(SEATS)],
             self.show_records,
-            tuple(frozenset(self.dealt(s)) for s in range(SEATS)),
+            tuple(self.dealt(s) for s in range(SEATS)),
             notes,
+            self._shown_copies_taken(),
         )
+
+    def _shown_copies_taken(self) -> list[list[ShowRecord]] | None:
+        """Per seat, the shown copies it took, where copies make that a question (two decks)."""
+        return None
 
     def to_record(self) -> dict[str, Any]:
         """A JSON-ready record of the hand that :func:`gongzhu.replay` rebuilds."""

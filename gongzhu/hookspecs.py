@@ -152,7 +152,7 @@ def gongzhu_auto_show_threshold(options: Options) -> int | None:
 
 @hookspec
 def gongzhu_filter_shows(
-    holding: frozenset[Card], kind: ShowKind, choices: list[frozenset[Card]], options: Options
+    holding: tuple[Card, ...], kind: ShowKind, choices: list[tuple[Card, ...]], options: Options
 ) -> None:
     """Remove the shows a seat may not make (forced and forbidden shows).
 
@@ -161,9 +161,11 @@ def gongzhu_filter_shows(
     depend on the arguments alone.  Removing every choice but one forces that
     show; the core refuses a filter that leaves none.
 
-    :param holding: the showable cards the seat holds.
+    :param holding: the showable cards the seat holds, sorted (a card held
+        twice, with two decks, appears twice).
     :param kind: the kind of show being decided.
-    :param choices: every subset of ``holding`` still allowed; edit in place.
+    :param choices: every sub-multiset of ``holding`` (sorted tuples) still
+        allowed; edit in place.
     :param options: the resolved option values.
     """
 

@@ -22,6 +22,7 @@ import pluggy
 from . import defaults, hookspecs
 from .actions import Show, ShowKind
 from .cards import Card, Rank, Suit, parse_cards
+from .engine import add_copy, cards_of_mask
 from .errors import (
     GongzhuError,
     IncompatibleVariants,
@@ -177,12 +178,13 @@ def _first_result_chain(caller: Any) -> Any:
     return call
 
 
-def _subsets(cards: Sequence[Card]) -> list[frozenset[Card]]:
-    return [
-        frozenset(combo)
-        for size in range(len(cards) + 1)
-        for combo in itertools.combinations(cards, size)
-    ]
+def _subsets(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
+    """Every sub-multiset of ``cards`` (sorted), smallest first, each once."""
+    seen: dict[tuple[Card, ...], None] = {}
+    for size in range(len(cards) + 1):
+        for combo in itertools.combinations(sorted(cards), size):
+            seen.setdefault(combo)
+    return list(seen)
 
 
 def _cards_by_seat(
@@ -361,8 +363,8 @@ class Rules:
         hook.gongzhu_score_stages(stages=stages, options=opts)
         self.score_stages: tuple[ScoreStage, ...] = tuple(stages)
         """The scoring pipeline, in order."""
-        self.showable_mask: int = sum(c.bit for c in showable)
-        """Bitmask of the showable cards."""
+        self.showable_mask: int = sum(c.bit for c in showable) * (1 + (copies == 2 and 1 << 52))
+        """Bitmask of the showable cards (every copy of them)."""
         self.first_shows: bool = ShowKind.FIRST in kinds
         """Whether the ruleset has the 首明 phase."""
         discard = self.discard_rule
@@ -392,7 +394,9 @@ class Rules:
         )
         """The flags a :class:`~gongzhu.engine.PlayCore` is built with."""
         self.compiled_scorer: CompiledScorer | None = (
-            CompiledScorer(self.table) if CompiledScorer.fits(self.score_stages) else None
+            CompiledScorer(self.table)
+            if copies == 1 and CompiledScorer.fits(self.score_stages)
+            else None
         )
         """The mask-based scorer, when the pipeline is the core's (else ``None``)."""
         self._show_cache: dict[tuple[int, ShowKind], tuple[Show, ...]] = {}
@@ -411,8 +415,10 @@ class Rules:
         The answer goes through :func:`~gongzhu.hookspecs.gongzhu_filter_shows`
         once per distinct holding and is then cached.
         """
-        held = frozenset(holding)
-        mask = sum(c.bit for c in held)
+        held = tuple(sorted(holding))
+        mask = 0
+        for card in held:
+            mask = add_copy(mask, card.index)
         key = (mask, kind)
         cached = self._show_cache.get(key)
         if cached is not None:
@@ -429,9 +435,9 @@ class Rules:
             if not choices and kind is not ShowKind.SECRET:
                 raise IncompatibleVariants(
                     f"the show filters of {' + '.join(self.names)} leave no legal "
-                    f"{kind.value} show for a seat holding {' '.join(map(str, sorted(held)))}"
+                    f"{kind.value} show for a seat holding {' '.join(map(str, held))}"
                 )
-            result = tuple(Show(tuple(sorted(c)), kind) for c in choices)
+            result = tuple(Show(choice, kind) for choice in choices)
         self._show_cache[key] = result
         return result
 
@@ -442,7 +448,7 @@ class Rules:
         """
         choices = self._mask_choices.get(held)
         if choices is None:
-            holding = [c for c in self.table.showable if c.bit & held]
+            holding = cards_of_mask(held)
             choices = self.show_choices(holding, ShowKind.OPEN)
             if ShowKind.SECRET in self.show_kinds:
                 choices += self.show_choices(holding, ShowKind.SECRET)
@@ -588,7 +594,9 @@ class Rules:
                             f"{' + '.join(self.names)} (showable: "
                             f"{' '.join(map(str, sorted(self.table.showable)))})"
                         )
-                    if dealt_cards is not None and card not in dealt_cards.get(seat, ()):
+                    if dealt_cards is not None and cards.count(card) > dealt_cards.get(
+                        seat, ()
+                    ).count(card):
                         raise InvalidScoreInput(f"seat {seat} shows {card} but was not dealt it")
                     shows.append(ShowRecord(seat, card, kind))
         show_counts: dict[Card, int] = {}
@@ -597,21 +605,22 @@ class Rules:
             if show_counts[record.card] > limit:
                 raise InvalidScoreInput(f"{record.card} is shown more than {limit} time(s)")
         per_seat = [taken.get(seat, ()) for seat in range(SEATS)]
-        dealt_sets = (
-            None
-            if dealt_cards is None
-            else tuple(frozenset(dealt_cards.get(s, ())) for s in range(SEATS))
+        dealt_by_seat = (
+            None if dealt_cards is None else tuple(dealt_cards.get(s, ()) for s in range(SEATS))
         )
-        return self._sheet(per_seat, tuple(shows), dealt_sets)
+        return self._sheet(per_seat, tuple(shows), dealt_by_seat)
 
     def _sheet(
         self,
         captured: Sequence[Sequence[Card]],
         shows: tuple[ShowRecord, ...],
-        dealt: tuple[frozenset[Card], ...] | None,
+        dealt: tuple[tuple[Card, ...], ...] | None,
         extra_lines: Sequence[Sequence[str]] | None = None,
+        shown_taken: list[list[ShowRecord]] | None = None,
     ) -> ScoreSheet:
-        ctx = run_pipeline(self.table, self.options, self.score_stages, captured, shows, dealt)
+        ctx = run_pipeline(
+            self.table, self.options, self.score_stages, captured, shows, dealt, shown_taken
+        )
         raw = tuple(t.total for t in ctx.seats)
         final = self.normalize(raw)
         lines = []

@@ -157,7 +157,25 @@ class ScoringContext:
     options: Options
     seats: list[SeatTally]
     shows: tuple[ShowRecord, ...]
-    dealt: tuple[frozenset[Card], ...] | None
+    dealt: tuple[tuple[Card, ...], ...] | None
+    shown_taken: list[list[ShowRecord]] | None = None
+    """Per seat, the shown copies it took, when copies make that a question (two decks)."""
+
+    def taken_factor(self, seat: int, card: Card) -> int:
+        """The show factor of one copy of ``card`` that ``seat`` took.
+
+        With one deck, the card's own factor.  With two decks each shown copy
+        doubles only itself (RULES.md, a **(choice)**): the factor of one of
+        the shown copies the seat took, used up, or 1 for an unshown copy.
+        """
+        if self.shown_taken is None:
+            return self.show_factor(card)
+        taken = self.shown_taken[seat]
+        for position, record in enumerate(taken):
+            if record.card == card:
+                del taken[position]
+                return self.table.show_factors[record.kind]
+        return 1
 
     def show_factor(self, card: Card) -> int:
         """The product of the factors of every shown copy of ``card`` (1 if none)."""
@@ -280,7 +298,7 @@ def stage_values(ctx: ScoringContext) -> None:
                 hearts_base += base
                 entry.value = base * hearts_factor
             else:
-                factor = ctx.show_factor(entry.card)
+                factor = ctx.taken_factor(tally.seat, entry.card)
                 entry.value = base * factor
                 name = "pig" if entry.card == PIG else "sheep"
                 note = _factor_note(factor, _shown(ctx, entry.card))
@@ -291,12 +309,13 @@ def stage_values(ctx: ScoringContext) -> None:
                 f"hearts ×{len(hearts)} {signed(hearts_base)}{heart_note}"
                 + (f" = {signed(tally.sum_of(hearts))}" if hearts_factor != 1 else "")
             )
+        shown = False
         for card in tally.transformers:
-            factor = ctx.show_factor(card)
+            factor = ctx.taken_factor(tally.seat, card)
+            shown = shown or factor != 1
             tally.multiplier *= TRANSFORMER_MULTIPLIER * factor
             tally.alone += TRANSFORMER_ALONE * factor
         if tally.transformers:
-            shown = ctx.show_factor(TRANSFORMER) != 1
             note = f" ({_shown(ctx, TRANSFORMER)})" if shown else ""
             tally.lines.append(f"transformer ♣10 ×{tally.multiplier}{note}")
 
@@ -472,7 +491,8 @@ def run_pipeline(
     stages: Sequence[ScoreStage],
     captured: Sequence[Sequence[Card]],
     shows: tuple[ShowRecord, ...],
-    dealt: tuple[frozenset[Card], ...] | None,
+    dealt: tuple[tuple[Card, ...], ...] | None,
+    shown_taken: list[list[ShowRecord]] | None = None,
 ) -> ScoringContext:
     """Run ``stages`` over what each seat took; return the finished context."""
     tallies = []
@@ -485,7 +505,8 @@ def run_pipeline(
                 [c for c in scoring if c == TRANSFORMER],
             )
         )
-    ctx = ScoringContext(table, options, tallies, shows, dealt)
+    taken_copy = None if shown_taken is None else [list(records) for records in shown_taken]
+    ctx = ScoringContext(table, options, tallies, shows, dealt, taken_copy)
     for stage in stages:
         stage.run(ctx)
     return ctx

@@ -4,7 +4,7 @@ Source: seed ``000`` (一副牌规则).  What the plug-in sets:
 
 * opening lead: the holder of ♣2 leads ♣2 in a hand dealt with no leader;
   in a match, each later hand is led by the seat that took the pig in the
-  hand before (``gongzhu_next_leader``);
+  hand before — the first to take one, with two decks (``gongzhu_next_leader``);
 * showing: any showable card (♠Q ♦J ♣10 ♥A) may be shown after the deal;
   once three are shown, the fourth is shown automatically;
 * a shown card may not be led or followed in the first trick of its suit
@@ -55,9 +55,10 @@ def gongzhu_opening_lead(deal: Deal) -> OpeningLead:
 
 @hookimpl
 def gongzhu_next_leader(hand) -> int | None:  # type: ignore[no-untyped-def]
-    for seat in range(4):
-        if PIG in hand.captured(seat):
-            return seat
+    # the first seat to take a pig (with two decks there are two: the earlier trick counts)
+    for trick in hand.tricks:
+        if PIG in trick.cards:
+            return int(trick.taker)
     return None
 
 

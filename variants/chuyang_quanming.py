@@ -32,10 +32,10 @@ def gongzhu_variant_info() -> VariantInfo:
 
 @hookimpl
 def gongzhu_filter_shows(
-    holding: frozenset[Card], kind: ShowKind, choices: list[frozenset[Card]]
+    holding: tuple[Card, ...], kind: ShowKind, choices: list[tuple[Card, ...]]
 ) -> None:
     if kind is ShowKind.OPEN:
-        required = holding - {SHEEP}
+        required = tuple(card for card in holding if card != SHEEP)
         choices[:] = [choice for choice in choices if choice == required]
 
 

@@ -31,7 +31,7 @@ def gongzhu_variant_info() -> VariantInfo:
 
 @hookimpl
 def gongzhu_filter_shows(
-    holding: frozenset[Card], kind: ShowKind, choices: list[frozenset[Card]]
+    holding: tuple[Card, ...], kind: ShowKind, choices: list[tuple[Card, ...]]
 ) -> None:
     if kind is ShowKind.OPEN:
         choices[:] = [choice for choice in choices if choice == holding]

@@ -109,9 +109,10 @@ def self_capture(ctx: ScoringContext) -> None:
     showable = ctx.table.showable
     transformer_rule = ctx.options["zide_transformer"]
     for tally in ctx.seats:
-        mine = ctx.dealt[tally.seat]
+        mine = list(ctx.dealt[tally.seat])  # with two decks, each dealt copy is taken back once
         for entry in tally.entries:
             if entry.card in showable and entry.card in mine:
+                mine.remove(entry.card)
                 before = entry.value
                 entry.value *= 2
                 tally.lines.append(
@@ -120,6 +121,7 @@ def self_capture(ctx: ScoringContext) -> None:
                 )
         for card in tally.transformers:
             if card in mine and transformer_rule != "none":
+                mine.remove(card)
                 if transformer_rule == "both":
                     tally.multiplier *= 2
                 tally.alone *= 2

@@ -342,7 +342,7 @@ class HandState:
         rules = self.rules
         bits = self._shown_bits
         threshold = rules.auto_show_threshold
-        if threshold is not None and sum(b.bit_count() for b in bits) >= threshold:
+        if threshold and sum(b.bit_count() for b in bits) >= threshold:
             for seat in range(SEATS):
                 rest = self._held_showable_mask(seat)
                 if rest:

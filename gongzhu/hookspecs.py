@@ -143,8 +143,10 @@ def gongzhu_auto_show_threshold(options: Options) -> int | None:
     """Automatic showing: once this many showable cards are shown, the rest are shown too.
 
     Applied when the show phase ends; the holder has no choice (逼明, and the
-    39baobao rule that three shown cards reveal the fourth).  ``None`` (the
-    default) means no automatic show.  Stops at the first non-``None`` result.
+    39baobao rule that three shown cards reveal the fourth).  Cards are
+    counted copy by copy.  ``None`` (the default) passes the question on; a
+    modifier returns ``0`` to turn a base's automatic showing off.  Stops at
+    the first non-``None`` result.
 
     :param options: the resolved option values.
     """

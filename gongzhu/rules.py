@@ -548,6 +548,7 @@ class Rules:
         first_shown: Mapping[int, Iterable[Card | str] | str] | None = None,
         secret: Mapping[int, Iterable[Card | str] | str] | None = None,
         dealt: Mapping[int, Iterable[Card | str] | str] | None = None,
+        shown_taken: Mapping[int, Iterable[Card | str] | str] | None = None,
     ) -> ScoreSheet:
         """Score a finished hand from what each seat took.
 
@@ -557,6 +558,10 @@ class Rules:
         :param first_shown: seat -> the card it first-showed (首明).
         :param secret: seat -> the cards it sold secretly (暗卖).
         :param dealt: seat -> the cards it was dealt, for rules that need it (自得).
+        :param shown_taken: two decks only: seat -> the shown copies it took
+            (each shown copy doubles only itself).  By default each shown copy
+            goes, in the order shown, to the lowest seat that took a copy of
+            that card not yet given one.
         :raises InvalidScoreInput: a seat outside 0-3, a card taken more often
             than the deck holds it, a show of a card that is not showable or
             that the seat was not dealt, or a show kind the ruleset lacks.
@@ -605,10 +610,45 @@ class Rules:
             if show_counts[record.card] > limit:
                 raise InvalidScoreInput(f"{record.card} is shown more than {limit} time(s)")
         per_seat = [taken.get(seat, ()) for seat in range(SEATS)]
+        attributed = None
+        if limit == 2:
+            attributed = self._attribute_shown_copies(per_seat, shows, shown_taken)
+        elif shown_taken is not None:
+            raise InvalidScoreInput("shown_taken is for two decks, where copies are told apart")
         dealt_by_seat = (
             None if dealt_cards is None else tuple(dealt_cards.get(s, ()) for s in range(SEATS))
         )
-        return self._sheet(per_seat, tuple(shows), dealt_by_seat)
+        return self._sheet(per_seat, tuple(shows), dealt_by_seat, None, attributed)
+
+    def _attribute_shown_copies(
+        self,
+        captured: Sequence[Sequence[Card]],
+        shows: Sequence[ShowRecord],
+        shown_taken: Mapping[int, Iterable[Card | str] | str] | None,
+    ) -> list[list[ShowRecord]]:
+        out: list[list[ShowRecord]] = [[], [], [], []]
+        pending = list(shows)
+        if shown_taken is not None:
+            for seat, cards in _cards_by_seat(shown_taken, "shown_taken").items():
+                for card in cards:
+                    record = next((r for r in pending if r.card == card), None)
+                    if record is None or list(captured[seat]).count(card) <= sum(
+                        r.card == card for r in out[seat]
+                    ):
+                        raise InvalidScoreInput(
+                            f"shown_taken: seat {seat} cannot have taken a shown {card}"
+                        )
+                    pending.remove(record)
+                    out[seat].append(record)
+            return out
+        for record in pending:
+            for seat in range(SEATS):
+                if list(captured[seat]).count(record.card) > sum(
+                    r.card == record.card for r in out[seat]
+                ):
+                    out[seat].append(record)
+                    break
+        return out
 
     def _sheet(
         self,

@@ -1,0 +1,265 @@
+"""拱雙豬 two-deck play: pairs, the follow cascade, the ranking, copies in scoring."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gongzhu
+from gongzhu import Phase, Play, Show
+from gongzhu.actions import play_of_key
+from gongzhu.engine import add_copy
+from gongzhu.errors import IllegalAction, IncompatibleVariants
+from gongzhu.scoring import ShowRecord
+from gongzhu_variants.two_deck import TwoDeckCore, pair_key, two_key
+
+ALL_HEARTS = "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"
+FLAGS = (True, False, False, False, False)  # 39baobao's lock
+
+
+def mask(text: str) -> int:
+    out = 0
+    for card in gongzhu.parse_cards(text):
+        out = add_copy(out, card.index)
+    return out
+
+
+def key(text: str) -> int:
+    cards = gongzhu.parse_cards(text)
+    return cards[0].index if len(cards) == 1 else two_key(cards[0].index, cards[1].index)
+
+
+def core(hands: list[str], *, pair_beats_unmatched: bool = False) -> TwoDeckCore:
+    engine = TwoDeckCore([mask(h) for h in hands], FLAGS, None, [], [])
+    engine.start(0, 0, [0, 0, 0, 0])
+    engine.pair_beats_unmatched = pair_beats_unmatched
+    return engine
+
+
+def legal(engine: TwoDeckCore) -> list[str]:
+    return [" ".join(map(str, play_of_key(k).cards)) for k in engine.legal_keys()]
+
+
+# -- leads and follows --------------------------------------------------------------------
+
+
+def test_a_lead_is_one_card_or_an_identical_pair() -> None:
+    engine = core(["8D 8D AS", "2C", "3C", "4C"])
+    assert legal(engine) == ["AS", "8D", "8D 8D"]  # each distinct play once
+
+
+@pytest.mark.parametrize(
+    ("follower", "expected"),
+    [
+        ("QD QD 3D AS", ["QD QD"]),  # 1. a pair of the led suit
+        ("3D QD AS AS", ["3D QD"]),  # 2. two cards of the led suit
+        ("3D AS KS 2C", ["KS 3D", "AS 3D", "3D 2C"]),  # 3. the one card and any card
+        ("AS AS 2C 5H", ["AS AS", "AS 5H", "AS 2C", "5H 2C"]),  # 4. any two cards
+    ],
+)
+def test_following_a_pair(follower: str, expected: list[str]) -> None:
+    engine = core(["8D 8D 2S 2S", follower, "2C 2C", "3C 3C"])
+    engine.play(pair_key(gongzhu.Card.parse("8D").index))
+    assert sorted(legal(engine)) == sorted(expected)
+    assert engine.play(key("2C")) == -2  # one card cannot follow a pair, nor a card not held
+    assert engine.seat == 1  # nothing changed
+
+
+def test_following_a_single_card() -> None:
+    engine = core(["8D AS", "3D 3D QS", "AS AS", "2C"])
+    engine.play(key("8D"))
+    assert legal(engine) == ["3D"]  # the pair of 3D is one play: one card
+    engine.play(key("3D"))
+    assert legal(engine) == ["AS"]  # void: anything (here only ♠A, once)
+
+
+def test_opening_lead_two_of_clubs_one_or_both() -> None:
+    engine = TwoDeckCore(
+        [mask("2C 2C AS"), mask("3C"), mask("4C"), mask("5C")], FLAGS, None, [], []
+    )
+    engine.start(0, gongzhu.Card.parse("2C").bit, [0, 0, 0, 0])
+    assert legal(engine) == ["2C", "2C 2C"]
+
+
+# -- ranking --------------------------------------------------------------------------------
+
+
+def trick_winner(plays: list[str], **options: bool) -> int:
+    engine = core(["8D 8D 2S 2S"] * 4, **options)
+    engine.hands = [mask(p + " 2S 2S") for p in plays]
+    for play in plays:
+        engine._play(key(play))
+    return engine.tricks[-1][2]
+
+
+def test_worked_ranking_example() -> None:
+    """♦88 led: ♦K♥A < ♦88 < ♦AA < ♦23 < ♦9Q, and a later ♦2Q < an earlier ♦2Q."""
+    assert trick_winner(["8D 8D", "KD AH", "5D 5D", "2C 3C"]) == 0  # 88 beats KA (not all ♦) and 55
+    assert trick_winner(["8D 8D", "KD AH", "AD AD", "KH KH"]) == 2  # AA beats 88
+    assert trick_winner(["8D 8D", "KD AH", "AD AD", "2D 3D"]) == 3  # unmatched beats any pair
+    assert trick_winner(["8D 8D", "2D 3D", "9D QD", "AD AD"]) == 2  # by the higher card: Q beats 3
+    assert trick_winner(["8D 8D", "2D QD", "2D QD", "AD AD"]) == 1  # equal: the first played wins
+    assert trick_winner(["8D 8D", "9D QD", "2D QD", "AD AD"]) == 1  # equal higher card: first wins
+
+
+def test_option_pair_beats_unmatched() -> None:
+    assert trick_winner(["8D 8D", "KD AH", "AD AD", "2D 3D"], pair_beats_unmatched=True) == 2
+    assert trick_winner(["8D 8D", "2D 3D", "9D QD", "KC KC"], pair_beats_unmatched=True) == 0
+
+
+def test_identical_single_cards_first_played_wins() -> None:
+    assert trick_winner(["QS", "QS", "2S", "KD"]) == 0
+
+
+# -- shown copies --------------------------------------------------------------------------
+
+
+def test_unshown_copy_is_played_first_and_shown_copy_scores_for_its_taker() -> None:
+    engine = core(["QS QS 2S", "AS 3S 4S", "KS 5S 6S", "7S 8S 9S"])
+    engine.set_shows([ShowRecord(0, gongzhu.PIG, gongzhu.ShowKind.OPEN)])
+    engine.play(key("QS"))  # seat 0 still holds the shown copy: this one is unshown
+    assert engine.trick_shows == []
+    for card in ("AS", "KS", "7S"):
+        engine.play(key(card))
+    assert engine.tricks[-1][2] == 1 and engine.taken_shows[1] == []
+    engine.seat = engine.trick_leader = 0  # seat 0 leads again: its last ♠Q is the shown one
+    engine.play(key("QS"))
+    assert [r.card for r in engine.trick_shows] == [gongzhu.PIG]
+
+
+# -- scoring --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def two_deck() -> gongzhu.Rules:
+    return gongzhu.load_rules("two-deck")
+
+
+@pytest.mark.parametrize(
+    ("cards", "raw"),
+    [
+        ("TC", 50),
+        ("TC TC", 100),  # only ♣10s: +50 each
+        ("TC TC QS", -400),  # ×2 each: ×4
+        ("QS QS", -200),
+        (ALL_HEARTS, -200),  # 13 hearts is not full hearts with two decks
+        (ALL_HEARTS + " " + ALL_HEARTS, 400),  # 26 hearts: 满红
+        (f"{ALL_HEARTS} {ALL_HEARTS} QS QS JD JD TC TC", (200 + 400 + 200) * 4),  # 32: 满贯
+    ],
+)
+def test_two_deck_scores(two_deck: gongzhu.Rules, cards: str, raw: int) -> None:
+    assert two_deck.score({0: cards}).raw[0] == raw
+
+
+def test_each_shown_copy_doubles_only_itself(two_deck: gongzhu.Rules) -> None:
+    assert two_deck.score({0: "QS QS"}, shown={1: "QS"}).raw[0] == -300
+    assert two_deck.score({0: "QS", 1: "QS"}, shown={2: "QS"}).raw[:2] == (-200, -100)
+    given = two_deck.score({0: "QS", 1: "QS"}, shown={2: "QS"}, shown_taken={1: "QS"})
+    assert given.raw[:2] == (-100, -200)
+    assert two_deck.score({0: "KH"}, shown={1: "AH", 2: "AH"}).raw[0] == -160  # two ♥A: ×4
+    assert two_deck.score({0: "TC QS"}, shown={1: "TC"}).raw[0] == -400
+
+
+def test_shown_taken_is_checked(two_deck: gongzhu.Rules) -> None:
+    with pytest.raises(gongzhu.errors.InvalidScoreInput, match="cannot have taken a shown QS"):
+        two_deck.score({0: "QS"}, shown={2: "QS"}, shown_taken={1: "QS"})
+    with pytest.raises(gongzhu.errors.InvalidScoreInput, match="for two decks"):
+        gongzhu.load_rules().score({0: "QS"}, shown={2: "QS"}, shown_taken={0: "QS"})
+
+
+# -- hands -----------------------------------------------------------------------------------
+
+
+def test_a_hand_deals_26_each_and_shows_copies(two_deck: gongzhu.Rules) -> None:
+    hand = two_deck.new_hand(seed=3)
+    assert [len(hand.hand(s)) for s in range(4)] == [26] * 4
+    assert sorted(c for s in range(4) for c in hand.hand(s)) == list(gongzhu.full_deck(2))
+    leader = hand.current_seat
+    assert gongzhu.Card.parse("2C") in hand.hand(leader)
+    assert hand.deal.first_receiver(gongzhu.Card.parse("2C")) == leader
+    legal = hand.legal_actions()
+    assert len(set(legal)) == len(legal)
+    held = [c for c in hand.hand(leader) if c in two_deck.table.showable]
+    assert Show(tuple(held)) in legal  # every copy can be shown
+
+
+def test_illegal_two_deck_plays_name_the_rule(two_deck: gongzhu.Rules) -> None:
+    hand = two_deck.new_hand(seed=3)
+    while hand.phase is not Phase.PLAY:
+        hand.apply(Show(()))
+    highest = hand.hand(hand.current_seat)[-1]
+    assert str(highest) != "2C"
+    with pytest.raises(IllegalAction, match="the opening lead must be 2C"):
+        hand.apply(Play((highest,)))
+    with pytest.raises(
+        IllegalAction, match=r"a lead is one card or an identical pair|does not hold"
+    ):
+        hand.apply(Play("2C 3C"))
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (("two-deck", "same-colour-discard"), "cannot be combined"),
+        (("two-deck", "biming"), "cannot be combined"),
+    ],
+)
+def test_refused_combinations(names: tuple[str, ...], message: str) -> None:
+    with pytest.raises(IncompatibleVariants, match=message):
+        gongzhu.load_rules(*names)
+
+
+COMBINATIONS = [
+    ("two-deck",),
+    ("huapai", "two-deck"),
+    ("two-deck", "anmai"),
+    ("two-deck", "fenpai-quanming"),
+    ("two-deck", "chuyang-quanming", "hearts-positive"),
+    ("huapai", "two-deck", "heart-three", "shuangzhu"),
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    names=st.sampled_from(COMBINATIONS),
+    seed=st.integers(0, 2**63 - 1),
+    rng=st.randoms(use_true_random=False),
+    pairs=st.booleans(),
+)
+def test_random_two_deck_hands(
+    names: tuple[str, ...], seed: int, rng: random.Random, pairs: bool
+) -> None:
+    hand = gongzhu.load_rules(*names).new_hand(seed)
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        assert legal and len(set(legal)) == len(legal)
+        two_card = [a for a in legal if isinstance(a, Play) and len(a.cards) == 2]
+        hand.apply(rng.choice(two_card) if pairs and two_card else rng.choice(legal))
+    plays = [c for _, a in hand.history if isinstance(a, Play) for c in a.cards]
+    assert sorted(plays) == list(gongzhu.full_deck(2)), "each of the 104 cards played once"
+    assert len(hand.tricks) <= 26
+    assert all(len({len(cards) for _, cards in t.plays}) == 1 for t in hand.tricks)
+    assert sorted(c for s in range(4) for c in hand.captured(s)) == list(gongzhu.full_deck(2))
+    sheet = hand.score()
+    assert sorted(c for cards in sheet.captured for c in cards) == sorted(
+        c for c in gongzhu.full_deck(2) if hand.rules.table.is_scoring(c)
+    )
+    assert hand.returns() == sheet.final
+    again = gongzhu.replay(hand.to_record())
+    assert again.score() == sheet and again.to_record() == hand.to_record()
+    clone_check = gongzhu.load_rules(*names).new_hand(seed)
+    assert clone_check.clone().to_record() == clone_check.to_record()
+
+
+def test_pair_leads_happen_and_replay(two_deck: gongzhu.Rules) -> None:
+    rng = random.Random(4)
+    hand = two_deck.new_hand(seed=8)
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        pairs = [a for a in legal if isinstance(a, Play) and len(a.cards) == 2]
+        hand.apply(pairs[0] if pairs else rng.choice(legal))
+    assert len(hand.tricks) < 26  # some tricks were pairs
+    assert gongzhu.replay(hand.to_record()).score() == hand.score()

@@ -103,9 +103,12 @@ class Rank(enum.IntEnum):
 _INTERNED: list[Card] = []
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, eq=False)
 class Card:
-    """One playing card.  Cards order by suit (♠ ♥ ♦ ♣), then rank."""
+    """One playing card.  Cards order by suit (♠ ♥ ♦ ♣), then rank.
+
+    Cards compare and hash by value (their :attr:`index`).
+    """
 
     suit: Suit = attrs.field(converter=Suit)
     rank: Rank = attrs.field(converter=Rank)
@@ -115,6 +118,16 @@ class Card:
     @index.default
     def _index_default(self) -> int:
         return int(self.suit) * 13 + int(self.rank) - 2
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index == other.index
+
+    def __hash__(self) -> int:
+        return self.index
 
     def __lt__(self, other: Card) -> bool:
         if not isinstance(other, Card):

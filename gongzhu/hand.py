@@ -34,7 +34,7 @@ from .engine import (
 )
 from .errors import HandNotOver, IllegalAction
 from .plugin import SEATS, Deal
-from .scoring import ScoreSheet, ShowRecord
+from .scoring import ScoreSheet, ShowRecord, run_pipeline
 from .view import Phase, PublicShow, SeatView, Trick
 
 if TYPE_CHECKING:
@@ -456,8 +456,18 @@ class HandState:
         self._require_over()
         scorer = self.rules.compiled_scorer
         if scorer is None:
-            sheet = self.score()
-            return sheet.final, any(sheet.full_hearts), any(sheet.slam)
+            ctx = run_pipeline(
+                self.rules.table,
+                self.rules.options,
+                self.rules.score_stages,
+                [self.captured(s) for s in range(SEATS)],
+                self.show_records,
+                tuple(self.dealt(s) for s in range(SEATS)),
+                self._shown_copies_taken(),
+                explain=False,
+            )
+            final = self.rules.normalize(tuple(t.total for t in ctx.seats))
+            return final, any(t.full_hearts for t in ctx.seats), any(t.slam for t in ctx.seats)
         factors: dict[int, int] = {}
         table = self.rules.table.show_factors
         for _seat, show, _forced in self._shows:

@@ -101,7 +101,7 @@ class ScoreTable:
 
     def is_scoring(self, card: Card) -> bool:
         """Whether ``card`` is a scoring card (分牌): pig, sheep, transformer or a heart."""
-        return card.suit is Suit.HEARTS or card in (PIG, SHEEP, TRANSFORMER)
+        return bool(_SCORING_BITS >> card.index & 1)
 
     @property
     def scoring_count(self) -> int:
@@ -148,6 +148,11 @@ class SeatTally:
         """The summed value of ``entries``."""
         return sum(e.value for e in entries)
 
+    def note(self, ctx: ScoringContext, line: str) -> None:
+        """Add a line to the seat's explanation (dropped when ``ctx.explain`` is off)."""
+        if ctx.explain:
+            self.lines.append(line)
+
 
 @attrs.define
 class ScoringContext:
@@ -160,6 +165,8 @@ class ScoringContext:
     dealt: tuple[tuple[Card, ...], ...] | None
     shown_taken: list[list[ShowRecord]] | None = None
     """Per seat, the shown copies it took, when copies make that a question (two decks)."""
+    explain: bool = True
+    """Whether stages write readable lines (off when only the numbers are wanted)."""
 
     def taken_factor(self, seat: int, card: Card) -> int:
         """The show factor of one copy of ``card`` that ``seat`` took.
@@ -287,9 +294,11 @@ def stage_values(ctx: ScoringContext) -> None:
     """Base value × show factor for each card; the transformer's multiplier and alone-value."""
     table = ctx.table
     hearts_factor = ctx.hearts_factor
+    explain = ctx.explain
     heart = table.showable_heart
-    heart_word = _shown(ctx, heart) if heart is not None else "shown"
-    heart_note = _factor_note(hearts_factor, f"{heart.symbol if heart else '♥'} {heart_word}")
+    if explain:
+        heart_word = _shown(ctx, heart) if heart is not None else "shown"
+        heart_note = _factor_note(hearts_factor, f"{heart.symbol if heart else '♥'} {heart_word}")
     for tally in ctx.seats:
         hearts_base = 0
         for entry in tally.entries:
@@ -300,10 +309,11 @@ def stage_values(ctx: ScoringContext) -> None:
             else:
                 factor = ctx.taken_factor(tally.seat, entry.card)
                 entry.value = base * factor
-                name = "pig" if entry.card == PIG else "sheep"
-                note = _factor_note(factor, _shown(ctx, entry.card))
-                tally.lines.append(f"{name} {entry.card.symbol} {signed(base)}{note}")
-        hearts = tally.hearts()
+                if explain:
+                    name = "pig" if entry.card == PIG else "sheep"
+                    note = _factor_note(factor, _shown(ctx, entry.card))
+                    tally.lines.append(f"{name} {entry.card.symbol} {signed(base)}{note}")
+        hearts = tally.hearts() if explain else None
         if hearts:
             tally.lines.append(
                 f"hearts ×{len(hearts)} {signed(hearts_base)}{heart_note}"
@@ -315,7 +325,7 @@ def stage_values(ctx: ScoringContext) -> None:
             shown = shown or factor != 1
             tally.multiplier *= TRANSFORMER_MULTIPLIER * factor
             tally.alone += TRANSFORMER_ALONE * factor
-        if tally.transformers:
+        if tally.transformers and explain:
             note = f" ({_shown(ctx, TRANSFORMER)})" if shown else ""
             tally.lines.append(f"transformer ♣10 ×{tally.multiplier}{note}")
 
@@ -329,7 +339,7 @@ def stage_full_hearts(ctx: ScoringContext) -> None:
             tally.full_hearts = True
             for entry in hearts:
                 entry.value = -entry.value
-            tally.lines.append(f"满红 full hearts: hearts count {signed(tally.sum_of(hearts))}")
+            tally.note(ctx, f"满红 full hearts: hearts count {signed(tally.sum_of(hearts))}")
 
 
 def stage_slam(ctx: ScoringContext) -> None:
@@ -342,7 +352,7 @@ def stage_slam(ctx: ScoringContext) -> None:
                 if entry.card == PIG:
                     entry.value = -entry.value
             pigs = [e for e in tally.entries if e.card == PIG]
-            tally.lines.append(f"满贯 slam: the pig counts {signed(tally.sum_of(pigs))}")
+            tally.note(ctx, f"满贯 slam: the pig counts {signed(tally.sum_of(pigs))}")
 
 
 def stage_total(ctx: ScoringContext) -> None:
@@ -353,14 +363,16 @@ def stage_total(ctx: ScoringContext) -> None:
             tally.total = subtotal
         elif tally.entries:
             tally.total = subtotal * tally.multiplier
-            tally.lines.append(
-                f"transformer: {signed(subtotal)} ×{tally.multiplier} = {signed(tally.total)}"
-            )
+            if ctx.explain:
+                tally.lines.append(
+                    f"transformer: {signed(subtotal)} ×{tally.multiplier} = {signed(tally.total)}"
+                )
         else:
             tally.total = tally.alone
-            tally.lines.append(f"transformer alone: {signed(tally.alone)}")
+            tally.note(ctx, f"transformer alone: {signed(tally.alone)}")
 
 
+_SCORING_BITS: Final = Suit.HEARTS.mask | PIG.bit | SHEEP.bit | TRANSFORMER.bit
 _PIG_BIT: Final = PIG.bit
 _SHEEP_BIT: Final = SHEEP.bit
 _TRANSFORMER_BIT: Final = TRANSFORMER.bit
@@ -493,8 +505,13 @@ def run_pipeline(
     shows: tuple[ShowRecord, ...],
     dealt: tuple[tuple[Card, ...], ...] | None,
     shown_taken: list[list[ShowRecord]] | None = None,
+    *,
+    explain: bool = True,
 ) -> ScoringContext:
-    """Run ``stages`` over what each seat took; return the finished context."""
+    """Run ``stages`` over what each seat took; return the finished context.
+
+    With ``explain=False`` the stages skip their readable lines.
+    """
     tallies = []
     for seat, cards in enumerate(captured):
         scoring = sorted(c for c in cards if table.is_scoring(c))
@@ -506,7 +523,7 @@ def run_pipeline(
             )
         )
     taken_copy = None if shown_taken is None else [list(records) for records in shown_taken]
-    ctx = ScoringContext(table, options, tallies, shows, dealt, taken_copy)
+    ctx = ScoringContext(table, options, tallies, shows, dealt, taken_copy, explain)
     for stage in stages:
         stage.run(ctx)
     return ctx

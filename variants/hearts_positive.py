@@ -49,7 +49,7 @@ def full_hearts_bonus(ctx: ScoringContext) -> None:
         if len(hearts) == need:
             tally.full_hearts = True
             hearts[0].value += bonus
-            tally.lines.append(f"满红 full hearts: bonus {signed(bonus)}")
+            tally.note(ctx, f"满红 full hearts: bonus {signed(bonus)}")
 
 
 @hookimpl

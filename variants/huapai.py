@@ -115,9 +115,10 @@ def self_capture(ctx: ScoringContext) -> None:
                 mine.remove(entry.card)
                 before = entry.value
                 entry.value *= 2
-                tally.lines.append(
+                tally.note(
+                    ctx,
                     f"自得 self-capture {entry.card.symbol}: {signed(before)} ×2 = "
-                    f"{signed(entry.value)}"
+                    f"{signed(entry.value)}",
                 )
         for card in tally.transformers:
             if card in mine and transformer_rule != "none":
@@ -125,9 +126,10 @@ def self_capture(ctx: ScoringContext) -> None:
                 if transformer_rule == "both":
                     tally.multiplier *= 2
                 tally.alone *= 2
-                tally.lines.append(
+                tally.note(
+                    ctx,
                     f"自得 self-capture {card.symbol}: multiplier ×{tally.multiplier}, "
-                    f"alone {signed(tally.alone)}"
+                    f"alone {signed(tally.alone)}",
                 )
 
 

@@ -94,7 +94,7 @@ def cards_of_key(key: int) -> tuple[int, ...]:
 class TwoDeckCore(PlayCore):
     """The two-deck play engine: copy-counting masks, single cards and pairs."""
 
-    __slots__ = ("pair_beats_unmatched", "shown_left", "taken_shows", "trick_shows")
+    __slots__ = ("_legal_keys", "pair_beats_unmatched", "shown_left", "taken_shows", "trick_shows")
 
     def __init__(
         self,
@@ -109,9 +109,11 @@ class TwoDeckCore(PlayCore):
         self.shown_left: list[list[tuple[int, ShowKind]]] = [[], [], [], []]
         self.taken_shows: list[list[ShowRecord]] = [[], [], [], []]
         self.trick_shows: list[ShowRecord] = []
+        self._legal_keys: list[int] | None = None
 
     def set_shows(self, records: Sequence[ShowRecord]) -> None:
         """The copies each seat showed: they score their factor for whoever takes them."""
+        self._legal_keys = None
         for record in records:
             self.shown_left[record.seat].append((record.card.index, record.kind))
 
@@ -122,6 +124,7 @@ class TwoDeckCore(PlayCore):
         new.shown_left = [seat[:] for seat in self.shown_left]
         new.taken_shows = [seat[:] for seat in self.taken_shows]
         new.trick_shows = self.trick_shows[:]
+        new._legal_keys = None
         return new
 
     # -- legality ----------------------------------------------------------------------
@@ -173,14 +176,24 @@ class TwoDeckCore(PlayCore):
         return False
 
     def legal_keys(self) -> list[int]:
-        """The keys of the legal plays of the seat to move, ascending."""
+        """The keys of the legal plays of the seat to move, ascending (kept until a play)."""
+        if self._legal_keys is None:
+            self._legal_keys = self._compute_legal_keys()
+        return self._legal_keys
+
+    def _compute_legal_keys(self) -> list[int]:
         seat = self.seat
         hand = self.hands[seat]
         candidates = self._candidates(hand)
         locked = 0 if self.lifted[seat] else self.locked[seat] & hand
         if not locked:
             return candidates
-        allowed = [key for key in candidates if not self._blocked(key, hand, locked)]
+        touched = set(_indices(locked & LOW))
+        allowed = [
+            key
+            for key in candidates
+            if touched.isdisjoint(cards_of_key(key)) or not self._blocked(key, hand, locked)
+        ]
         if allowed:
             return allowed
         if self.lift_for_hand:  # the restriction leaves nothing: it lifts
@@ -206,6 +219,7 @@ class TwoDeckCore(PlayCore):
         return self.seat
 
     def _play(self, key: int) -> None:
+        self._legal_keys = None
         seat = self.seat
         cards = cards_of_key(key)
         if not self.trick:

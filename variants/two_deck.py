@@ -69,10 +69,6 @@ def _indices(mask: int) -> list[int]:
     return out
 
 
-def _count(mask: int) -> int:
-    return mask.bit_count()
-
-
 def pair_key(index: int) -> int:
     """The play key of the pair of card ``index``."""
     return 52 + index * 52 + index
@@ -335,9 +331,9 @@ class TwoDeckHand(HandState):
                 return f"must follow suit: seat {seat} holds {led.symbol}"
         elif suited >> 52 and not (cards[0] == cards[1] and cards[0].suit is led):
             return f"following a pair: play a pair of {led.symbol} (seat {seat} holds one)"
-        elif _count(suited) >= 2 and any(c.suit is not led for c in cards):
+        elif suited.bit_count() >= 2 and any(c.suit is not led for c in cards):
             return f"following a pair: play two {led.symbol} (seat {seat} holds them)"
-        elif _count(suited) == 1 and all(c.suit is not led for c in cards):
+        elif suited.bit_count() == 1 and all(c.suit is not led for c in cards):
             return f"following a pair: play your {led.symbol} card and any other"
         return "a shown card may not be played yet (the shown-card restriction)"
 

@@ -138,7 +138,8 @@ def _run_variants(out: IO[str]) -> int:
 
 
 HELP = (
-    "Type a card to play it: QS, 10C, TC, ♠Q, 黑桃Q.  In the show phase type the cards to "
+    "Type a card to play it: QS, 10C, TC, ♠Q, 黑桃Q (two decks: a pair as JD JD).  "
+    "In the show phase type the cards to "
     "show (QS AH) or - for none; with secret sales, 'sell QS'.  q quits."
 )
 
@@ -154,7 +155,7 @@ def _prompt(hand: HandState, style: Style) -> str:
             for a in legal
         )
         return f"亮牌: show which cards? ({choices}) "
-    playable = " ".join(str(a.cards[0]) for a in legal)
+    playable = ", ".join(" ".join(map(str, a.cards)) for a in legal)
     return f"Your play (legal: {playable}): "
 
 
@@ -172,7 +173,7 @@ def _read_action(text: str, hand: HandState) -> Play | Show:
             rest = text[4:].strip()
             return Show(() if rest in ("", "-") else parse_cards(rest), ShowKind.SECRET)
         return Show(() if text in ("", "-") else parse_cards(text))
-    return Play(Card.parse(text))
+    return Play(parse_cards(text))
 
 
 def _announce(seat: int, action: Play | Show, style: Style, out: IO[str]) -> None:
@@ -201,7 +202,7 @@ def _run_play(args: argparse.Namespace, inp: IO[str], out: IO[str]) -> int:
             _announce(seat, action, style, out)
         else:
             view = hand.view(me)
-            legal_cards = {a.cards[0] for a in view.legal_actions if isinstance(a, Play)}
+            legal_cards = {c for a in view.legal_actions if isinstance(a, Play) for c in a.cards}
             print(f"Your hand: {style.hand(view.hand, legal_cards)}", file=out)
             if view.current_trick:
                 played = "  ".join(f"{s}:{style.cards(c)}" for s, c in view.current_trick)

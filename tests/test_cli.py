@@ -295,7 +295,7 @@ def test_play_a_whole_hand_in_a_terminal(ascii_only: bool) -> None:
         found = term.read_until(r"Your play \(legal: ([^)]*)\): |Score sheet")
         if found.group(0) == "Score sheet":
             break
-        legal = found.group(1).split()
+        legal = found.group(1).split(", ")
         if plays == 0:
             term.type("ZZ")
             term.read_until(r"✗ not a card: 'ZZ'")
@@ -325,4 +325,24 @@ def test_simulate_draws_a_progress_bar_on_a_terminal() -> None:
     term = Terminal(["simulate", "--hands", "300", "--bots", "first"])
     term.read_until(r"\[#{30}\] 300/300")
     term.read_until(r"300 hands")
+    assert term.wait() == 0
+
+
+def test_play_two_decks_accepts_pairs() -> None:
+    term = Terminal(["play", "--rules", "two-deck", "--seed", "8", "--bot", "first", "--ascii"])
+    term.read_until(r"You are seat 0")
+    pairs_played = 0
+    while True:
+        found = term.read_until(r"Your play \(legal: ([^)]*)\): |show which cards\? \(|Score sheet")
+        if found.group(0) == "Score sheet":
+            break
+        if found.group(0).startswith("show"):
+            term.type("-")
+            continue
+        legal = found.group(1).split(", ")
+        two = [play for play in legal if " " in play]
+        pairs_played += bool(two)
+        term.type(two[0] if two else legal[0])
+    assert pairs_played
+    term.read_until(r"seat 3: raw")
     assert term.wait() == 0

@@ -533,7 +533,9 @@ class Rules:
         """Start a match: hand after hand with running totals (:class:`~gongzhu.match.Match`).
 
         :param seed: the seed every hand's deal derives from.
-        :param target: end when a total reaches ``+target`` or ``-target`` (华牌: 1000).
+        :param target: end when a total reaches ``+target`` or ``-target``;
+            ``None`` leaves it to the ruleset (华牌: its ``match_target``
+            option, 1000; 39baobao has none: give ``hands``).
         :param hands: end after this many hands (39baobao sessions).
         """
         from .match import Match

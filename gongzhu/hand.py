@@ -86,6 +86,7 @@ class HandState:
         "_pending",
         "_shown_bits",
         "_shows",
+        "_trick_objects",
         "_tricks",
         "deal",
         "explicit_leader",
@@ -114,6 +115,7 @@ class HandState:
         """The seat that leads the first trick."""
         self._history: list[tuple[int, Action]] = []
         self._tricks: list[tuple[int, tuple[int, ...], int, int]] = []
+        self._trick_objects: list[Trick] = []
         self._core = self.core_class(
             hands, rules.core_flags, rules.preferred_discard_masks, self._history, self._tricks
         )
@@ -182,7 +184,10 @@ class HandState:
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The completed tricks, in order."""
-        return tuple(self._make_trick(*t) for t in self._tricks)
+        made = self._trick_objects
+        if len(made) < len(self._tricks):  # build each Trick once, as tricks complete
+            made.extend(self._make_trick(*t) for t in self._tricks[len(made) :])
+        return tuple(made)
 
     @property
     def current_trick(self) -> tuple[tuple[int, tuple[Card, ...]], ...]:
@@ -251,6 +256,7 @@ class HandState:
             setattr(new, name, getattr(self, name))
         new._history = self._history[:]
         new._tricks = self._tricks[:]
+        new._trick_objects = self._trick_objects[:]
         new._core = self._core.copy(new._history, new._tricks)
         new._shows = self._shows[:]
         new._shown_bits = self._shown_bits[:]
@@ -559,6 +565,8 @@ class HandState:
         return record
 
 
-_COPIED: Final = frozenset({"_core", "_history", "_tricks", "_shows", "_shown_bits", "_pending"})
+_COPIED: Final = frozenset(
+    {"_core", "_history", "_tricks", "_trick_objects", "_shows", "_shown_bits", "_pending"}
+)
 _SHARED: Final = tuple(name for name in HandState.__slots__ if name not in _COPIED)
 """Slots a clone shares with its original: immutable values only."""

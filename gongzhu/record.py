@@ -160,20 +160,18 @@ def replay(record: Mapping[str, Any], *, hand: int = 0, rules: Rules | None = No
         except (InvalidCard, IllegalAction) as exc:
             raise InvalidRecord(str(exc), hand=hand, index=index) from None
     result = record.get("result")
-    if result is not None:
-        if not state.is_over:
-            raise InvalidRecord(
-                "the record has a result but its actions do not finish the hand", hand=hand
-            )
-        sheet = state.score()
-        for name, value in (("raw", sheet.raw), ("final", sheet.final)):
-            stored = result.get(name)
-            if stored is not None and list(stored) != list(value):
-                raise InvalidRecord(
-                    f"stored {name} scores {list(stored)} differ from the replayed {list(value)}",
-                    hand=hand,
-                )
+    if result is not None and not state.is_over:
+        raise InvalidRecord(
+            "the record has a result but its actions do not finish the hand", hand=hand
+        )
     replayed = state.to_record()
+    if result is not None:
+        for name in ("raw", "final"):
+            stored, value = result.get(name), replayed["result"][name]
+            if stored is not None and stored != value:
+                raise InvalidRecord(
+                    f"stored {name} scores {stored} differ from the replayed {value}", hand=hand
+                )
     for name in ("shows", "tricks"):
         stored = record.get(name)
         if stored is not None and stored != replayed[name]:

@@ -7,6 +7,7 @@ an option a ruleset refuses), 2 usage errors, 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import unicodedata
 from collections.abc import Sequence
@@ -73,6 +74,20 @@ def _print_sheet(sheet: ScoreSheet, out: IO[str], *, explain: bool = True) -> No
         print(line + (f"   {how}" if explain else ""), file=out)
 
 
+def _rules(args: argparse.Namespace) -> Any:
+    """The ruleset of ``--rules`` and ``--option NAME=VALUE``."""
+    options: dict[str, Any] = {}
+    for item in args.option:
+        name, sep, text = item.partition("=")
+        if not sep or not name:
+            raise _UsageError(f"--option takes NAME=VALUE, not {item!r}")
+        try:
+            options[name] = json.loads(text)
+        except json.JSONDecodeError:
+            options[name] = text
+    return load_rules(*args.rules, **options)
+
+
 def _bots(name: str, seed: int | None) -> list[Any]:
     return [make_bot(name, None if seed is None else seed + 1 + seat) for seat in range(4)]
 
@@ -81,7 +96,7 @@ def _bots(name: str, seed: int | None) -> list[Any]:
 
 
 def _run_demo(args: argparse.Namespace, out: IO[str]) -> int:
-    rules = load_rules(*args.rules)
+    rules = _rules(args)
     bots = _bots(args.bot, args.seed)
     if args.match:
         match = rules.new_match(
@@ -186,7 +201,7 @@ def _announce(seat: int, action: Play | Show, style: Style, out: IO[str]) -> Non
 
 
 def _run_play(args: argparse.Namespace, inp: IO[str], out: IO[str]) -> int:
-    rules = load_rules(*args.rules)
+    rules = _rules(args)
     style = Style(ascii_only=args.ascii)
     me = args.seat
     hand = rules.new_hand(args.seed)
@@ -321,7 +336,7 @@ def _run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     bots = tuple(name.strip() for name in args.bots.split(","))
     if len(bots) == 1:
         bots = bots * 4
-    rules = load_rules(*args.rules)
+    rules = _rules(args)
     job = Job(
         variants=rules.names,
         options=tuple(sorted(rules.options.items())),
@@ -366,6 +381,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     def rules_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--rules", nargs="*", default=[], metavar="NAME", help="variant names")
+        p.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="a ruleset option (VALUE read as JSON, else text): --option match_target=800",
+        )
 
     demo = sub.add_parser("demo", help="four bots play a hand (or a match); print it")
     rules_option(demo)

@@ -346,3 +346,13 @@ def test_play_two_decks_accepts_pairs() -> None:
     assert pairs_played
     term.read_until(r"seat 3: raw")
     assert term.wait() == 0
+
+
+def test_ruleset_options_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["simulate", "--rules", "same-colour-discard", "--option", "same_colour_strict=true"]
+    assert main([*argv, "--hands", "5"]) == 0
+    assert "same_colour_strict=True" in capsys.readouterr().out
+    assert main(["demo", "--rules", "huapai", "--option", "match_target=700", "--match"]) == 1
+    assert "match_target=700: expected one of 1000, 800" in capsys.readouterr().err
+    assert main(["demo", "--option", "nonsense"]) == 2
+    assert "--option takes NAME=VALUE" in capsys.readouterr().err

@@ -34,7 +34,7 @@ from .engine import (
 )
 from .errors import HandNotOver, IllegalAction
 from .plugin import SEATS, Deal
-from .scoring import ScoreSheet, ShowRecord, run_pipeline
+from .scoring import ScoreSheet, ShowRecord
 from .view import Phase, PublicShow, SeatView, Trick
 
 if TYPE_CHECKING:
@@ -462,16 +462,7 @@ class HandState:
         self._require_over()
         scorer = self.rules.compiled_scorer
         if scorer is None:
-            ctx = run_pipeline(
-                self.rules.table,
-                self.rules.options,
-                self.rules.score_stages,
-                [self.captured(s) for s in range(SEATS)],
-                self.show_records,
-                tuple(self.dealt(s) for s in range(SEATS)),
-                self._shown_copies_taken(),
-                explain=False,
-            )
+            ctx = self.rules._run_pipeline(*self._scoring_inputs(), explain=False)
             final = self.rules.normalize(tuple(t.total for t in ctx.seats))
             return final, any(t.full_hearts for t in ctx.seats), any(t.slam for t in ctx.seats)
         factors: dict[int, int] = {}
@@ -514,11 +505,22 @@ class HandState:
                     f"垫牌 penalty: took trick {number}'s scoring cards ({points}) "
                     f"from seat {winner}"
                 )
-        return self.rules._sheet(
+        captured, shows, dealt, shown_taken = self._scoring_inputs()
+        return self.rules._sheet(captured, shows, dealt, notes, shown_taken)
+
+    def _scoring_inputs(
+        self,
+    ) -> tuple[
+        list[tuple[Card, ...]],
+        tuple[ShowRecord, ...],
+        tuple[tuple[Card, ...], ...],
+        list[list[ShowRecord]] | None,
+    ]:
+        """What the scoring pipeline reads of this hand: captures, shows, deal, shown copies."""
+        return (
             [self.captured(s) for s in range(SEATS)],
             self.show_records,
             tuple(self.dealt(s) for s in range(SEATS)),
-            notes,
             self._shown_copies_taken(),
         )
 

@@ -48,6 +48,7 @@ from .scoring import (
     ScoreSheet,
     ScoreStage,
     ScoreTable,
+    ScoringContext,
     ShowRecord,
     core_stages,
     run_pipeline,
@@ -363,7 +364,8 @@ class Rules:
         hook.gongzhu_score_stages(stages=stages, options=opts)
         self.score_stages: tuple[ScoreStage, ...] = tuple(stages)
         """The scoring pipeline, in order."""
-        self.showable_mask: int = sum(c.bit for c in showable) * (1 + (copies == 2 and 1 << 52))
+        first_copies = sum(c.bit for c in showable)
+        self.showable_mask: int = first_copies | (first_copies << 52 if copies == 2 else 0)
         """Bitmask of the showable cards (every copy of them)."""
         self.first_shows: bool = ShowKind.FIRST in kinds
         """Whether the ruleset has the 首明 phase."""
@@ -629,14 +631,17 @@ class Rules:
         shown_taken: Mapping[int, Iterable[Card | str] | str] | None,
     ) -> list[list[ShowRecord]]:
         out: list[list[ShowRecord]] = [[], [], [], []]
+
+        def has_room(seat: int, card: Card) -> bool:
+            """Whether ``seat`` took a copy of ``card`` not yet given a shown copy."""
+            return list(captured[seat]).count(card) > sum(r.card == card for r in out[seat])
+
         pending = list(shows)
         if shown_taken is not None:
             for seat, cards in _cards_by_seat(shown_taken, "shown_taken").items():
                 for card in cards:
                     record = next((r for r in pending if r.card == card), None)
-                    if record is None or list(captured[seat]).count(card) <= sum(
-                        r.card == card for r in out[seat]
-                    ):
+                    if record is None or not has_room(seat, card):
                         raise InvalidScoreInput(
                             f"shown_taken: seat {seat} cannot have taken a shown {card}"
                         )
@@ -644,13 +649,31 @@ class Rules:
                     out[seat].append(record)
             return out
         for record in pending:
-            for seat in range(SEATS):
-                if list(captured[seat]).count(record.card) > sum(
-                    r.card == record.card for r in out[seat]
-                ):
-                    out[seat].append(record)
-                    break
+            taker = next((s for s in range(SEATS) if has_room(s, record.card)), None)
+            if taker is not None:
+                out[taker].append(record)
         return out
+
+    def _run_pipeline(
+        self,
+        captured: Sequence[Sequence[Card]],
+        shows: tuple[ShowRecord, ...],
+        dealt: tuple[tuple[Card, ...], ...] | None,
+        shown_taken: list[list[ShowRecord]] | None,
+        *,
+        explain: bool = True,
+    ) -> ScoringContext:
+        """This ruleset's scoring pipeline over what each seat took."""
+        return run_pipeline(
+            self.table,
+            self.options,
+            self.score_stages,
+            captured,
+            shows,
+            dealt,
+            shown_taken,
+            explain=explain,
+        )
 
     def _sheet(
         self,
@@ -660,9 +683,7 @@ class Rules:
         extra_lines: Sequence[Sequence[str]] | None = None,
         shown_taken: list[list[ShowRecord]] | None = None,
     ) -> ScoreSheet:
-        ctx = run_pipeline(
-            self.table, self.options, self.score_stages, captured, shows, dealt, shown_taken
-        )
+        ctx = self._run_pipeline(captured, shows, dealt, shown_taken)
         raw = tuple(t.total for t in ctx.seats)
         final = self.normalize(raw)
         lines = []

@@ -57,19 +57,16 @@ class Job:
 Outcome = tuple[tuple[int, ...], bool, bool, tuple[int, ...], dict[str, Any]]
 """One played unit: final scores (or match totals), full hearts, slam, losers, record."""
 
-_rules_cache: dict[Job, Any] = {}
-
 
 def _play_one(job: Job, index: int) -> Outcome:
-    rules = _rules_cache.get(job)
-    if rules is None:
-        rules = _rules_cache[job] = load_rules(*job.variants, **dict(job.options))
+    rules = load_rules(*job.variants, **dict(job.options))  # load_rules keeps equal rulesets
     seed = hand_seed(job.seed, index)
     if job.matches:
         match = rules.new_match(seed, target=job.target)
         match.play([make_bot(name, seed + seat) for seat, name in enumerate(job.bots)])
-        full = any(any(h.score().full_hearts) for h in match.hands)
-        slam = any(any(h.score().slam) for h in match.hands)
+        outcomes = [hand._outcome() for hand in match.hands]
+        full = any(hearts for _final, hearts, _slam in outcomes)
+        slam = any(slam for _final, _hearts, slam in outcomes)
         return tuple(match.totals), full, slam, match.losers, match.to_record()
     hand = rules.new_hand(seed)
     if all(name == "random" for name in job.bots):

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import multiprocessing
 import random
 import signal
@@ -24,6 +23,7 @@ import attrs
 
 from .bots import BOTS, make_bot, play_hand
 from .rules import load_rules
+from .simulate import ScoreStats
 
 __all__ = ["Job", "RunSummary", "hand_seed", "run"]
 
@@ -87,39 +87,17 @@ def _ignore_interrupts() -> None:  # pragma: no cover - runs in worker processes
 
 
 @attrs.define
-class RunSummary:
-    """Running statistics of a run (per seat: mean and standard error of the final score)."""
+class RunSummary(ScoreStats):
+    """Running statistics of a run: :class:`~gongzhu.simulate.ScoreStats`, and match losses."""
 
-    played: int = 0
-    sums: list[float] = attrs.field(factory=lambda: [0.0] * 4)
-    squares: list[float] = attrs.field(factory=lambda: [0.0] * 4)
-    full_hearts: int = 0
-    slams: int = 0
     losses: list[int] = attrs.field(factory=lambda: [0] * 4)
 
     def add(self, outcome: Outcome) -> None:
+        """Count one played hand (or match)."""
         scores, full, slam, losers, _record = outcome
-        self.played += 1
-        for seat in range(4):
-            self.sums[seat] += scores[seat]
-            self.squares[seat] += scores[seat] ** 2
-        self.full_hearts += full
-        self.slams += slam
+        self.add_scores(scores, full, slam)
         for seat in losers:
             self.losses[seat] += 1
-
-    def mean(self, seat: int) -> float:
-        """The mean final score (or match total) of ``seat``."""
-        return self.sums[seat] / self.played if self.played else math.nan
-
-    def stderr(self, seat: int) -> float:
-        """The standard error of :meth:`mean`."""
-        n = self.played
-        if n < 2:
-            return math.nan
-        mean = self.sums[seat] / n
-        variance = max(0.0, (self.squares[seat] - n * mean * mean) / (n - 1))
-        return math.sqrt(variance / n)
 
 
 def _chunks(total: int, workers: int) -> Iterator[tuple[int, int]]:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 import attrs
 
 from .rules import Rules
 
-__all__ = ["SimulationSummary", "simulate"]
+__all__ = ["ScoreStats", "SimulationSummary", "simulate"]
 
 
 @attrs.frozen
@@ -30,6 +31,39 @@ class SimulationSummary:
     slams: int
 
 
+@attrs.define
+class ScoreStats:
+    """Running per-seat statistics of many hands: mean and standard error, 满红 and 满贯 counts."""
+
+    played: int = 0
+    sums: list[int] = attrs.field(factory=lambda: [0] * 4)
+    squares: list[int] = attrs.field(factory=lambda: [0] * 4)
+    full_hearts: int = 0
+    slams: int = 0
+
+    def add_scores(self, scores: Sequence[int], full_hearts: bool, slam: bool) -> None:
+        """Count one hand (or match) with these scores."""
+        self.played += 1
+        for seat in range(4):
+            self.sums[seat] += scores[seat]
+            self.squares[seat] += scores[seat] * scores[seat]
+        self.full_hearts += full_hearts
+        self.slams += slam
+
+    def mean(self, seat: int) -> float:
+        """The mean score of ``seat`` (NaN before any hand)."""
+        return self.sums[seat] / self.played if self.played else math.nan
+
+    def stderr(self, seat: int) -> float:
+        """The standard error of :meth:`mean` (NaN with fewer than two hands)."""
+        n = self.played
+        if n < 2:
+            return math.nan
+        mean = self.sums[seat] / n
+        variance = max(0.0, (self.squares[seat] - n * mean * mean) / (n - 1))
+        return math.sqrt(variance / n)
+
+
 def simulate(rules: Rules, hands: int, *, seed: int = 0) -> SimulationSummary:
     """Play ``hands`` uniformly random hands (random shows included) and summarise them.
 
@@ -45,24 +79,15 @@ def simulate(rules: Rules, hands: int, *, seed: int = 0) -> SimulationSummary:
     draw = rng.random
     seeds = rng.getrandbits
     new_hand = rules.new_hand
-    totals = [0, 0, 0, 0]
-    squares = [0, 0, 0, 0]
-    full = slams = 0
+    stats = ScoreStats()
     for _ in range(hands):
         state = new_hand(seeds(63))
         state._random_playout(draw)
-        final, full_hearts, slam = state._outcome()
-        for seat in range(4):
-            totals[seat] += final[seat]
-            squares[seat] += final[seat] * final[seat]
-        full += full_hearts
-        slams += slam
-    mean = tuple(t / hands for t in totals)
-    if hands > 1:
-        stderr = tuple(
-            math.sqrt(max(0.0, (sq - hands * m * m) / (hands - 1)) / hands)
-            for sq, m in zip(squares, mean, strict=True)
-        )
-    else:
-        stderr = (math.nan,) * 4
-    return SimulationSummary(hands, mean, stderr, full, slams)
+        stats.add_scores(*state._outcome())
+    return SimulationSummary(
+        hands,
+        tuple(stats.mean(seat) for seat in range(4)),
+        tuple(stats.stderr(seat) for seat in range(4)),
+        stats.full_hearts,
+        stats.slams,
+    )

@@ -9,6 +9,27 @@
  * both and require identical hands.
  *
  * Card masks hold bit (suit * 13 + rank - 2); a trick is up to four card indices.
+ *
+ * Everything that crosses into C is checked, so that no input can crash the
+ * interpreter or leave an engine half-updated:
+ *   - every mask (hands, preferred, locked, forced) is an int (or __index__)
+ *     in 0 .. 2**52 - 1, else TypeError / ValueError (never truncated);
+ *     the four hands are pairwise disjoint and forced is 0 or one card bit
+ *     (ValueError); arguments are parsed whole before the engine changes;
+ *   - play(key): a non-int key is a TypeError, an int too large for a C long
+ *     an OverflowError, any other key outside 0..51 is ILLEGAL (-2);
+ *   - legal(), legal_mask() and play() raise ValueError when no seat is to
+ *     move (random_playout() then does nothing, as the Python engine does);
+ *     random_playout() raises ValueError when the seat to move holds no card
+ *     (unequal hands) and when random() returns anything but a float in
+ *     [0, 1): 1.0, -0.5, nan or inf raise ValueError("random() must return a
+ *     float in [0, 1)") instead of being clamped, so no index can run past
+ *     the legal mask; RuntimeError when random() changed the engine under it;
+ *   - the C state is updated fully before any Python object is built, so
+ *     code run by the allocator (a finaliser) sees a consistent engine.
+ *
+ * The type is subclassable (copy() makes an object of the subclass) and
+ * takes part in garbage collection: it holds history, tricks and config.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -19,11 +40,13 @@ static const uint64_t SUIT[4] = {
     0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39,
 };
 
+static const uint64_t FULL = (1ULL << 52) - 1;
+
 static PyObject *PLAYS = NULL; /* the 52 single-card Play objects, by card index */
 
 typedef struct {
     PyObject_HEAD
-    PyObject *history, *tricks;
+    PyObject *history, *tricks, *config; /* NULL only before __new__ ends or after tp_clear */
     uint64_t hands[4], locked[4], taken[4], preferred[4];
     int lifted[4];
     uint64_t unled, forced;
@@ -33,6 +56,8 @@ typedef struct {
     /* compiled rules */
     int lock_first, lock_discards, lift_for_hand;
     int has_preferred, penalty, last_offender;
+    /* bumped by every change of the game state (random_playout's re-entrancy check) */
+    unsigned long version;
 } Engine;
 
 static uint64_t lead_lock(const Engine *e, uint64_t hand, uint64_t locked)
@@ -96,23 +121,50 @@ static uint64_t legal_mask(Engine *e)
     return hand;
 }
 
-/* Append (seat, PLAYS[key]) to history; return -1 on error. */
-static int record_play(PyObject *history, int seat, int key)
+/* Append (seat, PLAYS[key]) to history; return -1 on error.  Holds its own
+ * references, so that code run by the allocator cannot free what it uses. */
+static int record_play(Engine *e, int seat, int key)
 {
-    PyObject *item = Py_BuildValue("(iO)", seat, PyTuple_GET_ITEM(PLAYS, key));
+    PyObject *list = e->history, *play, *item;
     int rc;
-    if (item == NULL)
+    if (list == NULL || PLAYS == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "PlayCore: no history list or no plays (set_plays)");
         return -1;
-    rc = PyList_Append(history, item);
-    Py_DECREF(item);
+    }
+    play = PyTuple_GET_ITEM(PLAYS, key);
+    Py_INCREF(list);
+    Py_INCREF(play);
+    item = Py_BuildValue("(iO)", seat, play);
+    Py_DECREF(play);
+    rc = item == NULL ? -1 : PyList_Append(list, item);
+    Py_XDECREF(item);
+    Py_DECREF(list);
     return rc;
 }
 
-static int finish_trick(Engine *e)
+/* Append (leader, (k0, k1, k2, k3), winner, taker) to tricks; return -1 on error. */
+static int record_trick(Engine *e, int leader, const int *trick, int winner, int taker)
+{
+    PyObject *list = e->tricks, *item;
+    int rc;
+    if (list == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "PlayCore: no tricks list");
+        return -1;
+    }
+    Py_INCREF(list);
+    item = Py_BuildValue("(i(iiii)ii)", leader, trick[0], trick[1], trick[2], trick[3], winner,
+                         taker);
+    rc = item == NULL ? -1 : PyList_Append(list, item);
+    Py_XDECREF(item);
+    Py_DECREF(list);
+    return rc;
+}
+
+/* Resolve the full trick in e->trick: the C state only, no Python objects. */
+static void finish_trick(Engine *e, int *winner_out, int *taker_out)
 {
     int first = e->trick[0], top = (first / 13 + 1) * 13, best = first, position = 0, i;
     int winner, taker;
-    PyObject *item;
     for (i = 1; i < 4; i++) {
         int card = e->trick[i];
         if (best < card && card < top) {
@@ -127,23 +179,20 @@ static int finish_trick(Engine *e)
     e->noffenders = 0;
     e->taken[taker] |= (1ULL << e->trick[0]) | (1ULL << e->trick[1]) | (1ULL << e->trick[2]) |
                        (1ULL << e->trick[3]);
-    item = Py_BuildValue("(i(iiii)ii)", e->trick_leader, e->trick[0], e->trick[1], e->trick[2],
-                         e->trick[3], winner, taker);
-    if (item == NULL || PyList_Append(e->tricks, item) < 0) {
-        Py_XDECREF(item);
-        return -1;
-    }
-    Py_DECREF(item);
     e->ntrick = 0;
     e->trick_leader = winner;
     e->seat = e->hands[winner] ? winner : -1;
-    return 0;
+    *winner_out = winner;
+    *taker_out = taker;
 }
 
+/* Play card `key` (0..51, in the hand of e->seat >= 0) for the seat to move.
+ * The whole C state is updated before history and tricks are appended to. */
 static int play_key(Engine *e, int key)
 {
-    int seat = e->seat;
+    int seat = e->seat, done, leader = e->trick_leader, trick[4], winner = 0, taker = 0;
     uint64_t bit = 1ULL << key;
+    e->version++;
     if (e->ntrick == 0) {
         uint64_t suit_mask = SUIT[key / 13];
         e->first_of_suit = (e->unled & suit_mask) != 0;
@@ -157,38 +206,69 @@ static int play_key(Engine *e, int key)
     }
     e->hands[seat] ^= bit;
     e->trick[e->ntrick++] = key;
-    if (record_play(e->history, seat, key) < 0)
+    done = e->ntrick == 4;
+    if (done) {
+        memcpy(trick, e->trick, sizeof trick);
+        finish_trick(e, &winner, &taker);
+    } else {
+        e->seat = (seat + 1) & 3;
+    }
+    if (record_play(e, seat, key) < 0)
         return -1;
-    if (e->ntrick == 4)
-        return finish_trick(e);
-    e->seat = (seat + 1) & 3;
+    if (done)
+        return record_trick(e, leader, trick, winner, taker);
     return 0;
 }
 
 
 /* -- the PlayCore type ------------------------------------------------------------ */
 
-static PyTypeObject PlayCoreType;
+/* One card mask: an int (or an object with __index__) in 0 .. 2**52 - 1. */
+static int read_mask(PyObject *obj, uint64_t *out, const char *what)
+{
+    PyObject *index = PyNumber_Index(obj);
+    long long value;
+    int overflow;
+    if (index == NULL)
+        return -1;
+    value = PyLong_AsLongLongAndOverflow(index, &overflow);
+    Py_DECREF(index);
+    if (value == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || value < 0 || (uint64_t)value > FULL) {
+        PyErr_Format(PyExc_ValueError, "%s: a card mask must be an int in 0 .. 2**52 - 1", what);
+        return -1;
+    }
+    *out = (uint64_t)value;
+    return 0;
+}
 
+/* Four card masks.  The sequence is copied to a tuple first: an __index__
+ * method cannot shrink it under us. */
 static int read_masks(PyObject *seq, uint64_t *out, const char *what)
 {
     Py_ssize_t i;
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (fast == NULL)
+    PyObject *items = PySequence_Tuple(seq);
+    if (items == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s: expected a sequence of four card masks, not %.200s",
+                         what, Py_TYPE(seq)->tp_name);
+        }
         return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != 4) {
-        Py_DECREF(fast);
+    }
+    if (PyTuple_GET_SIZE(items) != 4) {
+        Py_DECREF(items);
         PyErr_Format(PyExc_ValueError, "%s: expected four masks", what);
         return -1;
     }
     for (i = 0; i < 4; i++) {
-        out[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (PyErr_Occurred()) {
-            Py_DECREF(fast);
+        if (read_mask(PyTuple_GET_ITEM(items, i), &out[i], what) < 0) {
+            Py_DECREF(items);
             return -1;
         }
     }
-    Py_DECREF(fast);
+    Py_DECREF(items);
     return 0;
 }
 
@@ -197,75 +277,130 @@ static PyObject *masks_tuple(const uint64_t *m)
     return Py_BuildValue("(KKKK)", m[0], m[1], m[2], m[3]);
 }
 
+static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    Engine *e = (Engine *)type->tp_alloc(type, 0);
+    (void)args;
+    (void)kwds;
+    if (e == NULL)
+        return NULL;
+    /* an engine that __init__ has not set up is over: no seat is to move */
+    e->unled = FULL;
+    e->seat = -1;
+    return (PyObject *)e;
+}
+
+/* PlayCore(hands, flags, preferred, history, tricks, config=None) */
 static int core_init(Engine *e, PyObject *args, PyObject *kwds)
 {
-    PyObject *hands, *preferred, *history, *tricks;
-    int lock_first, lock_discards, lift_for_hand, penalty, last_offender;
-    static char *kwlist[] = {"hands", "flags", "preferred", "history", "tricks", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O(ppppp)OO!O!:PlayCore", kwlist, &hands,
+    PyObject *hands, *preferred, *history, *tricks, *config = Py_None;
+    uint64_t hand_masks[4], preferred_masks[4] = {0, 0, 0, 0}, seen = 0;
+    int lock_first, lock_discards, lift_for_hand, penalty, last_offender, i;
+    static char *kwlist[] = {"hands", "flags", "preferred", "history", "tricks", "config", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O(ppppp)OO!O!|O:PlayCore", kwlist, &hands,
                                      &lock_first, &lock_discards, &lift_for_hand, &penalty,
                                      &last_offender, &preferred, &PyList_Type, &history,
-                                     &PyList_Type, &tricks))
+                                     &PyList_Type, &tricks, &config))
         return -1;
-    if (read_masks(hands, e->hands, "hands") < 0)
+    if (read_masks(hands, hand_masks, "hands") < 0)
         return -1;
+    for (i = 0; i < 4; i++) {
+        if (hand_masks[i] & seen) {
+            PyErr_SetString(PyExc_ValueError, "hands overlap");
+            return -1;
+        }
+        seen |= hand_masks[i];
+    }
+    if (preferred != Py_None && read_masks(preferred, preferred_masks, "preferred") < 0)
+        return -1;
+    /* everything is read: set the engine up in one go */
+    e->version++;
+    memcpy(e->hands, hand_masks, sizeof e->hands);
+    memcpy(e->preferred, preferred_masks, sizeof e->preferred);
     e->has_preferred = preferred != Py_None;
-    if (e->has_preferred && read_masks(preferred, e->preferred, "preferred") < 0)
-        return -1;
     e->lock_first = lock_first;
     e->lock_discards = lock_discards;
     e->lift_for_hand = lift_for_hand;
     e->penalty = penalty;
     e->last_offender = last_offender;
-    Py_INCREF(history);
-    Py_XSETREF(e->history, history);
-    Py_INCREF(tricks);
-    Py_XSETREF(e->tricks, tricks);
     memset(e->locked, 0, sizeof e->locked);
     memset(e->taken, 0, sizeof e->taken);
     memset(e->lifted, 0, sizeof e->lifted);
-    e->unled = (1ULL << 52) - 1;
+    e->unled = FULL;
     e->forced = 0;
     e->first_of_suit = 0;
     e->trick_leader = 0;
     e->seat = -1;
     e->ntrick = 0;
     e->noffenders = 0;
+    Py_INCREF(history);
+    Py_XSETREF(e->history, history);
+    Py_INCREF(tricks);
+    Py_XSETREF(e->tricks, tricks);
+    Py_INCREF(config);
+    Py_XSETREF(e->config, config);
+    return 0;
+}
+
+static int core_traverse(Engine *e, visitproc visit, void *arg)
+{
+    Py_VISIT(e->history);
+    Py_VISIT(e->tricks);
+    Py_VISIT(e->config);
+    return 0;
+}
+
+static int core_clear(Engine *e)
+{
+    Py_CLEAR(e->history);
+    Py_CLEAR(e->tricks);
+    Py_CLEAR(e->config);
     return 0;
 }
 
 static void core_dealloc(Engine *e)
 {
-    Py_XDECREF(e->history);
-    Py_XDECREF(e->tricks);
+    PyObject_GC_UnTrack(e);
+    core_clear(e);
     Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
+/* start(leader, forced, locked, shows=None); shows is ignored (the Python engine's signature). */
 static PyObject *core_start(Engine *e, PyObject *args)
 {
     int leader;
-    unsigned long long forced;
-    PyObject *locked;
-    if (!PyArg_ParseTuple(args, "iKO:start", &leader, &forced, &locked))
+    uint64_t forced, locked[4];
+    PyObject *forced_obj, *locked_obj, *shows = Py_None;
+    if (!PyArg_ParseTuple(args, "iOO|O:start", &leader, &forced_obj, &locked_obj, &shows))
         return NULL;
     if (leader < 0 || leader > 3) {
         PyErr_SetString(PyExc_ValueError, "leader must be 0-3");
         return NULL;
     }
-    if (read_masks(locked, e->locked, "locked") < 0)
+    if (read_mask(forced_obj, &forced, "forced") < 0)
         return NULL;
+    if (forced & (forced - 1)) {
+        PyErr_SetString(PyExc_ValueError, "forced must be 0 or a single card");
+        return NULL;
+    }
+    if (read_masks(locked_obj, locked, "locked") < 0)
+        return NULL;
+    e->version++;
+    memcpy(e->locked, locked, sizeof e->locked);
     e->trick_leader = e->seat = leader;
     e->forced = forced;
     Py_RETURN_NONE;
 }
 
+/* copy(history, tricks): an object of the same (sub)class, sharing config. */
 static PyObject *core_copy(Engine *e, PyObject *args)
 {
     PyObject *history, *tricks;
+    PyTypeObject *type = Py_TYPE(e);
     Engine *new;
     if (!PyArg_ParseTuple(args, "O!O!:copy", &PyList_Type, &history, &PyList_Type, &tricks))
         return NULL;
-    new = (Engine *)PlayCoreType.tp_alloc(&PlayCoreType, 0);
+    new = (Engine *)type->tp_alloc(type, 0);
     if (new == NULL)
         return NULL;
     memcpy((char *)new + offsetof(Engine, hands), (char *)e + offsetof(Engine, hands),
@@ -274,6 +409,8 @@ static PyObject *core_copy(Engine *e, PyObject *args)
     new->history = history;
     Py_INCREF(tricks);
     new->tricks = tricks;
+    new->config = e->config != NULL ? e->config : Py_None;
+    Py_INCREF(new->config);
     return (PyObject *)new;
 }
 
@@ -281,6 +418,20 @@ static int check_seat(Engine *e)
 {
     if (e->seat < 0) {
         PyErr_SetString(PyExc_ValueError, "no seat is to move");
+        return -1;
+    }
+    return 0;
+}
+
+/* Before playing: the lists to append to and the Play objects are there. */
+static int check_ready(Engine *e)
+{
+    if (PLAYS == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "gongzhu._speedups.set_plays() was not called");
+        return -1;
+    }
+    if (e->history == NULL || e->tricks == NULL) {
+        PyErr_SetString(PyExc_ValueError, "PlayCore has no history or tricks list");
         return -1;
     }
     return 0;
@@ -302,6 +453,10 @@ static PyObject *core_legal(Engine *e, PyObject *unused)
     (void)unused;
     if (check_seat(e) < 0)
         return NULL;
+    if (PLAYS == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "gongzhu._speedups.set_plays() was not called");
+        return NULL;
+    }
     mask = legal_mask(e);
     out = PyTuple_New(__builtin_popcountll(mask));
     if (out == NULL)
@@ -315,12 +470,15 @@ static PyObject *core_legal(Engine *e, PyObject *unused)
     return out;
 }
 
+/* play(key) -> the next seat, -1 after the last card, -2 (nothing changes) when
+ * the card may not be played or key is not in 0..51.  A non-int key is a
+ * TypeError, one too large for a C long an OverflowError. */
 static PyObject *core_play(Engine *e, PyObject *arg)
 {
     long key = PyLong_AsLong(arg);
     if (key == -1 && PyErr_Occurred())
         return NULL;
-    if (check_seat(e) < 0)
+    if (check_seat(e) < 0 || check_ready(e) < 0)
         return NULL;
     if (key < 0 || key >= 52 || !((legal_mask(e) >> key) & 1))
         return PyLong_FromLong(-2);
@@ -329,26 +487,56 @@ static PyObject *core_play(Engine *e, PyObject *arg)
     return PyLong_FromLong(e->seat);
 }
 
+/* random_playout(random): play to the end, one random() call per card.
+ * random() must return a float in [0, 1): anything else (1.0, -0.5, nan, inf,
+ * a non-number) raises ValueError (TypeError) rather than being clamped, and
+ * so does a seat to move without a card; a random() that changes the engine
+ * (re-entrant play, start, __init__) raises RuntimeError.  A card played
+ * before the error stays played.  On a finished engine it does nothing. */
 static PyObject *core_random_playout(Engine *e, PyObject *random)
 {
+    if (e->seat >= 0 && check_ready(e) < 0)
+        return NULL;
     while (e->seat >= 0) {
         uint64_t mask = legal_mask(e);
-        PyObject *r = PyObject_CallNoArgs(random);
+        unsigned long version = e->version;
+        int n = __builtin_popcountll(mask);
+        PyObject *r;
         double x;
         long skip;
+        if (n == 0) {
+            PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
+            return NULL;
+        }
+        r = PyObject_CallNoArgs(random);
         if (r == NULL)
             return NULL;
         x = PyFloat_AsDouble(r);
         Py_DECREF(r);
         if (x == -1.0 && PyErr_Occurred())
             return NULL;
-        skip = (long)(x * (double)__builtin_popcountll(mask));
+        if (!(x >= 0.0 && x < 1.0)) {
+            PyErr_SetString(PyExc_ValueError, "random() must return a float in [0, 1)");
+            return NULL;
+        }
+        if (e->version != version || e->seat < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "random() changed the PlayCore under random_playout");
+            return NULL;
+        }
+        skip = (long)(x * (double)n);
+        if (skip >= n) /* cannot happen for x < 1 and n <= 52; kept as a guard */
+            skip = n - 1;
         while (skip-- > 0)
             mask &= mask - 1;
         if (play_key(e, __builtin_ctzll(mask)) < 0)
             return NULL;
     }
     Py_RETURN_NONE;
+}
+
+static PyObject *ref_or_none(PyObject *list)
+{
+    return Py_NewRef(list != NULL ? list : Py_None);
 }
 
 static PyObject *get_hands(Engine *e, void *c) { (void)c; return masks_tuple(e->hands); }
@@ -358,8 +546,17 @@ static PyObject *get_seat(Engine *e, void *c) { (void)c; return PyLong_FromLong(
 static PyObject *get_forced(Engine *e, void *c) { (void)c; return PyLong_FromUnsignedLongLong(e->forced); }
 static PyObject *get_unled(Engine *e, void *c) { (void)c; return PyLong_FromUnsignedLongLong(e->unled); }
 static PyObject *get_trick_leader(Engine *e, void *c) { (void)c; return PyLong_FromLong(e->trick_leader); }
-static PyObject *get_history(Engine *e, void *c) { (void)c; Py_INCREF(e->history); return e->history; }
-static PyObject *get_tricks(Engine *e, void *c) { (void)c; Py_INCREF(e->tricks); return e->tricks; }
+static PyObject *get_history(Engine *e, void *c) { (void)c; return ref_or_none(e->history); }
+static PyObject *get_tricks(Engine *e, void *c) { (void)c; return ref_or_none(e->tricks); }
+static PyObject *get_config(Engine *e, void *c) { (void)c; return ref_or_none(e->config); }
+static PyObject *get_first_of_suit(Engine *e, void *c) { (void)c; return PyBool_FromLong(e->first_of_suit); }
+
+static PyObject *get_lifted(Engine *e, void *c)
+{
+    (void)c;
+    return PyTuple_Pack(4, e->lifted[0] ? Py_True : Py_False, e->lifted[1] ? Py_True : Py_False,
+                        e->lifted[2] ? Py_True : Py_False, e->lifted[3] ? Py_True : Py_False);
+}
 
 static PyObject *get_trick(Engine *e, void *c)
 {
@@ -383,35 +580,47 @@ static PyGetSetDef core_getset[] = {
     {"hands", (getter)get_hands, NULL, "each seat's cards (masks)", NULL},
     {"taken", (getter)get_taken, NULL, "each seat's taken cards (masks)", NULL},
     {"locked", (getter)get_locked, NULL, "each seat's locked shown cards (masks)", NULL},
+    {"lifted", (getter)get_lifted, NULL, "per seat, whether its lock is lifted for the hand", NULL},
     {"seat", (getter)get_seat, NULL, "the seat to move, or -1 when over", NULL},
     {"forced", (getter)get_forced, NULL, "the card mask the leader must lead, or 0", NULL},
     {"unled", (getter)get_unled, NULL, "the mask of the suits not led yet", NULL},
+    {"first_of_suit", (getter)get_first_of_suit, NULL,
+     "whether the trick under way is its suit's first", NULL},
     {"trick_leader", (getter)get_trick_leader, NULL, "the seat that leads the trick", NULL},
     {"trick", (getter)get_trick, NULL, "the card indices of the trick under way", NULL},
     {"history", (getter)get_history, NULL, "the hand's action list", NULL},
     {"tricks", (getter)get_tricks, NULL, "the hand's trick list", NULL},
+    {"config", (getter)get_config, NULL, "the object given as config (default None)", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyMethodDef core_methods[] = {
-    {"start", (PyCFunction)core_start, METH_VARARGS, "start(leader, forced, locked)"},
-    {"copy", (PyCFunction)core_copy, METH_VARARGS, "copy(history, tricks) -> PlayCore"},
+    {"start", (PyCFunction)core_start, METH_VARARGS,
+     "start(leader, forced, locked, shows=None); shows is ignored"},
+    {"copy", (PyCFunction)core_copy, METH_VARARGS,
+     "copy(history, tricks) -> an engine of the same type, sharing config"},
     {"legal_mask", (PyCFunction)core_legal_mask, METH_NOARGS, "the legal cards (mask)"},
     {"legal", (PyCFunction)core_legal, METH_NOARGS, "the legal plays (tuple)"},
     {"play", (PyCFunction)core_play, METH_O, "play(key) -> next seat, -1 over, -2 illegal"},
-    {"random_playout", (PyCFunction)core_random_playout, METH_O, "random_playout(random)"},
+    {"random_playout", (PyCFunction)core_random_playout, METH_O,
+     "random_playout(random); random() must return a float in [0, 1)"},
     {NULL, NULL, 0, NULL},
 };
 
 static PyTypeObject PlayCoreType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "gongzhu._speedups.PlayCore",
-    .tp_doc = "The single-card play engine in C (see gongzhu.engine.PlayCore).",
+    .tp_doc = "PlayCore(hands, flags, preferred, history, tricks, config=None)\n\n"
+              "The single-card play engine in C (see gongzhu.engine.PlayCore).",
     .tp_basicsize = sizeof(Engine),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_new = PyType_GenericNew,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = core_new,
     .tp_init = (initproc)core_init,
+    .tp_alloc = PyType_GenericAlloc,
+    .tp_free = PyObject_GC_Del,
     .tp_dealloc = (destructor)core_dealloc,
+    .tp_traverse = (traverseproc)core_traverse,
+    .tp_clear = (inquiry)core_clear,
     .tp_methods = core_methods,
     .tp_getset = core_getset,
 };

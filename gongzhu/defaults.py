@@ -18,11 +18,6 @@ NAME = "gongzhu.defaults"
 
 
 @hookimpl(trylast=True)
-def gongzhu_deck_copies() -> int:
-    return 1
-
-
-@hookimpl(trylast=True)
 def gongzhu_showable_cards() -> Collection[Card]:
     return (PIG, SHEEP, TRANSFORMER, HEART_ACE)
 
@@ -40,13 +35,6 @@ def gongzhu_show_factors() -> Mapping[ShowKind, int]:
 @hookimpl(trylast=True)
 def gongzhu_show_kinds() -> Collection[ShowKind]:
     return (ShowKind.OPEN,)
-
-
-@hookimpl(trylast=True)
-def gongzhu_hand_class() -> type:
-    from .hand import HandState
-
-    return HandState
 
 
 @hookimpl(trylast=True)

@@ -1,19 +1,12 @@
-"""The single-card play engine: follow suit, the shown-card lock, the discard rule.
+"""The pure-Python play engines' building blocks, and the single-deck engine.
 
-:class:`PlayCore` holds the play phase of a hand as integers (each seat's
-cards as a 52-bit mask, bit :attr:`Card.index <gongzhu.cards.Card.index>`)
-and plays it.  :class:`~gongzhu.hand.HandState` owns one and calls it once
-per step; everything else about a hand (showing, scoring, views, records)
-lives in the hand.
-
-There are two implementations with one interface: :class:`PlayCore` here,
-in pure Python (the reference), and ``gongzhu._speedups.PlayCore`` in C,
-used when it was built (see :data:`gongzhu.hand.ACCELERATED`).  The tests
-require both to play identical hands from identical random draws.
-
-A play engine for other tricks (two-deck pairs) subclasses :class:`PlayCore`
-and sets it as the ``core_class`` of its :class:`~gongzhu.hand.HandState`
-subclass.
+:class:`PlayCore` holds the play phase of a single-deck hand as integers
+(each seat's cards as a 52-bit mask, bit :attr:`Card.index
+<gongzhu.cards.Card.index>`) and plays it: the ``single-python`` engine of
+:mod:`gongzhu.play`, and the reference its C twin (``single-c``, in
+``gongzhu._speedups``) must agree with.  The mask helpers here
+(:func:`add_copy`, :func:`cards_of_mask`, ...) know the two-deck layout too:
+a second copy of card ``i`` is bit ``52 + i``.
 """
 
 from __future__ import annotations
@@ -21,8 +14,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from .actions import SINGLE_PLAYS, Play
-from .cards import Card
+from .actions import SINGLE_PLAYS, Play, play_of_key
+from .cards import Card, Suit
+from .play import (
+    DISCARD_RULE,
+    FOLLOW_SUIT,
+    HOLDING,
+    ILLEGAL,
+    OPENING_LEAD,
+    OVER,
+    SHAPE,
+    SHOWN_CARD_LOCK,
+    PlayConfig,
+    PlayRule,
+    PlaySituation,
+    Refusal,
+)
 
 __all__ = [
     "ILLEGAL",
@@ -33,16 +40,13 @@ __all__ = [
     "copies_in",
     "plays_of_mask",
     "remove_copy",
+    "single_deck_refusal",
     "subtract_copies",
 ]
 
 SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
 FULL_MASK: Final = (1 << 52) - 1
 SUIT_OF: Final = tuple(i // 13 for i in range(52))
-OVER: Final = -1
-"""What :meth:`PlayCore.play` returns once the last card is played."""
-ILLEGAL: Final = -2
-"""What :meth:`PlayCore.play` returns for an illegal play (nothing changes)."""
 
 _CHUNK_PLAYS: Final[list[list[tuple[Play, ...] | None]]] = [[None] * 8192 for _ in range(4)]
 _SPADES, _HEARTS, _DIAMONDS, _CLUBS = _CHUNK_PLAYS
@@ -108,20 +112,33 @@ def cards_of_mask(mask: int) -> tuple[Card, ...]:
     return cards
 
 
-class PlayCore:
-    """The play phase of a single-deck hand.
+class _Refused(Exception):
+    """Raised inside the cascade when the play being explained is removed (explain mode only)."""
 
+    def __init__(self, rule: str, detail: Any = None) -> None:
+        self.rule = rule
+        self.detail = detail
+
+
+class PlayCore:
+    """The play phase of a single-deck hand: the reference engine (``single-python``).
+
+    Its legality is one ordered cascade (:meth:`legal_mask`): the opening
+    lead, follow suit, the discard rule, the shown-card lock, then the
+    plug-ins' own :class:`~gongzhu.play.PlayRule` objects, each narrowing
+    what the ones before allowed.  :meth:`refusal` runs the same cascade and
+    reports the step that removed the play, so a refusal is explained by
+    the code that decides it.
+
+    :param config: the ruleset's :class:`~gongzhu.play.PlayConfig`.
     :param hands: each seat's cards (masks).
-    :param rules: the compiled flags ``(lock_first_trick, lock_discards,
-        lock_lifts_for_hand, penalty, penalise_last_offender)`` and the
-        preferred-discard masks per led suit (or ``None``), as
-        :class:`~gongzhu.rules.Rules` compiles them.
     :param history: the hand's action list; each play appends ``(seat, Play)``.
     :param tricks: the hand's trick list; each trick appends
         ``(leader, (k0, k1, k2, k3), winner, taker)``.
     """
 
     __slots__ = (
+        "config",
         "first_of_suit",
         "forced",
         "hands",
@@ -134,8 +151,11 @@ class PlayCore:
         "locked",
         "offenders",
         "penalty",
+        "play_rules",
+        "played",
         "preferred",
         "seat",
+        "strict",
         "taken",
         "trick",
         "trick_leader",
@@ -145,21 +165,32 @@ class PlayCore:
 
     def __init__(
         self,
+        config: PlayConfig,
         hands: Sequence[int],
-        flags: tuple[bool, bool, bool, bool, bool],
-        preferred: Sequence[int] | None,
         history: list[Any],
         tricks: list[Any],
     ) -> None:
-        self.hands = list(hands)
-        (
-            self.lock_first,
-            self.lock_discards,
-            self.lift_for_hand,
-            self.penalty,
-            self.last_offender,
-        ) = flags
-        self.preferred = None if preferred is None else tuple(preferred)
+        self.config = config
+        hands = [int(h) for h in hands]
+        if len(hands) != 4 or any(h < 0 or h > FULL_MASK for h in hands):
+            raise ValueError("hands: expected four 52-bit card masks")
+        if (
+            hands[0] & hands[1]
+            or (hands[0] | hands[1]) & hands[2]
+            or (hands[0] | hands[1] | hands[2]) & hands[3]
+        ):
+            raise ValueError("hands overlap")
+        self.hands = hands
+        lock = config.shown_card_lock
+        self.lock_first = lock is not None and lock.first_trick
+        self.lock_discards = lock is not None and lock.discard_before_led
+        self.lift_for_hand = lock is not None and lock.stuck == "hand"
+        discard = config.discard_rule
+        self.preferred = config.preferred_discard_masks
+        self.penalty = discard is not None and not discard.strict
+        self.strict = discard is not None and discard.strict
+        self.last_offender = discard is not None and discard.offender == "last"
+        self.play_rules = config.rules
         self.history = history
         self.tricks = tricks
         self.locked = [0, 0, 0, 0]
@@ -168,16 +199,30 @@ class PlayCore:
         self.trick: list[int] = []
         self.offenders: list[int] = []
         self.unled = FULL_MASK
+        self.played = 0
         self.first_of_suit = False
         self.forced = 0
         self.trick_leader = 0
         self.seat = OVER
 
-    def start(self, leader: int, forced: int, locked: Sequence[int]) -> None:
+    def start(
+        self,
+        leader: int,
+        forced: int,
+        locked: Sequence[int],
+        shows: Sequence[Any] = (),
+    ) -> None:
         """Begin the first trick: ``leader`` leads (``forced``: the card mask it must lead)."""
+        if leader not in range(4):
+            raise ValueError("leader must be 0-3")
+        if not 0 <= forced <= FULL_MASK or forced & (forced - 1):
+            raise ValueError("forced must be 0 or one card's bit")
+        locked = [int(m) for m in locked]
+        if len(locked) != 4 or any(m < 0 or m > FULL_MASK for m in locked):
+            raise ValueError("locked: expected four 52-bit card masks")
         self.trick_leader = self.seat = leader
         self.forced = forced
-        self.locked = list(locked)
+        self.locked = locked
 
     def copy(self, history: list[Any], tricks: list[Any]) -> PlayCore:
         """An independent copy that appends to ``history`` and ``tricks``."""
@@ -194,68 +239,23 @@ class PlayCore:
         new.tricks = tricks
         return new
 
-    # -- legality -------------------------------------------------------------------
+    def shown_taken(self) -> None:
+        """Single-deck: a shown card is one card, so who took it needs no engine's word."""
+        return None
+
+    # -- legality: one cascade decides and explains ------------------------------------
 
     def legal_mask(self) -> int:
         """The cards the seat to move may play."""
-        seat = self.seat
-        hand = self.hands[seat]
-        trick = self.trick
-        locked = self.locked[seat] & hand
-        if locked and self.lifted[seat]:
-            locked = 0
-        if not trick:
-            forced = self.forced
-            if forced:
-                return forced & hand or hand
-            legal = hand
-            if locked:
-                legal &= ~self._lead_lock(hand, locked)
-        else:
-            led = SUIT_OF[trick[0]]
-            follow = hand & SUIT_MASKS[led]
-            if follow:
-                # a shown card may not follow in its suit's first trick, unless it is the only one
-                if locked and self.first_of_suit and follow != locked & follow and self.lock_first:
-                    return follow & ~locked
-                return follow
-            legal = hand
-            preferred = self.preferred
-            if preferred is not None and not self.penalty:
-                same_colour = hand & preferred[led]
-                if same_colour:
-                    legal = same_colour
-            if locked and self.lock_discards:
-                legal &= ~(locked & self.unled)
-        if legal:
-            return legal
-        # the shown-card lock leaves nothing: it lifts (for this play, or the hand)
-        if self.lift_for_hand:
-            self.lifted[seat] = True
-        if not trick:
-            return hand
-        preferred = self.preferred
-        if preferred is not None and not self.penalty:
-            same_colour = hand & preferred[SUIT_OF[trick[0]]]
-            if same_colour:
-                return same_colour
-        return hand
-
-    def _lead_lock(self, hand: int, locked: int) -> int:
-        if not self.lock_first:
-            return 0
-        blocked = 0
-        pending = locked & self.unled
-        while pending:
-            low = pending & -pending
-            if hand & SUIT_MASKS[SUIT_OF[low.bit_length() - 1]] != low:
-                blocked |= low
-            pending ^= low
-        return blocked
+        return _cascade(self, -1)
 
     def legal(self) -> tuple[Play, ...]:
         """The legal plays of the seat to move, in card order."""
-        return plays_of_mask(self.legal_mask())
+        return plays_of_mask(_cascade(self, -1))
+
+    def refusal(self, play: Play) -> Refusal | None:
+        """Why ``play`` is refused for the seat to move, or ``None`` when it is legal."""
+        return single_deck_refusal(self, play)
 
     # -- playing --------------------------------------------------------------------
 
@@ -265,7 +265,9 @@ class PlayCore:
         :return: the next seat to move, :data:`OVER` after the last card, or
             :data:`ILLEGAL` (nothing changes) when the card may not be played.
         """
-        if not 0 <= key < 52 or not self.legal_mask() >> key & 1:
+        if self.seat < 0:
+            raise ValueError("no seat is to move")
+        if not 0 <= key < 52 or not _cascade(self, -1) >> key & 1:
             return ILLEGAL
         self._play(key)
         return self.seat
@@ -287,6 +289,7 @@ class PlayCore:
             if not hand & SUIT_MASKS[led] and hand & preferred and not bit & preferred:
                 self.offenders.append(seat)
         hands[seat] ^= bit
+        self.played |= bit
         trick.append(key)
         self.history.append((seat, SINGLE_PLAYS[key]))
         if len(trick) == 4:
@@ -324,15 +327,172 @@ class PlayCore:
         Each card takes one ``random()`` draw ``r``: the card is the
         ``int(r * n)``-th lowest of the ``n`` legal ones.
         """
-        legal_mask = self.legal_mask
         play = self._play
         while self.seat != OVER:
-            mask = legal_mask()
-            skip = int(random() * mask.bit_count())
+            mask = _cascade(self, -1)
+            r = random()
+            if not 0.0 <= r < 1.0:
+                raise ValueError("random() must return a float in [0, 1)")
+            skip = int(r * mask.bit_count())
             while skip:
                 mask &= mask - 1
                 skip -= 1
             play((mask & -mask).bit_length() - 1)
+
+
+def _lead_lock(state: Any, hand: int, locked: int) -> int:
+    """The shown cards the lock keeps from being led: in an unled suit, unless the only card."""
+    if not state.lock_first:
+        return 0
+    blocked = 0
+    pending = locked & state.unled
+    while pending:
+        low = pending & -pending
+        if hand & SUIT_MASKS[SUIT_OF[low.bit_length() - 1]] != low:
+            blocked |= low
+        pending ^= low
+    return blocked
+
+
+def _cascade(state: Any, why: int) -> int:
+    """The single-deck legality cascade over an engine's state (Python or C engine alike).
+
+    Returns the legal card mask.  With ``why`` a card index, raises
+    :class:`_Refused` naming the step that removes it instead (and changes
+    nothing: a lock that lifts for the hand is only recorded when not explaining).
+    """
+    seat = state.seat
+    hand = state.hands[seat]
+    trick = state.trick
+    locked = state.locked[seat] & hand
+    if locked and state.lifted[seat]:
+        locked = 0
+    if why >= 0 and not hand >> why & 1:
+        raise _Refused(HOLDING)
+    if not trick:
+        forced = state.forced
+        if forced:
+            legal = forced & hand or hand
+            if why >= 0 and not legal >> why & 1:
+                raise _Refused(OPENING_LEAD, forced)
+            return legal
+        legal = hand
+        if locked:
+            kept = legal & ~_lead_lock(state, hand, locked)
+            if kept:
+                if why >= 0 and not kept >> why & 1:
+                    raise _Refused(SHOWN_CARD_LOCK, "lead")
+                legal = kept
+            elif state.lift_for_hand and why < 0:
+                state.lifted[seat] = True
+    else:
+        led = SUIT_OF[trick[0]]
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            if why >= 0 and not follow >> why & 1:
+                raise _Refused(FOLLOW_SUIT, led)
+            legal = follow
+            # a shown card may not follow in its suit's first trick, unless it is the only one
+            if locked and state.first_of_suit and follow != locked & follow and state.lock_first:
+                legal = follow & ~locked
+                if why >= 0 and not legal >> why & 1:
+                    raise _Refused(SHOWN_CARD_LOCK, "follow")
+        else:
+            legal = hand
+            preferred = state.preferred
+            if preferred is not None and state.strict:
+                same_colour = hand & preferred[led]
+                if same_colour:
+                    if why >= 0 and not same_colour >> why & 1:
+                        raise _Refused(DISCARD_RULE, led)
+                    legal = same_colour
+            if locked and state.lock_discards:
+                kept = legal & ~(locked & state.unled)
+                if kept:
+                    if why >= 0 and not kept >> why & 1:
+                        raise _Refused(SHOWN_CARD_LOCK, "discard")
+                    legal = kept
+                elif state.lift_for_hand and why < 0:
+                    state.lifted[seat] = True
+    rules = state.config.rules
+    if rules:
+        legal = _apply_play_rules(state, rules, hand, legal, why)
+    return legal
+
+
+def _apply_play_rules(
+    state: Any, rules: Sequence[PlayRule], hand: int, legal: int, why: int
+) -> int:
+    """The plug-ins' own rules, each narrowing ``legal``; one that leaves nothing lifts."""
+    unled = state.unled
+    situation_trick = tuple(c for key in state.trick for c in play_of_key(key).cards)
+    for rule in rules:
+        situation = PlaySituation(
+            seat=state.seat,
+            hand=hand,
+            trick=situation_trick,
+            played=state.played,
+            unled_suits=frozenset(s for s in Suit if unled & SUIT_MASKS[s]),
+            candidates=legal,
+        )
+        refused = int(rule.refuse(situation))
+        refused = (refused | refused >> 52) & legal
+        kept = legal & ~refused
+        if kept and refused:
+            if why >= 0 and not kept >> why & 1:
+                raise _Refused(rule.name, rule)
+            legal = kept
+    return legal
+
+
+def single_deck_refusal(state: Any, play: Play) -> Refusal | None:
+    """Why the single-deck cascade refuses ``play`` for the seat to move of ``state``.
+
+    ``state`` is a single-deck engine, the Python :class:`PlayCore` or the C
+    one (which exposes the same attributes).  ``None`` when the play is legal.
+    """
+    seat = state.seat
+    if seat < 0:
+        return Refusal(HOLDING, "the hand is over")
+    if len(play.cards) != 1:
+        return Refusal(SHAPE, "a play is one card in single-deck play")
+    card = play.cards[0]
+    try:
+        _cascade(state, card.index)
+    except _Refused as refused:
+        return Refusal(refused.rule, _message(refused, seat, card))
+    return None
+
+
+def _message(refused: _Refused, seat: int, card: Card) -> str:
+    rule, detail = refused.rule, refused.detail
+    suit = card.suit.symbol
+    if rule == HOLDING:
+        return f"seat {seat} does not hold {card}"
+    if rule == OPENING_LEAD:
+        return f"the opening lead must be {cards_of_mask(detail)[0]}"
+    if rule == FOLLOW_SUIT:
+        return f"must follow suit: seat {seat} holds {Suit(detail).symbol}"
+    if rule == DISCARD_RULE:
+        led = Suit(detail)
+        colour = "red" if led.is_red else "black"
+        return (
+            f"垫牌规则: a seat void in {led.symbol} must discard a card of the same colour "
+            f"({colour}) while it holds one"
+        )
+    if rule == SHOWN_CARD_LOCK:
+        if detail == "lead":
+            return (
+                f"{card} was shown and may not be led in the first trick of "
+                f"{suit} unless it is the holder's only {suit}"
+            )
+        if detail == "follow":
+            return (
+                f"{card} was shown and may not be played in the first trick of "
+                f"{suit} unless it is the holder's only {suit}"
+            )
+        return f"{card} was shown and may not be discarded before {suit} has been led"
+    return str(detail.reason).replace("{card}", str(card))
 
 
 _SCALARS: Final = tuple(

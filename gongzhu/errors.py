@@ -40,12 +40,16 @@ class IllegalAction(GongzhuError, ValueError):
     :ivar action: the rejected action (as given).
     :ivar seat: the seat whose turn it was, or ``None`` when the hand is over.
     :ivar rule: a short sentence naming the rule the action breaks.
+    :ivar refusal: for a refused card play, the play engine's
+        :class:`~gongzhu.play.Refusal` (its ``rule`` names the rule:
+        ``"follow-suit"``, ``"shown-card-lock"``, a plug-in's rule...), else ``None``.
     """
 
-    def __init__(self, action: Any, seat: int | None, rule: str) -> None:
+    def __init__(self, action: Any, seat: int | None, rule: str, refusal: Any = None) -> None:
         self.action = action
         self.seat = seat
         self.rule = rule
+        self.refusal = refusal
         who = "the hand is over" if seat is None else f"seat {seat}"
         super().__init__(f"illegal action {_describe(action)} ({who}): {rule}")
 

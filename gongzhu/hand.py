@@ -3,59 +3,30 @@
 :class:`HandState` is OpenSpiel-shaped: :meth:`~HandState.legal_actions`,
 :meth:`~HandState.apply`, :meth:`~HandState.clone`, per-seat
 :meth:`~HandState.view`.  The show phases and scoring live here; the play
-phase is run by a play engine, a :class:`~gongzhu.engine.PlayCore` that
-holds each seat's cards as a 52-bit mask and applies the rules the ruleset
-compiled when it was built.  No plug-in hook runs for a card play.
-
-A play-engine plug-in (two-deck pairs) returns, from
-:func:`~gongzhu.hookspecs.gongzhu_hand_class`, a :class:`HandState` subclass
-whose :attr:`~HandState.core_class` is its own engine, and overrides
-:meth:`~HandState._deal_masks` for its card masks.
+phase is run by the ruleset's play engine (a :class:`~gongzhu.play.PlayEngine`
+chosen when the ruleset was built, see :mod:`gongzhu.play`), which holds
+each seat's cards as a card mask and applies the compiled
+:class:`~gongzhu.play.PlayConfig`.  No plug-in hook runs for a card play.
 """
 
 from __future__ import annotations
 
-import importlib
-import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from .actions import SINGLE_PLAYS, Action, Play, Show, ShowKind, play_of_key
-from .cards import Card, Suit
-from .engine import (
-    ILLEGAL,
-    SUIT_MASKS,
-    SUIT_OF,
-    PlayCore,
-    add_copy,
-    cards_of_mask,
-    subtract_copies,
-)
+from .actions import Action, Play, Show, ShowKind, play_of_key
+from .cards import Card
+from .engine import add_copy, cards_of_mask, subtract_copies
+from .engines import ACCELERATED
 from .errors import HandNotOver, IllegalAction
+from .play import ILLEGAL, EngineSpec
 from .plugin import SEATS, Deal
 from .scoring import ScoreSheet, ShowRecord
 from .view import Phase, PublicShow, SeatView, Trick
 
 if TYPE_CHECKING:
     from .rules import Rules
-
-_speedups: Any = None
-if not os.environ.get("GONGZHU_PURE_PYTHON"):
-    try:
-        _speedups = importlib.import_module("gongzhu._speedups")
-    except ImportError:  # the optional C accelerator was not built
-        _speedups = None
-    else:
-        _speedups.set_plays(SINGLE_PLAYS)
-
-ACCELERATED: Final = _speedups is not None
-"""Whether the play engine is the optional C accelerator (``gongzhu._speedups``).
-
-It is built when a C compiler is available at install time; setting the
-environment variable ``GONGZHU_PURE_PYTHON`` (to anything) before import
-uses the pure-Python :class:`~gongzhu.engine.PlayCore` instead.  Hands are
-identical either way."""
 
 __all__ = ["ACCELERATED", "RECORD_FORMAT", "HandState", "Phase"]
 
@@ -73,9 +44,6 @@ class HandState:
     Seats are 0-3 in playing order.  A rejected action raises
     :class:`~gongzhu.errors.IllegalAction` and leaves the state unchanged.
     """
-
-    core_class: ClassVar[Callable[..., Any]] = PlayCore if _speedups is None else _speedups.PlayCore
-    """The play engine: the C :class:`~gongzhu.engine.PlayCore` when built, else the Python one."""
 
     __slots__ = (
         "_core",
@@ -98,7 +66,15 @@ class HandState:
         "seed",
     )
 
-    def __init__(self, rules: Rules, deal: Deal, *, seed: int | None, leader: int | None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        deal: Deal,
+        *,
+        seed: int | None,
+        leader: int | None,
+        engine: EngineSpec | None = None,
+    ) -> None:
         self.rules = rules
         self.deal = deal
         self.seed = seed
@@ -116,9 +92,8 @@ class HandState:
         self._history: list[tuple[int, Action]] = []
         self._tricks: list[tuple[int, tuple[int, ...], int, int]] = []
         self._trick_objects: list[Trick] = []
-        self._core = self.core_class(
-            hands, rules.core_flags, rules.preferred_discard_masks, self._history, self._tricks
-        )
+        spec = rules.engine if engine is None else engine
+        self._core = spec.factory(rules.play_config, hands, self._history, self._tricks)
         self._shows: list[tuple[int, Show, bool]] = []
         self._shown_bits = [0, 0, 0, 0]
         self._legal: tuple[Action, ...] | None = None
@@ -136,13 +111,19 @@ class HandState:
                 return
         self._start_show_phase()
 
-    def _deal_masks(self, deal: Deal) -> list[int]:
-        """Each seat's dealt cards as a mask (the single-deck engine: bit ``card.index``)."""
+    @staticmethod
+    def _deal_masks(deal: Deal) -> list[int]:
+        """Each seat's dealt cards as a card mask (a second copy at bit ``52 + index``)."""
         order = deal.order
         first = deal.first_seat
         hands = [0, 0, 0, 0]
-        for k in range(4):
-            hands[(first + k) & 3] = sum(map(_BITS.__getitem__, map(_INDEX, order[k::4])))
+        if len(order) == 52:
+            for k in range(4):
+                hands[(first + k) & 3] = sum(map(_BITS.__getitem__, map(_INDEX, order[k::4])))
+            return hands
+        for k, card in enumerate(order):
+            seat = (first + k) & 3
+            hands[seat] = add_copy(hands[seat], card.index)
         return hands
 
     # -- public state ---------------------------------------------------------------
@@ -239,7 +220,9 @@ class HandState:
             seat = self._core.play(action.key)
             if seat < 0:
                 if seat == ILLEGAL:
-                    raise IllegalAction(action, self.seat_to_move, self._why_illegal(action))
+                    refusal = self._core.refusal(action)
+                    why = "the play engine refused it" if refusal is None else refusal.message
+                    raise IllegalAction(action, self.seat_to_move, why, refusal)
                 self._end()
             else:
                 self.seat_to_move = seat
@@ -363,48 +346,16 @@ class HandState:
                         locked[seat] = add_copy(locked[seat], card.index)
         self.phase = Phase.PLAY
         self._pending = []
-        self._core.start(self.leader, self._forced_lead, locked)
+        self._core.start(
+            self.leader, self._forced_lead, locked, self.show_records if self._shows else ()
+        )
         self.seat_to_move = self.leader
         self._legal = None
-
-    def _why_illegal(self, action: Play) -> str:
-        seat: int = self.seat_to_move  # type: ignore[assignment]
-        core = self._core
-        hand = core.hands[seat]
-        trick = core.trick
-        if len(action.cards) != 1:
-            return "a play is one card in single-deck play"
-        card = action.cards[0]
-        if not hand & card.bit:
-            return f"seat {seat} does not hold {card}"
-        if not trick:
-            if core.forced:
-                forced = cards_of_mask(core.forced)[0]
-                return f"the opening lead must be {forced}"
-            return (
-                f"{card} was shown and may not be led in the first trick of "
-                f"{card.suit.symbol} unless it is the holder's only {card.suit.symbol}"
-            )
-        led = Suit(SUIT_OF[trick[0]])
-        if hand & SUIT_MASKS[led]:
-            if card.suit is led:
-                return (
-                    f"{card} was shown and may not be played in the first trick of "
-                    f"{led.symbol} unless it is the holder's only {led.symbol}"
-                )
-            return f"must follow suit: seat {seat} holds {led.symbol}"
-        preferred = self.rules.preferred_discard_masks
-        if preferred is not None and hand & preferred[led] and not card.bit & preferred[led]:
-            return (
-                f"垫牌规则: a seat void in {led.symbol} must discard a card of the same colour "
-                f"({'red' if led.is_red else 'black'}) while it holds one"
-            )
-        return f"{card} was shown and may not be discarded before {card.suit.symbol} has been led"
 
     # -- records of the past ------------------------------------------------------------------
 
     def _trick_plays(
-        self, leader: int, keys: list[int] | tuple[int, ...]
+        self, leader: int, keys: Sequence[int]
     ) -> tuple[tuple[int, tuple[Card, ...]], ...]:
         return tuple(((leader + i) % SEATS, play_of_key(key).cards) for i, key in enumerate(keys))
 
@@ -418,6 +369,7 @@ class HandState:
         if seat not in range(SEATS):
             raise ValueError(f"seat must be 0-3, not {seat!r}")
         hand: tuple[Card, ...]
+        sizes: tuple[int, ...]
         if self.phase is Phase.FIRST_SHOW:
             hand = (self.deal.first_card(seat),)
             sizes = (1, 1, 1, 1)
@@ -521,12 +473,8 @@ class HandState:
             [self.captured(s) for s in range(SEATS)],
             self.show_records,
             tuple(self.dealt(s) for s in range(SEATS)),
-            self._shown_copies_taken(),
+            self._core.shown_taken(),
         )
-
-    def _shown_copies_taken(self) -> list[list[ShowRecord]] | None:
-        """Per seat, the shown copies it took, where copies make that a question (two decks)."""
-        return None
 
     def to_record(self) -> dict[str, Any]:
         """A JSON-ready record of the hand that :func:`gongzhu.replay` rebuilds."""

@@ -29,13 +29,12 @@ if TYPE_CHECKING:
     from .actions import ShowKind
     from .cards import Card, Rank
     from .hand import HandState
+    from .play import EngineRegistry, PlayConfigurator
     from .plugin import (
         Deal,
-        DiscardRule,
         OpeningLead,
         Options,
         OptionSet,
-        ShownCardLock,
         VariantInfo,
     )
     from .rules import Rules
@@ -79,16 +78,6 @@ def gongzhu_check_rules(rules: Rules, variants: Sequence[VariantInfo], options: 
     :param variants: every loaded plug-in, base first.
     :param options: the resolved option values.
     :raises gongzhu.errors.IncompatibleVariants: to refuse the ruleset.
-    """
-
-
-@hookspec(firstresult=True)
-def gongzhu_deck_copies(options: Options) -> int | None:
-    """How many copies of the 52-card deck are used: 1 (default) or 2 (拱雙豬).
-
-    Stops at the first non-``None`` result.
-
-    :param options: the resolved option values.
     """
 
 
@@ -172,36 +161,43 @@ def gongzhu_filter_shows(
     """
 
 
-@hookspec(firstresult=True)
-def gongzhu_shown_card_lock(options: Options) -> ShownCardLock | None:
-    """The play restriction on shown cards, or ``None`` for none (the default).
+@hookspec
+def gongzhu_play_config(config: PlayConfigurator, options: Options) -> None:
+    """Set how tricks are played: the fields of the ruleset's :class:`~gongzhu.play.PlayConfig`.
 
-    Stops at the first non-``None`` result.
+    Called at build time; the answers are compiled into a frozen
+    :class:`~gongzhu.play.PlayConfig` before any hand is dealt.  Call
+    :meth:`config.set(field, value) <gongzhu.play.PlayConfigurator.set>` for
+    ``deck_copies`` (2 for 拱雙豬), ``pairs``, ``pair_beats_unmatched``,
+    ``shown_card_lock`` (a :class:`~gongzhu.plugin.ShownCardLock`) and
+    ``discard_rule`` (a :class:`~gongzhu.plugin.DiscardRule`), and
+    :meth:`config.add_rule(rule) <gongzhu.play.PlayConfigurator.add_rule>`
+    for a legality rule of the plug-in's own (a :class:`~gongzhu.play.PlayRule`).
 
+    Every field has one owner: a second plug-in setting the same field is an
+    error naming both, unless it passes ``overrides=`` naming the first.
+    Modifiers run before the base (the last registered first), so a
+    modifier that replaces its base's setting names the base.
+
+    :param config: set fields and add rules on it.
     :param options: the resolved option values.
     """
 
 
-@hookspec(firstresult=True)
-def gongzhu_discard_rule(options: Options) -> DiscardRule | None:
-    """A constraint on discards (垫牌规则), or ``None`` for free discards (the default).
+@hookspec
+def gongzhu_play_engines(engines: EngineRegistry) -> None:
+    """Register play engines: the code that plays the tricks of a hand.
 
-    Stops at the first non-``None`` result.
+    Called at build time.  Each :class:`~gongzhu.play.EngineSpec` declares
+    the features of a :class:`~gongzhu.play.PlayConfig` it implements; the
+    ruleset runs on the fastest engine that implements every feature its
+    configuration needs, and is refused (naming the missing features) when
+    none does.  The core registers its own engines through this hook, as a
+    third party would: ``single-c`` and ``pairs-c`` (when the C accelerator
+    was built) and the pure-Python references ``single-python`` and
+    ``pairs-python``.
 
-    :param options: the resolved option values.
-    """
-
-
-@hookspec(firstresult=True)
-def gongzhu_hand_class(options: Options) -> type[HandState] | None:
-    """The hand state class: the play engine.
-
-    The default :class:`~gongzhu.hand.HandState` plays single cards with
-    follow-suit.  A plug-in with a different way to play tricks (two-deck
-    pairs) returns a subclass that overrides its documented engine methods.
-    Stops at the first non-``None`` result.
-
-    :param options: the resolved option values.
+    :param engines: call :meth:`~gongzhu.play.EngineRegistry.add` on it.
     """
 
 

@@ -192,7 +192,8 @@ class OpeningLead:
 
 @attrs.frozen
 class ShownCardLock:
-    """The play restriction on shown cards (:func:`~gongzhu.hookspecs.gongzhu_shown_card_lock`).
+    """The play restriction on shown cards (set as ``shown_card_lock`` through
+    :func:`~gongzhu.hookspecs.gongzhu_play_config`).
 
     :ivar first_trick: a shown card may not be led or followed in the first
         trick led in its suit, unless it is the holder's only card of that suit.
@@ -218,7 +219,9 @@ class ShownCardLock:
 
 @attrs.frozen
 class DiscardRule:
-    """A rule on what a seat void in the led suit may discard (:func:`gongzhu_discard_rule`).
+    """A rule on what a seat void in the led suit may discard.
+
+    Set as ``discard_rule`` through :func:`~gongzhu.hookspecs.gongzhu_play_config`.
 
     :ivar preferred: for each led suit, the suits a void seat should discard
         from when it holds any (垫牌规则: the suits of the same colour).

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import pluggy
 
-from . import defaults, hookspecs
+from . import defaults, engines, hookspecs
 from .actions import Show, ShowKind
 from .cards import Card, Rank, Suit, parse_cards
 from .engine import add_copy, cards_of_mask
@@ -30,6 +30,14 @@ from .errors import (
     InvalidOption,
     InvalidScoreInput,
     UnknownVariant,
+)
+from .hand import HandState
+from .play import (
+    EngineRegistry,
+    EngineSpec,
+    PlayConfig,
+    PlayConfigurator,
+    select_engines,
 )
 from .plugin import (
     PROJECT,
@@ -55,7 +63,6 @@ from .scoring import (
 )
 
 if TYPE_CHECKING:
-    from .hand import HandState
     from .match import Match
 
 __all__ = ["DEFAULT_BASE", "ENTRY_POINT_GROUP", "Rules", "load_rules", "variant_names"]
@@ -257,6 +264,7 @@ class Rules:
         pm = pluggy.PluginManager(PROJECT)
         pm.add_hookspecs(hookspecs)
         pm.register(defaults, name=defaults.NAME)
+        pm.register(engines, name=engines.NAME)
         for name, plugin in plugins:
             pm.register(plugin, name=name)
         try:
@@ -323,9 +331,14 @@ class Rules:
 
     def _compile(self, hook: Any) -> None:
         opts = self.options
-        copies = hook.gongzhu_deck_copies(options=opts)
-        if copies not in (1, 2):
-            raise IncompatibleVariants(f"gongzhu_deck_copies must be 1 or 2, not {copies!r}")
+        self.play_config: PlayConfig = self._compile_play(hook)
+        """How tricks are played: the compiled :class:`~gongzhu.play.PlayConfig`."""
+        registry = EngineRegistry()
+        hook.gongzhu_play_engines(engines=registry)
+        self.engines: tuple[EngineSpec, ...] = select_engines(self.play_config, registry)
+        """The play engines that can play this ruleset, fastest first."""
+        self._engine = self.engines[0]
+        copies = self.play_config.deck_copies
         showable = frozenset(parse_cards(hook.gongzhu_showable_cards(options=opts)))
         hearts = dict(hook.gongzhu_heart_values(options=opts))
         if set(hearts) != set(Rank):
@@ -345,21 +358,6 @@ class Rules:
             raise IncompatibleVariants(f"no show factor for show kind(s) {', '.join(missing)}")
         self.auto_show_threshold: int | None = hook.gongzhu_auto_show_threshold(options=opts)
         """Shown-card count that reveals the rest automatically, or ``None``."""
-        self.shown_card_lock: ShownCardLock | None = hook.gongzhu_shown_card_lock(options=opts)
-        """The play restriction on shown cards, or ``None``."""
-        self.discard_rule: DiscardRule | None = hook.gongzhu_discard_rule(options=opts)
-        """The discard constraint (垫牌规则), or ``None``."""
-        self.hand_class: type[HandState] = hook.gongzhu_hand_class(options=opts)
-        """The play engine: the class of this ruleset's hands."""
-        from .hand import HandState
-
-        if not (isinstance(self.hand_class, type) and issubclass(self.hand_class, HandState)):
-            raise IncompatibleVariants("gongzhu_hand_class must return a HandState subclass")
-        if copies != 1 and self.hand_class is HandState:
-            raise IncompatibleVariants(
-                "two decks need a play engine for pairs (a gongzhu_hand_class), "
-                "but no loaded plug-in provides one"
-            )
         stages = core_stages()
         hook.gongzhu_score_stages(stages=stages, options=opts)
         self.score_stages: tuple[ScoreStage, ...] = tuple(stages)
@@ -369,32 +367,6 @@ class Rules:
         """Bitmask of the showable cards (every copy of them)."""
         self.first_shows: bool = ShowKind.FIRST in kinds
         """Whether the ruleset has the 首明 phase."""
-        discard = self.discard_rule
-        self.preferred_discard_masks: tuple[int, ...] | None = (
-            None
-            if discard is None
-            else tuple(sum(t.mask for t in discard.preferred.get(Suit(s), ())) for s in range(4))
-        )
-        """Per led suit, the mask of the suits a void seat should discard from."""
-        self.discard_penalty: bool = discard is not None and not discard.strict
-        """Whether a wrong discard is penalised (rather than illegal)."""
-        self.penalise_last_offender: bool = discard is not None and discard.offender == "last"
-        """With several wrong discards in a trick, whether the last offender pays."""
-        lock = self.shown_card_lock
-        self.lock_first_trick: bool = lock is not None and lock.first_trick
-        """Shown cards are locked in the first trick of their suit."""
-        self.lock_discards: bool = lock is not None and lock.discard_before_led
-        """Shown cards may not be discarded before their suit is led."""
-        self.lock_lifts_for_hand: bool = lock is not None and lock.stuck == "hand"
-        """A lock that leaves a seat nothing lifts for the rest of the hand (else one play)."""
-        self.core_flags: tuple[bool, bool, bool, bool, bool] = (
-            self.lock_first_trick,
-            self.lock_discards,
-            self.lock_lifts_for_hand,
-            self.discard_penalty,
-            self.penalise_last_offender,
-        )
-        """The flags a :class:`~gongzhu.engine.PlayCore` is built with."""
         self.compiled_scorer: CompiledScorer | None = (
             CompiledScorer(self.table)
             if copies == 1 and CompiledScorer.fits(self.score_stages)
@@ -406,6 +378,43 @@ class Rules:
         self._hook = hook
         self._opening_lead = _first_result_chain(hook.gongzhu_opening_lead)
         self._normalize = _first_result_chain(hook.gongzhu_normalize)
+
+    def _compile_play(self, hook: Any) -> PlayConfig:
+        """Ask every :func:`~gongzhu.hookspecs.gongzhu_play_config` once, in pluggy's order."""
+        configurator = PlayConfigurator()
+        for impl in reversed(hook.gongzhu_play_config.get_hookimpls()):
+            configurator._plugin = impl.plugin_name
+            args = {"config": configurator, "options": self.options}
+            impl.function(*[args[name] for name in impl.argnames])
+        return configurator.build()
+
+    @property
+    def engine(self) -> EngineSpec:
+        """The play engine this ruleset's hands run on: the fastest of :attr:`engines`."""
+        return self._engine
+
+    def engine_named(self, name: str) -> EngineSpec:
+        """The engine called ``name`` among those that can play this ruleset.
+
+        :raises IncompatibleVariants: no such engine can play it.
+        """
+        for spec in self.engines:
+            if spec.name == name:
+                return spec
+        able = ", ".join(spec.name for spec in self.engines)
+        raise IncompatibleVariants(
+            f"no play engine {name!r} can play {' + '.join(self.names)} (engines: {able})"
+        )
+
+    @property
+    def shown_card_lock(self) -> ShownCardLock | None:
+        """The play restriction on shown cards, or ``None`` (from :attr:`play_config`)."""
+        return self.play_config.shown_card_lock
+
+    @property
+    def discard_rule(self) -> DiscardRule | None:
+        """The discard constraint (垫牌规则), or ``None`` (from :attr:`play_config`)."""
+        return self.play_config.discard_rule
 
     # -- plug-in questions asked at phase boundaries ----------------------------------
 
@@ -505,6 +514,7 @@ class Rules:
         *,
         deal: Deal | Sequence[Card | str] | None = None,
         leader: int | None = None,
+        engine: str | None = None,
     ) -> HandState:
         """Deal a hand and return its state, ready for the first decision.
 
@@ -514,6 +524,8 @@ class Rules:
             or a sequence of cards), instead of shuffling.
         :param leader: who leads the first trick, any card (a later hand of a
             match); ``None`` applies the ruleset's opening-lead rule.
+        :param engine: the name of the play engine to use (one of
+            :attr:`engines`); ``None`` uses :attr:`engine`, the fastest.
         """
         if deal is None:
             if seed is None:
@@ -527,7 +539,8 @@ class Rules:
             )
         if leader is not None and (not isinstance(leader, int) or leader not in range(SEATS)):
             raise GongzhuError(f"leader must be a seat 0-3, not {leader!r}")
-        return self.hand_class(self, deal, seed=seed, leader=leader)
+        spec = self.engine if engine is None else self.engine_named(engine)
+        return HandState(self, deal, seed=seed, leader=leader, engine=spec)
 
     def new_match(
         self, seed: int | None = None, *, target: int | None = None, hands: int | None = None

@@ -58,7 +58,7 @@ ENGINES = [
     pytest.param(
         "c",
         marks=pytest.mark.skipif(
-            not __import__("gongzhu.hand").hand.ACCELERATED, reason="C accelerator not built"
+            not __import__("gongzhu.engines").engines.ACCELERATED, reason="C accelerator not built"
         ),
     ),
 ]
@@ -78,13 +78,18 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("engine", ENGINES, indirect=True)
 
 
+def python_engine(rules: gongzhu.Rules) -> object:
+    """The pure-Python reference engine among those that can play ``rules``."""
+    for spec in rules.engines:
+        if spec.name.endswith("-python"):
+            return spec
+    return rules.engines[0]  # a third party's engine, alone able to play the ruleset
+
+
 @pytest.fixture(autouse=True)
 def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The play engine of the test: ``"python"`` or ``"c"``."""
-    from gongzhu.engine import PlayCore
-    from gongzhu.hand import HandState
-
+    """The play engine of the test: ``"python"`` (the references) or ``"c"`` (the fastest)."""
     name = getattr(request, "param", "python")
     if name == "python":
-        monkeypatch.setattr(HandState, "core_class", PlayCore)
+        monkeypatch.setattr(gongzhu.Rules, "engine", property(python_engine))
     return str(name)

@@ -54,8 +54,9 @@ class LockDiscards:
         return VariantInfo("lock-discards", "Lock discards")
 
     @hookimpl
-    def gongzhu_shown_card_lock(self):
-        return ShownCardLock(first_trick=True, discard_before_led=True, stuck=self.stuck)
+    def gongzhu_play_config(self, config):
+        lock = ShownCardLock(first_trick=True, discard_before_led=True, stuck=self.stuck)
+        config.set("shown_card_lock", lock, overrides="39baobao")
 
 
 COLOUR = {s: frozenset(t for t in Suit if t.is_red == s.is_red) for s in Suit}
@@ -72,8 +73,8 @@ class Colours:
         return VariantInfo("colours", "Colours")
 
     @hookimpl
-    def gongzhu_discard_rule(self):
-        return self.rule
+    def gongzhu_play_config(self, config):
+        config.set("discard_rule", self.rule)
 
 
 class ShowFamily:

@@ -10,11 +10,12 @@ from hypothesis import strategies as st
 
 import gongzhu
 from gongzhu import Phase, Play, Show, ShowKind
-from gongzhu.cards import PIG, SHEEP, Card
-from gongzhu.engine import PlayCore
+from gongzhu.cards import PIG, SHEEP, Card, Suit
+from gongzhu.engine import PlayCore, plays_of_mask
 from gongzhu.errors import IllegalAction, IncompatibleVariants
 from gongzhu.hand import HandState
-from gongzhu.plugin import VariantInfo, hookimpl
+from gongzhu.play import ILLEGAL, EngineSpec, PlayRule, PlaySituation
+from gongzhu.plugin import ShownCardLock, VariantInfo, hookimpl
 from gongzhu.rules import Rules
 
 from . import plugins
@@ -343,53 +344,177 @@ def test_match_errors() -> None:
         match.losers  # noqa: B018
 
 
-# -- the play engine hook -----------------------------------------------------------------
+# -- the play layer: configuration, engines, play rules ------------------------------------
 
 
 class AnyCardCore(PlayCore):
-    """A toy engine: no follow-suit."""
+    """A toy engine: no follow-suit (a third party's, registered by its own plug-in)."""
 
     __slots__ = ()
 
     def legal_mask(self) -> int:
         return self.hands[self.seat]
 
+    def legal(self):
+        return plays_of_mask(self.hands[self.seat])
 
-class AnyCard(HandState):
-    __slots__ = ()
-    core_class = AnyCardCore
+    def play(self, key: int) -> int:
+        if not 0 <= key < 52 or not self.hands[self.seat] >> key & 1:
+            return ILLEGAL
+        self._play(key)
+        return self.seat
 
 
 class AnyCardPlugin:
+    """Registers an engine that declares only 'one-deck': it can play a ruleset without a lock."""
+
     @hookimpl
     def gongzhu_variant_info(self):
         return VariantInfo("any-card", "Any card")
 
     @hookimpl
-    def gongzhu_hand_class(self):
-        return AnyCard
-
-
-class TwoDecksNoEngine:
-    @hookimpl
-    def gongzhu_variant_info(self):
-        return VariantInfo("two-decks-no-engine", "Two decks without an engine")
+    def gongzhu_play_config(self, config):
+        config.set("shown_card_lock", None, overrides="39baobao")
 
     @hookimpl
-    def gongzhu_deck_copies(self):
-        return 2
+    def gongzhu_play_engines(self, engines):
+        engines.add(EngineSpec("any-card", AnyCardCore, {"one-deck", "singles"}, speed=1000))
 
 
-def test_hand_class_hook() -> None:
+def test_a_third_party_engine_is_chosen_when_fastest() -> None:
     rules = Rules.from_plugins(AnyCardPlugin())
-    hand = rules.new_hand(1, leader=0)
-    assert type(hand) is AnyCard
+    assert [spec.name for spec in rules.engines][0] == "any-card"  # the fastest able
+    hand = rules.new_hand(1, leader=0, engine="any-card")
     play_through_shows(hand)
     hand.apply(hand.legal_actions()[0])
     assert len(hand.legal_actions()) == 13  # no need to follow suit
-    assert type(hand.clone()) is AnyCard
+    assert type(hand.clone()._core) is AnyCardCore
+    # the core's engines still play it when asked by name
+    strict = rules.new_hand(1, leader=0, engine="single-python")
+    play_through_shows(strict)
+    strict.apply(strict.legal_actions()[0])
+    assert len(strict.legal_actions()) < 13
 
 
-def test_two_decks_need_an_engine() -> None:
-    with pytest.raises(IncompatibleVariants, match="two decks need a play engine"):
-        Rules.from_plugins(TwoDecksNoEngine())
+def test_unknown_engine_name_is_refused() -> None:
+    with pytest.raises(IncompatibleVariants, match="no play engine 'nope'"):
+        gongzhu.load_rules().new_hand(1, engine="nope")
+
+
+class TwoDecksNoPairs:
+    @hookimpl
+    def gongzhu_variant_info(self):
+        return VariantInfo("two-decks-no-pairs", "Two decks without pairs")
+
+    @hookimpl
+    def gongzhu_play_config(self, config):
+        config.set("deck_copies", 2)
+
+
+def test_a_configuration_no_engine_implements_is_refused_naming_the_features() -> None:
+    with pytest.raises(
+        IncompatibleVariants, match=r"lacks (two-decks|singles) \(set by two-decks-no-pairs\)"
+    ):
+        Rules.from_plugins(TwoDecksNoPairs())
+    with pytest.raises(IncompatibleVariants, match=r"discard-rule-penalty \(set by same-colour"):
+        gongzhu.load_rules("two-deck", "same-colour-discard")
+
+
+class OtherLock:
+    def __init__(self, overrides=()):
+        self.overrides = overrides
+
+    @hookimpl
+    def gongzhu_variant_info(self):
+        return VariantInfo("other-lock", "Other lock")
+
+    @hookimpl
+    def gongzhu_play_config(self, config):
+        config.set("shown_card_lock", ShownCardLock(stuck="hand"), overrides=self.overrides)
+
+
+def test_a_field_has_one_owner_unless_overridden() -> None:
+    with pytest.raises(IncompatibleVariants, match="set by both 'other-lock' and '39baobao'"):
+        Rules.from_plugins(OtherLock())
+    rules = Rules.from_plugins(OtherLock(overrides="39baobao"))
+    assert rules.shown_card_lock == ShownCardLock(stuck="hand")
+    assert rules.play_config.owner("shown_card_lock") == "other-lock"
+
+
+class BadSetting:
+    @hookimpl
+    def gongzhu_variant_info(self):
+        return VariantInfo("bad-setting", "Bad setting")
+
+    @hookimpl
+    def gongzhu_play_config(self, config):
+        config.set("trump_suit", "hearts")
+
+
+def test_unknown_play_setting_is_refused() -> None:
+    with pytest.raises(IncompatibleVariants, match="unknown play setting 'trump_suit'"):
+        Rules.from_plugins(BadSetting())
+
+
+def no_clubs_led(situation: PlaySituation) -> int:
+    return Suit.CLUBS.mask if situation.leading else 0
+
+
+class NoClubLeads:
+    @hookimpl
+    def gongzhu_variant_info(self):
+        return VariantInfo("no-club-leads", "No club leads")
+
+    @hookimpl
+    def gongzhu_play_config(self, config):
+        config.add_rule(PlayRule("no-club-leads", no_clubs_led, "{card}: clubs may not be led"))
+
+
+def test_a_play_rule_runs_on_a_python_engine_and_explains_its_refusals() -> None:
+    rules = Rules.from_plugins(NoClubLeads())
+    assert "play-rules" in rules.play_config.features
+    assert rules.engine.name == "single-python"
+    hand = rules.new_hand(deal=deal_with_rotation(), leader=3)
+    play_through_shows(hand)
+    assert all(p.cards[0].suit is not Suit.CLUBS for p in hand.legal_actions())
+    with pytest.raises(IllegalAction, match="2C: clubs may not be led") as info:
+        hand.apply(Play.parse("2C"))
+    assert info.value.refusal.rule == "no-club-leads"
+
+
+def test_refusals_name_the_core_rule() -> None:
+    hand = gongzhu.load_rules().new_hand(deal=deal_with_rotation())
+    play_through_shows(hand)
+    with pytest.raises(IllegalAction) as info:
+        hand.apply(Play.parse("6C"))
+    assert info.value.refusal.rule == "opening-lead"
+    hand.apply(Play.parse("2C"))
+    with pytest.raises(IllegalAction) as info:
+        hand.apply(Play.parse("2S"))
+    assert info.value.refusal.rule == "follow-suit"
+
+
+def deal_with_rotation():
+    return gongzhu.Deal.from_hands(rotation_hands())
+
+
+class TwoDecksWithPairs:
+    @hookimpl
+    def gongzhu_variant_info(self):
+        return VariantInfo("two-decks-with-pairs", "Two decks with pairs")
+
+    @hookimpl
+    def gongzhu_play_config(self, config):
+        config.set("deck_copies", 2)
+        config.set("pairs", True)
+
+
+def test_the_old_segfault_recipe_ends_cleanly() -> None:
+    """Two decks from a third party's plug-in used to reach the single-deck C engine."""
+    rules = Rules.from_plugins(TwoDecksWithPairs())
+    assert rules.engine.name.startswith("pairs-")
+    assert gongzhu.simulate(rules, 3, seed=1).hands == 3
+    two_deck_masks = gongzhu.HandState._deal_masks(gongzhu.Deal.shuffled(1, copies=2))
+    for spec in gongzhu.load_rules().engines:  # every single-deck engine refuses them
+        with pytest.raises(ValueError, match="mask|overlap"):
+            spec.factory(gongzhu.load_rules().play_config, two_deck_masks, [], [])

@@ -12,7 +12,6 @@ import gongzhu
 import gongzhu.hand
 from gongzhu import Phase
 from gongzhu.engine import PlayCore
-from gongzhu.hand import HandState
 from gongzhu.rules import Rules
 
 from . import plugins
@@ -34,10 +33,7 @@ def playout(
 ) -> gongzhu.HandState:  # type: ignore[no-untyped-def]
     """Deal from ``seed``; play ``draws`` random steps one by one, then the rest in bulk."""
     rng = random.Random(seed)
-    with monkeypatch.context() as patch:
-        core = gongzhu.hand._speedups.PlayCore if accelerated else PlayCore
-        patch.setattr(HandState, "core_class", core)
-        hand = rules.new_hand(seed)
+    hand = rules.new_hand(seed, engine="single-c" if accelerated else "single-python")
     assert isinstance(hand._core, PlayCore) != accelerated
     for _ in range(draws):
         if hand.is_over:
@@ -112,9 +108,9 @@ def test_simulate_is_deterministic_and_summarises() -> None:
 @needs_speedups
 def test_simulate_same_with_and_without_accelerator(monkeypatch: pytest.MonkeyPatch) -> None:
     rules = gongzhu.load_rules()
-    monkeypatch.setattr(HandState, "core_class", gongzhu.hand._speedups.PlayCore)
+    monkeypatch.setattr(Rules, "engine", property(lambda self: self.engine_named("single-c")))
     first = gongzhu.simulate(rules, 200, seed=9)
-    monkeypatch.setattr(HandState, "core_class", PlayCore)
+    monkeypatch.setattr(Rules, "engine", property(lambda self: self.engine_named("single-python")))
     assert gongzhu.simulate(rules, 200, seed=9) == first
 
 

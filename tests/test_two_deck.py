@@ -12,12 +12,21 @@ import gongzhu
 from gongzhu import Phase, Play, Show
 from gongzhu.actions import play_of_key
 from gongzhu.engine import add_copy
+from gongzhu.engine_pairs import pair_key, two_key
 from gongzhu.errors import IllegalAction, IncompatibleVariants
+from gongzhu.play import PlayConfig, PlayEngine
+from gongzhu.plugin import ShownCardLock
 from gongzhu.scoring import ShowRecord
-from gongzhu_variants.two_deck import TwoDeckCore, pair_key, two_key
 
 ALL_HEARTS = "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"
-FLAGS = (True, False, False, False, False)  # 39baobao's lock
+LOCK = ShownCardLock(first_trick=True, discard_before_led=False)  # 39baobao's lock
+SPEC = {"name": "pairs-python"}
+
+
+@pytest.fixture(autouse=True)
+def _pairs_engine(engine: str) -> None:
+    """The engine-level tests run on the Python reference and, when built, the C twin."""
+    SPEC["name"] = "pairs-python" if engine == "python" else "pairs-c"
 
 
 def mask(text: str) -> int:
@@ -32,14 +41,27 @@ def key(text: str) -> int:
     return cards[0].index if len(cards) == 1 else two_key(cards[0].index, cards[1].index)
 
 
-def core(hands: list[str], *, pair_beats_unmatched: bool = False) -> TwoDeckCore:
-    engine = TwoDeckCore([mask(h) for h in hands], FLAGS, None, [], [])
-    engine.start(0, 0, [0, 0, 0, 0])
-    engine.pair_beats_unmatched = pair_beats_unmatched
+def core(
+    hands: list[str],
+    *,
+    pair_beats_unmatched: bool = False,
+    forced: int = 0,
+    shows: tuple[ShowRecord, ...] = (),
+    lock: ShownCardLock | None = LOCK,
+) -> PlayEngine:
+    config = PlayConfig(
+        deck_copies=2, pairs=True, pair_beats_unmatched=pair_beats_unmatched, shown_card_lock=lock
+    )
+    spec = gongzhu.load_rules("two-deck").engine_named(SPEC["name"])
+    engine = spec.factory(config, [mask(h) for h in hands], [], [])
+    locked = [0, 0, 0, 0]
+    for record in shows:
+        locked[record.seat] = add_copy(locked[record.seat], record.card.index)
+    engine.start(0, forced, locked, shows)
     return engine
 
 
-def legal(engine: TwoDeckCore) -> list[str]:
+def legal(engine: PlayEngine) -> list[str]:
     return [" ".join(map(str, play_of_key(k).cards)) for k in engine.legal_keys()]
 
 
@@ -61,7 +83,7 @@ def test_a_lead_is_one_card_or_an_identical_pair() -> None:
     ],
 )
 def test_following_a_pair(follower: str, expected: list[str]) -> None:
-    engine = core(["8D 8D 2S 2S", follower, "2C 2C", "3C 3C"])
+    engine = core(["8D 8D 2S 2S", follower, "4C 4C", "3C 3C"])
     engine.play(pair_key(gongzhu.Card.parse("8D").index))
     assert sorted(legal(engine)) == sorted(expected)
     assert engine.play(key("2C")) == -2  # one card cannot follow a pair, nor a card not held
@@ -69,7 +91,7 @@ def test_following_a_pair(follower: str, expected: list[str]) -> None:
 
 
 def test_following_a_single_card() -> None:
-    engine = core(["8D AS", "3D 3D QS", "AS AS", "2C"])
+    engine = core(["8D KS", "3D 3D QS", "AS AS", "2C"])
     engine.play(key("8D"))
     assert legal(engine) == ["3D"]  # the pair of 3D is one play: one card
     engine.play(key("3D"))
@@ -77,21 +99,22 @@ def test_following_a_single_card() -> None:
 
 
 def test_opening_lead_two_of_clubs_one_or_both() -> None:
-    engine = TwoDeckCore(
-        [mask("2C 2C AS"), mask("3C"), mask("4C"), mask("5C")], FLAGS, None, [], []
-    )
-    engine.start(0, gongzhu.Card.parse("2C").bit, [0, 0, 0, 0])
+    engine = core(["2C 2C AS", "3C", "4C", "5C"], forced=gongzhu.Card.parse("2C").bit)
     assert legal(engine) == ["2C", "2C 2C"]
 
 
 # -- ranking --------------------------------------------------------------------------------
 
 
+FILLERS = ("6H 6H", "7H 7H", "8H 8H", "9H 9H")
+
+
 def trick_winner(plays: list[str], **options: bool) -> int:
-    engine = core(["8D 8D 2S 2S"] * 4, **options)
-    engine.hands = [mask(p + " 2S 2S") for p in plays]
+    tricks: list[tuple[int, tuple[int, ...], int, int]] = []
+    engine = core([p + " " + f for p, f in zip(plays, FILLERS, strict=True)], **options)
     for play in plays:
-        engine._play(key(play))
+        assert engine.play(key(play)) != -2, play
+    tricks = engine.tricks if hasattr(engine, "tricks") else tricks
     return engine.tricks[-1][2]
 
 
@@ -118,16 +141,25 @@ def test_identical_single_cards_first_played_wins() -> None:
 
 
 def test_unshown_copy_is_played_first_and_shown_copy_scores_for_its_taker() -> None:
-    engine = core(["QS QS 2S", "AS 3S 4S", "KS 5S 6S", "7S 8S 9S"])
-    engine.set_shows([ShowRecord(0, gongzhu.PIG, gongzhu.ShowKind.OPEN)])
-    engine.play(key("QS"))  # seat 0 still holds the shown copy: this one is unshown
-    assert engine.trick_shows == []
-    for card in ("AS", "KS", "7S"):
-        engine.play(key(card))
-    assert engine.tricks[-1][2] == 1 and engine.taken_shows[1] == []
-    engine.seat = engine.trick_leader = 0  # seat 0 leads again: its last ♠Q is the shown one
-    engine.play(key("QS"))
-    assert [r.card for r in engine.trick_shows] == [gongzhu.PIG]
+    shown = ShowRecord(0, gongzhu.PIG, gongzhu.ShowKind.OPEN)
+    engine = core(["QS QS 2S", "3S AS 5S", "6S 7S 8S", "9S TS JS"], shows=(shown,), lock=None)
+    for card in ("QS", "3S", "6S", "9S"):  # seat 0 still holds the shown copy: this one is unshown
+        assert engine.play(key(card)) != -2
+    assert engine.tricks[-1][2] == 0 and engine.shown_taken() == [[], [], [], []]
+    for card in ("QS", "AS", "7S", "TS"):  # seat 0 leads its last ♠Q, the shown one
+        assert engine.play(key(card)) != -2
+    assert engine.tricks[-1][2] == 1 and engine.shown_taken() == [[], [shown], [], []]
+
+
+def test_two_shown_copies_are_two_cards_of_the_suit() -> None:
+    """The lock's exemption is for the holder's only card of the suit: two ♠Q are two cards."""
+    shows = tuple(ShowRecord(0, gongzhu.PIG, gongzhu.ShowKind.OPEN) for _ in range(2))
+    engine = core(["QS QS 2D", "3S AS 5S", "6S 7S 8S", "9S TS JS"], shows=shows)
+    assert legal(engine) == ["2D"]  # neither ♠Q nor the pair may open the spades
+    one = core(["QS QS 2D", "3S AS 5S", "6S 7S 8S", "9S TS JS"], shows=shows[:1])
+    assert legal(one) == ["QS", "2D"]  # the unshown copy may; the pair needs the shown one
+    alone = core(["QS 2D 3D", "3S AS 5S", "6S 7S 8S", "9S TS JS"], shows=shows[:1])
+    assert legal(alone) == ["QS", "2D", "3D"]  # the holder's only spade is exempt
 
 
 # -- scoring --------------------------------------------------------------------------------
@@ -203,7 +235,7 @@ def test_illegal_two_deck_plays_name_the_rule(two_deck: gongzhu.Rules) -> None:
 @pytest.mark.parametrize(
     ("names", "message"),
     [
-        (("two-deck", "same-colour-discard"), "cannot be combined"),
+        (("two-deck", "same-colour-discard"), "lacks discard-rule-penalty"),
         (("two-deck", "biming"), "cannot be combined"),
     ],
 )

@@ -22,6 +22,7 @@ legal.  It arises under rulesets that also lock discards (华牌).
 from __future__ import annotations
 
 from gongzhu.cards import PIG, Card
+from gongzhu.play import PlayConfigurator
 from gongzhu.plugin import (
     Deal,
     OpeningLead,
@@ -68,8 +69,8 @@ def gongzhu_auto_show_threshold() -> int:
 
 
 @hookimpl
-def gongzhu_shown_card_lock() -> ShownCardLock:
-    return ShownCardLock(first_trick=True, discard_before_led=False)
+def gongzhu_play_config(config: PlayConfigurator) -> None:
+    config.set("shown_card_lock", ShownCardLock(first_trick=True, discard_before_led=False))
 
 
 @hookimpl

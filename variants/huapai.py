@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from gongzhu.actions import ShowKind
 from gongzhu.cards import Card
+from gongzhu.play import PlayConfigurator
 from gongzhu.plugin import (
     Deal,
     OpeningLead,
@@ -96,10 +97,11 @@ def gongzhu_show_kinds() -> tuple[ShowKind, ...]:
 
 
 @hookimpl
-def gongzhu_shown_card_lock(options: Options) -> ShownCardLock:
-    return ShownCardLock(
+def gongzhu_play_config(config: PlayConfigurator, options: Options) -> None:
+    lock = ShownCardLock(
         first_trick=True, discard_before_led=True, stuck=options["shown_lock_stuck"]
     )
+    config.set("shown_card_lock", lock)
 
 
 def self_capture(ctx: ScoringContext) -> None:

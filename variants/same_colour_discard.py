@@ -23,6 +23,7 @@ Options:
 from __future__ import annotations
 
 from gongzhu.cards import Suit
+from gongzhu.play import PlayConfigurator
 from gongzhu.plugin import DiscardRule, Options, OptionSet, VariantInfo, hookimpl
 
 SAME_COLOUR = {suit: frozenset(s for s in Suit if s.is_red == suit.is_red) for suit in Suit}
@@ -56,9 +57,10 @@ def gongzhu_add_options(options: OptionSet) -> None:
 
 
 @hookimpl
-def gongzhu_discard_rule(options: Options) -> DiscardRule:
-    return DiscardRule(
+def gongzhu_play_config(config: PlayConfigurator, options: Options) -> None:
+    rule = DiscardRule(
         SAME_COLOUR,
         strict=options["same_colour_strict"],
         offender=options["same_colour_offender"],
     )
+    config.set("discard_rule", rule)

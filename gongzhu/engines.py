@@ -1,0 +1,188 @@
+"""The core's play engines, registered through :func:`~gongzhu.hookspecs.gongzhu_play_engines`.
+
+This module is a plug-in like any other: every ruleset's plugin manager
+registers it (as it registers :mod:`gongzhu.defaults`), and it adds its
+engines through the public hook, exactly as a third party's would.
+
+========================  ======  =================================================
+engine                    speed   features
+========================  ======  =================================================
+``single-c``              100     one deck, shown-card lock, discard rules
+``single-python``         10      the same, and plug-ins' play rules
+``pairs-c``               100     two decks with pairs, shown-card lock
+``pairs-python``          10      the same, and plug-ins' play rules
+========================  ======  =================================================
+
+The C engines (``gongzhu._speedups`` and ``gongzhu._pairs``) exist when a C
+compiler was available at install time; setting the environment variable
+``GONGZHU_PURE_PYTHON`` (to anything) before import leaves them out.  The
+Python engines are the references: the tests require identical hands from
+both.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Sequence
+from typing import Any, Final
+
+from .actions import SINGLE_PLAYS, Play
+from .cards import Card
+from .engine import PlayCore
+from .engine_pairs import PairsCore
+from .play import EngineRegistry, EngineSpec, PlayConfig, PlayEngine, Refusal
+from .plugin import hookimpl
+from .scoring import ShowRecord
+
+__all__ = ["ACCELERATED", "NAME"]
+
+NAME: Final = "gongzhu.engines"
+"""The name this plug-in is registered under in each plugin manager."""
+
+
+def _optional(module: str) -> Any:
+    if os.environ.get("GONGZHU_PURE_PYTHON"):
+        return None
+    try:
+        return importlib.import_module(module)
+    except ImportError:  # the optional C accelerator was not built
+        return None
+
+
+_speedups: Any = _optional("gongzhu._speedups")
+_pairs: Any = _optional("gongzhu._pairs")
+
+ACCELERATED: Final = _speedups is not None and _pairs is not None
+"""Whether the C engines were built (and not switched off by ``GONGZHU_PURE_PYTHON``)."""
+
+_SINGLE: Final = frozenset(
+    {"one-deck", "singles", "shown-card-lock", "discard-rule-strict", "discard-rule-penalty"}
+)
+_PAIRS: Final = frozenset({"two-decks", "pairs", "shown-card-lock"})
+
+
+def _single_python(
+    config: PlayConfig, hands: Sequence[int], history: list[Any], tricks: list[Any]
+) -> PlayEngine:
+    return PlayCore(config, hands, history, tricks)
+
+
+def _pairs_python(
+    config: PlayConfig, hands: Sequence[int], history: list[Any], tricks: list[Any]
+) -> PlayEngine:
+    return PairsCore(config, hands, history, tricks)
+
+
+def _snapshot(cls: Any, state: Any) -> Any:
+    """A Python reference engine holding a C engine's state, to explain a refusal."""
+    twin = cls(state.config, state.hands, [], [])
+    twin.start(state.trick_leader, state.forced, state.locked)
+    for name in ("trick", "lifted"):
+        setattr(twin, name, list(getattr(state, name)))
+    for name in ("unled", "first_of_suit", "seat"):
+        setattr(twin, name, getattr(state, name))
+    twin.played = getattr(state, "played", 0)
+    return twin
+
+
+def _single_c(
+    config: PlayConfig, hands: Sequence[int], history: list[Any], tricks: list[Any]
+) -> PlayEngine:
+    lock, discard = config.shown_card_lock, config.discard_rule
+    flags = (
+        lock is not None and lock.first_trick,
+        lock is not None and lock.discard_before_led,
+        lock is not None and lock.stuck == "hand",
+        discard is not None and not discard.strict,
+        discard is not None and discard.offender == "last",
+    )
+    engine: PlayEngine = CPlayCore(
+        hands, flags, config.preferred_discard_masks, history, tricks, config
+    )
+    return engine
+
+
+def _pairs_c(
+    config: PlayConfig, hands: Sequence[int], history: list[Any], tricks: list[Any]
+) -> PlayEngine:
+    lock = config.shown_card_lock
+    engine: PlayEngine = CPairsCore(
+        hands,
+        lock is not None and lock.first_trick,
+        lock is not None and lock.discard_before_led,
+        lock is not None and lock.stuck == "hand",
+        config.pair_beats_unmatched,
+        history,
+        tricks,
+        config,
+    )
+    return engine
+
+
+if _speedups is not None:
+
+    class CPlayCore(_speedups.PlayCore):
+        """``single-c``: the C single-deck engine, explained by its Python reference."""
+
+        __slots__ = ()
+
+        def refusal(self, play: Play) -> Refusal | None:
+            return _snapshot(PlayCore, self).refusal(play)
+
+        def shown_taken(self) -> None:
+            return None
+
+    _speedups.set_plays(SINGLE_PLAYS)
+
+
+if _pairs is not None:
+
+    class CPairsCore(_pairs.PairsCore):
+        """``pairs-c``: the C two-deck engine, explained by its Python reference."""
+
+        __slots__ = ()
+
+        def start(
+            self,
+            leader: int,
+            forced: int,
+            locked: Sequence[int],
+            shows: Sequence[ShowRecord] = (),
+        ) -> None:
+            super().start(leader, forced, locked, [(r.seat, r.card.index, r.kind) for r in shows])
+
+        def shown_taken(self) -> list[list[ShowRecord]]:
+            return [
+                [ShowRecord(seat, Card.from_index(index), kind) for index, kind in records]
+                for seat, records in enumerate(self.shown_taken_raw())
+            ]
+
+        def refusal(self, play: Play) -> Refusal | None:
+            return _snapshot(PairsCore, self).refusal(play)
+
+
+@hookimpl
+def gongzhu_play_engines(engines: EngineRegistry) -> None:
+    if _speedups is not None:
+        engines.add(EngineSpec("single-c", _single_c, _SINGLE, 100, "single-deck play in C"))
+    if _pairs is not None:
+        engines.add(EngineSpec("pairs-c", _pairs_c, _PAIRS, 100, "two-deck play with pairs in C"))
+    engines.add(
+        EngineSpec(
+            "single-python",
+            _single_python,
+            _SINGLE | {"play-rules"},
+            10,
+            "single-deck play in Python (the reference)",
+        )
+    )
+    engines.add(
+        EngineSpec(
+            "pairs-python",
+            _pairs_python,
+            _PAIRS | {"play-rules"},
+            10,
+            "two-deck play with pairs in Python (the reference)",
+        )
+    )

@@ -28,7 +28,6 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from .actions import SINGLE_PLAYS, Play
-from .cards import Card
 from .engine import PlayCore
 from .engine_pairs import PairsCore
 from .play import EngineRegistry, EngineSpec, PlayConfig, PlayEngine, Refusal
@@ -150,13 +149,11 @@ if _pairs is not None:
             locked: Sequence[int],
             shows: Sequence[ShowRecord] = (),
         ) -> None:
-            super().start(leader, forced, locked, [(r.seat, r.card.index, r.kind) for r in shows])
+            # the C engine keeps each ShowRecord as the opaque "kind" of its copy
+            super().start(leader, forced, locked, [(r.seat, r.card.index, r) for r in shows])
 
         def shown_taken(self) -> list[list[ShowRecord]]:
-            return [
-                [ShowRecord(seat, Card.from_index(index), kind) for index, kind in records]
-                for seat, records in enumerate(self.shown_taken_raw())
-            ]
+            return [[record for _index, record in seat] for seat in self.shown_taken_raw()]
 
         def refusal(self, play: Play) -> Refusal | None:
             return _snapshot(PairsCore, self).refusal(play)

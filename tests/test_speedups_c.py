@@ -578,7 +578,7 @@ def test_fuzz_never_crashes(hands, flags, preferred, leader, forced, locked, ops
                 assert len(plays) == mask.bit_count()
                 assert all(p is SINGLE_PLAYS[p.key] for p in plays)
             elif name == "copy":
-                copy = core.copy([], [])
+                copy = core.copy(list(core.history), list(core.tricks))
                 assert state(copy)[:10] == state(core)[:10]
                 assert copy.config is core.config
                 core = copy

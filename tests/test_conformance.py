@@ -1,0 +1,410 @@
+"""The conformance kit (:mod:`gongzhu.testing`): every shipped ruleset passes, broken ones fail.
+
+The kit compares every engine able to play a ruleset itself, so these tests
+run once (``one_engine``).  The broken engines and plug-ins below each break
+one invariant, and each test checks that the kit names it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+
+import gongzhu
+from gongzhu.actions import Play
+from gongzhu.engine import PlayCore, plays_of_mask
+from gongzhu.errors import GongzhuError, IncompatibleVariants
+from gongzhu.hand import HandState
+from gongzhu.play import ILLEGAL, OVER, EngineSpec, Refusal
+from gongzhu.plugin import VariantInfo, hookimpl
+from gongzhu.rules import Rules
+from gongzhu.testing import ConformanceError, ConformanceReport, check_ruleset
+
+pytestmark = pytest.mark.one_engine
+
+SHIPPED = (
+    "39baobao",
+    "huapai",
+    "anmai",
+    "biming",
+    "chuyang-quanming",
+    "fenpai-quanming",
+    "shuangzhu",
+    "same-colour-discard",
+    "hearts-pips",
+    "hearts-positive",
+    "heart-three",
+    "two-deck",
+)
+
+SINGLE_HANDS = 30
+TWO_DECK_HANDS = 10  # two-deck hands are about three times slower
+
+
+def hands_for(rules: Rules) -> int:
+    return TWO_DECK_HANDS if "two-deck" in rules.names else SINGLE_HANDS
+
+
+# -- every shipped plug-in, and combinations of them, pass -----------------------------------
+
+
+def test_every_shipped_plugin_is_installed() -> None:
+    assert set(SHIPPED) <= set(gongzhu.variant_names())
+
+
+@pytest.mark.parametrize("name", [n for n in gongzhu.variant_names() if n in SHIPPED])
+def test_shipped_plugin_conforms(name: str) -> None:
+    rules = gongzhu.load_rules(name)
+    report = check_ruleset(rules, hands_for(rules), seed=1)
+    assert report.hands == hands_for(rules)
+    assert report.engines == tuple(spec.name for spec in rules.engines)
+    assert report.actions >= report.hands * len(report.engines) * 52
+    assert report.refusals_checked > report.hands  # at least the finished hands' refusals
+
+
+COMBINATIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
+    (("huapai", "anmai", "same-colour-discard"), {}),
+    (("huapai", "two-deck"), {}),
+    (("two-deck", "anmai"), {}),
+    (("39baobao", "biming", "heart-three"), {}),
+    (("same-colour-discard",), {"same_colour_strict": True}),
+    (("same-colour-discard",), {"same_colour_offender": "last"}),
+    (("huapai",), {"shown_lock_stuck": "hand"}),
+    (("huapai", "two-deck"), {"shown_lock_stuck": "hand", "pair_beats_unmatched": True}),
+    (("huapai", "shuangzhu", "hearts-pips"), {"zide_transformer": "alone"}),
+    (("chuyang-quanming", "hearts-positive"), {}),
+]
+
+
+@pytest.mark.parametrize(
+    ("names", "options"),
+    COMBINATIONS,
+    ids=["+".join(n) + "".join(f",{k}={v}" for k, v in o.items()) for n, o in COMBINATIONS],
+)
+def test_combination_conforms(names: tuple[str, ...], options: dict[str, Any]) -> None:
+    rules = gongzhu.load_rules(*names, **options)
+    report = check_ruleset(rules, hands_for(rules), seed=2)
+    assert report.rules == rules.spec()
+
+
+# -- the kit itself ----------------------------------------------------------------------
+
+
+def test_report_is_reproducible_and_describes_the_run() -> None:
+    rules = gongzhu.load_rules("huapai")
+    report = check_ruleset(rules, 5, seed=7)
+    assert isinstance(report, ConformanceReport)
+    assert report == check_ruleset(rules, 5, seed=7)
+    assert report.rules == {"variants": ["huapai"], "options": dict(rules.options)}
+    assert report.hands == 5
+    assert report.actions > 0 and report.refusals_checked > 0
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        report.hands = 6  # type: ignore[misc]
+
+
+def test_engines_restricts_the_check() -> None:
+    rules = gongzhu.load_rules()
+    only = check_ruleset(rules, 3, engines=["single-python"])
+    assert only.engines == ("single-python",)
+    both = check_ruleset(rules, 3)
+    assert both.actions == only.actions * len(rules.engines)
+    with pytest.raises(IncompatibleVariants, match="no play engine 'pairs-python'"):
+        check_ruleset(rules, 1, engines=["pairs-python"])
+    with pytest.raises(ValueError, match="at least one engine"):
+        check_ruleset(rules, 1, engines=[])
+
+
+def test_no_hands_checks_nothing() -> None:
+    report = check_ruleset(gongzhu.load_rules(), 0)
+    assert (report.hands, report.actions, report.refusals_checked) == (0, 0, 0)
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(TypeError):
+        check_ruleset("39baobao", 1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="non-negative"):
+        check_ruleset(gongzhu.load_rules(), -1)
+
+
+def test_conformance_error_is_a_gongzhu_error_and_an_assertion() -> None:
+    error = ConformanceError("broke", rules="load_rules('huapai')", engine="e", seed=3, index=4)
+    assert isinstance(error, GongzhuError) and isinstance(error, AssertionError)
+    assert str(error) == "load_rules('huapai'), engine e, hand seed 3, action 4: broke"
+    assert (error.rules, error.engine, error.seed, error.index, error.problem) == (
+        "load_rules('huapai')",
+        "e",
+        3,
+        4,
+        "broke",
+    )
+
+
+# -- broken engines, registered as a third party's would be ----------------------------------
+
+SINGLE_FEATURES = frozenset(
+    {"one-deck", "singles", "shown-card-lock", "discard-rule-strict", "discard-rule-penalty"}
+)
+
+
+class OffSuitCore(PlayCore):
+    """Offers, when following, one held card of another suit as well (and refuses it)."""
+
+    __slots__ = ()
+
+    def legal(self) -> tuple[Play, ...]:
+        legal = super().legal()
+        if self.trick:
+            extra = [p for p in plays_of_mask(self.hands[self.seat]) if p not in legal]
+            if extra:
+                return tuple(sorted((*legal, extra[0]), key=lambda p: p.key))
+        return legal
+
+
+class DroppingCore(PlayCore):
+    """Loses a refused card from the seat's hand before it reports ILLEGAL."""
+
+    __slots__ = ()
+
+    def play(self, key: int) -> int:
+        seat = self.seat
+        result = super().play(key)
+        if result == ILLEGAL and 0 <= key < 52:
+            self.hands[seat] &= ~(1 << key)
+        return result
+
+
+class SharingCore(PlayCore):
+    """A copy that shares the seats' cards with its original."""
+
+    __slots__ = ()
+
+    def copy(self, history: list[Any], tricks: list[Any]) -> PlayCore:
+        new = super().copy(history, tricks)
+        new.hands = self.hands
+        return new
+
+
+class SilentCore(PlayCore):
+    """Refuses plays without saying why."""
+
+    __slots__ = ()
+
+    def refusal(self, play: Play) -> Refusal | None:
+        return None
+
+
+class LaxCore(PlayCore):
+    """Lists the right plays but accepts any held card (no follow-suit check in play())."""
+
+    __slots__ = ()
+
+    def play(self, key: int) -> int:
+        if self.seat < 0:
+            raise ValueError("no seat is to move")
+        if not 0 <= key < 52 or not self.hands[self.seat] >> key & 1:
+            return ILLEGAL
+        self._play(key)
+        return self.seat
+
+
+class RepeatingCore(PlayCore):
+    """Lists its first legal play twice."""
+
+    __slots__ = ()
+
+    def legal(self) -> tuple[Play, ...]:
+        legal = super().legal()
+        return (*legal, legal[0])
+
+
+class LeaderTakesAllCore(PlayCore):
+    """The leader wins every trick: self-consistent, but not what the reference plays."""
+
+    __slots__ = ()
+
+    def _finish_trick(self) -> None:
+        leader = self.trick_leader
+        for key in self.trick:
+            self.taken[leader] |= 1 << key
+        self.tricks.append((leader, tuple(self.trick), leader, leader))
+        self.trick = []
+        self.seat = leader if self.hands[leader] else OVER
+
+
+class EnginePlugin:
+    """A modifier that only registers one engine (as a third party's engine would be)."""
+
+    def __init__(self, name: str, core: type[PlayCore]) -> None:
+        self.name = name
+        self.core = core
+
+    @hookimpl
+    def gongzhu_variant_info(self) -> VariantInfo:
+        return VariantInfo(self.name, f"The {self.name} engine")
+
+    @hookimpl
+    def gongzhu_play_engines(self, engines: Any) -> None:
+        engines.add(EngineSpec(self.name, self.core, SINGLE_FEATURES, speed=1))
+
+
+def with_engine(name: str, core: type[PlayCore]) -> Rules:
+    return Rules.from_plugins(EnginePlugin(name, core))
+
+
+def check_alone(rules: Rules, name: str, hands: int = 20) -> ConformanceReport:
+    return check_ruleset(rules, hands, engines=[name])
+
+
+def test_a_correct_third_party_engine_passes() -> None:
+    rules = with_engine("plain", PlayCore)
+    report = check_ruleset(rules, 10)
+    assert "plain" in report.engines and "single-python" in report.engines
+
+
+def test_catches_a_legal_action_that_does_not_apply() -> None:
+    rules = with_engine("off-suit", OffSuitCore)
+    with pytest.raises(ConformanceError, match=r"the legal action play \w+ (was refused|does not)"):
+        check_alone(rules, "off-suit")
+
+
+def test_catches_engines_disagreeing_on_the_legal_actions() -> None:
+    rules = with_engine("off-suit", OffSuitCore)
+    with pytest.raises(ConformanceError, match="disagree on the legal actions") as caught:
+        check_ruleset(rules, 20, engines=["single-python", "off-suit"])
+    error = caught.value
+    assert error.engine == "single-python vs off-suit"
+    assert "only off-suit offers play" in error.problem
+
+
+def test_catches_a_refusal_that_changes_the_hand() -> None:
+    rules = with_engine("dropping", DroppingCore)
+    with pytest.raises(ConformanceError, match="changed the hand: cards held") as caught:
+        check_alone(rules, "dropping")
+    error = caught.value
+    assert error.engine == "dropping" and error.rules == repr(rules)
+    assert isinstance(error.seed, int) and isinstance(error.index, int)
+    assert f"hand seed {error.seed}, action {error.index}:" in str(error)
+    assert str(error).startswith(repr(rules))
+    # the record rebuilds the position where it broke
+    assert error.record is not None
+    again = gongzhu.replay(error.record, rules=rules)
+    assert again.seed == error.seed and len(again.history) == error.index
+    assert again.deal == rules.new_hand(seed=error.seed).deal
+
+
+def test_catches_a_clone_sharing_state_with_its_original() -> None:
+    rules = with_engine("sharing", SharingCore)
+    with pytest.raises(ConformanceError, match=r"clone .*changed (the|its) original"):
+        check_alone(rules, "sharing")
+
+
+def test_catches_a_refusal_without_a_reason() -> None:
+    rules = with_engine("silent", SilentCore)
+    with pytest.raises(ConformanceError, match="gives no Refusal"):
+        check_alone(rules, "silent")
+
+
+def test_catches_an_illegal_action_accepted() -> None:
+    rules = with_engine("lax", LaxCore)
+    with pytest.raises(ConformanceError, match="is not a legal action, but it was accepted"):
+        check_alone(rules, "lax")
+
+
+def test_catches_repeated_legal_actions() -> None:
+    rules = with_engine("repeating", RepeatingCore)
+    with pytest.raises(ConformanceError, match="the legal actions repeat play"):
+        check_alone(rules, "repeating")
+
+
+def test_catches_an_engine_playing_other_tricks() -> None:
+    rules = with_engine("leader-takes-all", LeaderTakesAllCore)
+    with pytest.raises(ConformanceError, match="disagree on the tricks played") as caught:
+        check_ruleset(rules, 5, engines=["single-python", "leader-takes-all"])
+    assert caught.value.engine == "single-python vs leader-takes-all"
+    # alone, its hands are self-consistent, but they do not replay on the ruleset's engine
+    with pytest.raises(ConformanceError, match="its record does not replay"):
+        check_alone(rules, "leader-takes-all", 5)
+
+
+def test_catches_an_engine_that_crashes() -> None:
+    class CrashingCore(PlayCore):
+        __slots__ = ()
+
+        def legal(self) -> tuple[Play, ...]:
+            if len(self.history) > 20:
+                raise KeyError("oops")
+            return super().legal()
+
+    rules = with_engine("crashing", CrashingCore)
+    with pytest.raises(ConformanceError, match="KeyError raised: 'oops'") as caught:
+        check_alone(rules, "crashing", 1)
+    assert isinstance(caught.value.__cause__, KeyError)
+
+
+# -- broken plug-ins -----------------------------------------------------------------------
+
+
+class DriftingScores:
+    """A normalisation with hidden state: the same hand scores differently each time."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    @hookimpl
+    def gongzhu_variant_info(self) -> VariantInfo:
+        return VariantInfo("drifting-scores", "Drifting scores")
+
+    @hookimpl(tryfirst=True)
+    def gongzhu_normalize(self, raw: tuple[int, ...]) -> tuple[int, ...]:
+        self.calls += 1
+        return tuple(score + self.calls for score in raw)
+
+
+def test_catches_scores_that_do_not_replay() -> None:
+    rules = Rules.from_plugins(DriftingScores())
+    with pytest.raises(ConformanceError, match=r"the finished hand: .*(replay|differ)"):
+        check_ruleset(rules, 3)
+
+
+class RepeatedShows:
+    """A show filter that lists one choice twice."""
+
+    @hookimpl
+    def gongzhu_variant_info(self) -> VariantInfo:
+        return VariantInfo("repeated-shows", "Repeated shows")
+
+    @hookimpl
+    def gongzhu_filter_shows(self, choices: list[tuple[Any, ...]]) -> None:
+        if choices:
+            choices.append(choices[-1])
+
+
+def test_catches_repeated_shows() -> None:
+    rules = Rules.from_plugins(RepeatedShows())
+    with pytest.raises(ConformanceError, match=r"action 0: the legal actions repeat show"):
+        check_ruleset(rules, 3)
+
+
+def test_catches_a_view_that_leaks_legal_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = HandState.view
+
+    def leaky(self: HandState, seat: int) -> Any:
+        return attrs.evolve(original(self, seat), legal_actions=self.legal_actions())
+
+    monkeypatch.setattr(HandState, "view", leaky)
+    with pytest.raises(ConformanceError, match="view lists the legal actions"):
+        check_ruleset(gongzhu.load_rules(), 5)
+
+
+def test_catches_a_view_that_shows_another_seats_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    original = HandState.view
+
+    def peeking(self: HandState, seat: int) -> Any:
+        view = original(self, seat)
+        return attrs.evolve(view, hand=tuple(sorted(view.hand + self.hand((seat + 1) % 4))))
+
+    monkeypatch.setattr(HandState, "view", peeking)
+    with pytest.raises(ConformanceError, match="view shows the cards"):
+        check_ruleset(gongzhu.load_rules(), 5)

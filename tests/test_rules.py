@@ -28,12 +28,18 @@ def test_shipped_plugins_come_from_entry_points() -> None:
 
 
 def test_variants_is_not_installed_as_a_top_level_package() -> None:
+    """The distribution installs ``gongzhu_variants``, never ``variants`` (a PyPI project).
+
+    Asked of the installed distribution's own files, so the test holds wherever the
+    checkout is (a clone in a folder named ``gongzhu`` puts its ``variants/`` on the path).
+    """
+    import importlib.metadata
     import importlib.util
 
     assert importlib.util.find_spec("gongzhu_variants") is not None
-    assert importlib.util.find_spec("variants") is None or "gongzhu" not in str(
-        importlib.util.find_spec("variants").origin
-    )
+    top_level = importlib.metadata.packages_distributions()
+    assert "gongzhu" in top_level.get("gongzhu_variants", [])
+    assert "gongzhu" not in top_level.get("variants", [])
 
 
 def test_unknown_variant_lists_installed_names() -> None:

@@ -40,7 +40,6 @@ __all__ = [
     "copies_in",
     "plays_of_mask",
     "remove_copy",
-    "single_deck_refusal",
     "subtract_copies",
 ]
 
@@ -181,15 +180,9 @@ class PlayCore:
         ):
             raise ValueError("hands overlap")
         self.hands = hands
-        lock = config.shown_card_lock
-        self.lock_first = lock is not None and lock.first_trick
-        self.lock_discards = lock is not None and lock.discard_before_led
-        self.lift_for_hand = lock is not None and lock.stuck == "hand"
-        discard = config.discard_rule
+        self.lock_first, self.lock_discards, self.lift_for_hand = config.lock_flags
+        self.strict, self.penalty, self.last_offender = config.discard_flags
         self.preferred = config.preferred_discard_masks
-        self.penalty = discard is not None and not discard.strict
-        self.strict = discard is not None and discard.strict
-        self.last_offender = discard is not None and discard.offender == "last"
         self.play_rules = config.rules
         self.history = history
         self.tricks = tricks
@@ -254,8 +247,22 @@ class PlayCore:
         return plays_of_mask(_cascade(self, -1))
 
     def refusal(self, play: Play) -> Refusal | None:
-        """Why ``play`` is refused for the seat to move, or ``None`` when it is legal."""
-        return single_deck_refusal(self, play)
+        """Why ``play`` is refused for the seat to move, or ``None`` when it is legal.
+
+        The C engine explains its refusals through this method too, on a
+        Python engine holding its state (:mod:`gongzhu.engines`).
+        """
+        seat = self.seat
+        if seat < 0:
+            return Refusal(HOLDING, "the hand is over")
+        if len(play.cards) != 1:
+            return Refusal(SHAPE, "a play is one card in single-deck play")
+        card = play.cards[0]
+        try:
+            _cascade(self, card.index)
+        except _Refused as refused:
+            return Refusal(refused.rule, _message(refused, seat, card))
+        return None
 
     # -- playing --------------------------------------------------------------------
 
@@ -340,7 +347,7 @@ class PlayCore:
             play((mask & -mask).bit_length() - 1)
 
 
-def _lead_lock(state: Any, hand: int, locked: int) -> int:
+def _lead_lock(state: PlayCore, hand: int, locked: int) -> int:
     """The shown cards the lock keeps from being led: in an unled suit, unless the only card."""
     if not state.lock_first:
         return 0
@@ -354,8 +361,24 @@ def _lead_lock(state: Any, hand: int, locked: int) -> int:
     return blocked
 
 
-def _cascade(state: Any, why: int) -> int:
-    """The single-deck legality cascade over an engine's state (Python or C engine alike).
+def _locked_out(state: PlayCore, legal: int, blocked: int, why: int, where: str) -> int:
+    """``legal`` less the cards the shown-card lock ``blocked``, unless that leaves nothing.
+
+    Then the seat is stuck and the lock lifts: for this play, or (``stuck="hand"``)
+    for the rest of the hand, recorded only when not explaining.
+    """
+    kept = legal & ~blocked
+    if kept:
+        if why >= 0 and not kept >> why & 1:
+            raise _Refused(SHOWN_CARD_LOCK, where)
+        return kept
+    if state.lift_for_hand and why < 0:
+        state.lifted[state.seat] = True
+    return legal
+
+
+def _cascade(state: PlayCore, why: int) -> int:
+    """The single-deck legality cascade over a :class:`PlayCore`'s state.
 
     Returns the legal card mask.  With ``why`` a card index, raises
     :class:`_Refused` naming the step that removes it instead (and changes
@@ -378,13 +401,7 @@ def _cascade(state: Any, why: int) -> int:
             return legal
         legal = hand
         if locked:
-            kept = legal & ~_lead_lock(state, hand, locked)
-            if kept:
-                if why >= 0 and not kept >> why & 1:
-                    raise _Refused(SHOWN_CARD_LOCK, "lead")
-                legal = kept
-            elif state.lift_for_hand and why < 0:
-                state.lifted[seat] = True
+            legal = _locked_out(state, legal, _lead_lock(state, hand, locked), why, "lead")
     else:
         led = SUIT_OF[trick[0]]
         follow = hand & SUIT_MASKS[led]
@@ -407,13 +424,7 @@ def _cascade(state: Any, why: int) -> int:
                         raise _Refused(DISCARD_RULE, led)
                     legal = same_colour
             if locked and state.lock_discards:
-                kept = legal & ~(locked & state.unled)
-                if kept:
-                    if why >= 0 and not kept >> why & 1:
-                        raise _Refused(SHOWN_CARD_LOCK, "discard")
-                    legal = kept
-                elif state.lift_for_hand and why < 0:
-                    state.lifted[seat] = True
+                legal = _locked_out(state, legal, locked & state.unled, why, "discard")
     rules = state.config.rules
     if rules:
         legal = _apply_play_rules(state, rules, hand, legal, why)
@@ -421,7 +432,7 @@ def _cascade(state: Any, why: int) -> int:
 
 
 def _apply_play_rules(
-    state: Any, rules: Sequence[PlayRule], hand: int, legal: int, why: int
+    state: PlayCore, rules: Sequence[PlayRule], hand: int, legal: int, why: int
 ) -> int:
     """The plug-ins' own rules, each narrowing ``legal``; one that leaves nothing lifts."""
     unled = state.unled
@@ -443,25 +454,6 @@ def _apply_play_rules(
                 raise _Refused(rule.name, rule)
             legal = kept
     return legal
-
-
-def single_deck_refusal(state: Any, play: Play) -> Refusal | None:
-    """Why the single-deck cascade refuses ``play`` for the seat to move of ``state``.
-
-    ``state`` is a single-deck engine, the Python :class:`PlayCore` or the C
-    one (which exposes the same attributes).  ``None`` when the play is legal.
-    """
-    seat = state.seat
-    if seat < 0:
-        return Refusal(HOLDING, "the hand is over")
-    if len(play.cards) != 1:
-        return Refusal(SHAPE, "a play is one card in single-deck play")
-    card = play.cards[0]
-    try:
-        _cascade(state, card.index)
-    except _Refused as refused:
-        return Refusal(refused.rule, _message(refused, seat, card))
-    return None
 
 
 def _message(refused: _Refused, seat: int, card: Card) -> str:

@@ -161,10 +161,7 @@ class PairsCore:
             raise ValueError("hands overlap: a card is held more than twice")
         self.config = config
         self.hands = hands
-        lock = config.shown_card_lock
-        self.lock_first = lock is not None and lock.first_trick
-        self.lock_discards = lock is not None and lock.discard_before_led
-        self.lift_for_hand = lock is not None and lock.stuck == "hand"
+        self.lock_first, self.lock_discards, self.lift_for_hand = config.lock_flags
         self.pair_beats_unmatched = config.pair_beats_unmatched
         self.history = history
         self.tricks = tricks

@@ -88,14 +88,8 @@ def _snapshot(cls: Any, state: Any) -> Any:
 def _single_c(
     config: PlayConfig, hands: Sequence[int], history: list[Any], tricks: list[Any]
 ) -> PlayEngine:
-    lock, discard = config.shown_card_lock, config.discard_rule
-    flags = (
-        lock is not None and lock.first_trick,
-        lock is not None and lock.discard_before_led,
-        lock is not None and lock.stuck == "hand",
-        discard is not None and not discard.strict,
-        discard is not None and discard.offender == "last",
-    )
+    _strict, penalty, last_offender = config.discard_flags
+    flags = (*config.lock_flags, penalty, last_offender)
     engine: PlayEngine = CPlayCore(
         hands, flags, config.preferred_discard_masks, history, tricks, config
     )
@@ -105,12 +99,9 @@ def _single_c(
 def _pairs_c(
     config: PlayConfig, hands: Sequence[int], history: list[Any], tricks: list[Any]
 ) -> PlayEngine:
-    lock = config.shown_card_lock
     engine: PlayEngine = CPairsCore(
         hands,
-        lock is not None and lock.first_trick,
-        lock is not None and lock.discard_before_led,
-        lock is not None and lock.stuck == "hand",
+        *config.lock_flags,
         config.pair_beats_unmatched,
         history,
         tricks,

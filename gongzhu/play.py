@@ -182,6 +182,13 @@ class PlayConfig:
     :ivar rules: the plug-ins' own play rules, in order.
     :ivar owners: for each field set by a plug-in, that plug-in's name (and
         ``"rule:NAME"`` for each play rule).
+    :ivar lock_flags: derived: the lock as engines read it, ``(first_trick,
+        discard_before_led, lifts_for_hand)``, all ``False`` without a lock.
+    :ivar discard_flags: derived: the discard rule as engines read it,
+        ``(strict, penalty, last_offender)``, all ``False`` without a rule.
+    :ivar preferred_discard_masks: derived: per led suit (by
+        :class:`~gongzhu.cards.Suit` value), the card mask of the preferred
+        discard suits, or ``None`` without a discard rule.
     """
 
     deck_copies: int = 1
@@ -191,6 +198,31 @@ class PlayConfig:
     discard_rule: DiscardRule | None = None
     rules: tuple[PlayRule, ...] = ()
     owners: tuple[tuple[str, str], ...] = attrs.field(default=(), eq=False, repr=False)
+    # -- derived once, for the engines (a hand's engine reads them when it is made) --
+    lock_flags: tuple[bool, bool, bool] = attrs.field(init=False, eq=False, repr=False)
+    discard_flags: tuple[bool, bool, bool] = attrs.field(init=False, eq=False, repr=False)
+    preferred_discard_masks: tuple[int, ...] | None = attrs.field(init=False, eq=False, repr=False)
+
+    @lock_flags.default
+    def _lock_flags(self) -> tuple[bool, bool, bool]:
+        lock = self.shown_card_lock
+        if lock is None:
+            return (False, False, False)
+        return (lock.first_trick, lock.discard_before_led, lock.stuck == "hand")
+
+    @discard_flags.default
+    def _discard_flags(self) -> tuple[bool, bool, bool]:
+        rule = self.discard_rule
+        if rule is None:
+            return (False, False, False)
+        return (rule.strict, not rule.strict, rule.offender == "last")
+
+    @preferred_discard_masks.default
+    def _preferred_discard_masks(self) -> tuple[int, ...] | None:
+        rule = self.discard_rule
+        if rule is None:
+            return None
+        return tuple(sum(s.mask for s in rule.preferred.get(Suit(i), ())) for i in range(4))
 
     @property
     def features(self) -> frozenset[str]:
@@ -208,15 +240,6 @@ class PlayConfig:
     def owner(self, field: str) -> str | None:
         """The plug-in that set ``field``, or ``None`` when it has its default."""
         return dict(self.owners).get(field)
-
-    @property
-    def preferred_discard_masks(self) -> tuple[int, ...] | None:
-        """Per led suit (by :class:`~gongzhu.cards.Suit` value), the card mask of the preferred
-        discard suits, or ``None`` without a discard rule."""
-        rule = self.discard_rule
-        if rule is None:
-            return None
-        return tuple(sum(s.mask for s in rule.preferred.get(Suit(i), ())) for i in range(4))
 
 
 class PlayConfigurator:

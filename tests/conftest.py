@@ -2,11 +2,36 @@
 
 from __future__ import annotations
 
+import shutil
+import tomllib
+from pathlib import Path
+
 import pytest
 
 import gongzhu
 from gongzhu.cards import Card, Rank, Suit
 from gongzhu.plugin import Deal
+
+
+def install_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, example: Path) -> None:
+    """What ``pip install examples/<example>`` puts on the path: the package and its
+    dist-info, with the entry points its pyproject.toml declares."""
+    project = tomllib.loads((example / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    dist = tmp_path / f"{project['name'].replace('-', '_')}-{project['version']}.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n",
+        encoding="utf-8",
+    )
+    lines = ["[gongzhu.variants]"] + [
+        f"{name} = {target}" for name, target in project["entry-points"]["gongzhu.variants"].items()
+    ]
+    (dist / "entry_points.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for package in (example / "src").iterdir():
+        if (package / "__init__.py").exists():
+            shutil.copytree(package, tmp_path / package.name)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    gongzhu.variant_names(refresh=True)
 
 
 def rotation_hands() -> list[list[Card]]:

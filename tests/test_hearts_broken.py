@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import tomllib
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +13,8 @@ from gongzhu import Play, Suit
 from gongzhu.bots import RandomBot
 from gongzhu.errors import IllegalAction
 
+from .conftest import install_example
+
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "hearts_broken"
 # The C engines cannot play a ruleset with plug-in play rules, so every test here runs once.
 pytestmark = pytest.mark.one_engine
@@ -22,27 +22,6 @@ pytestmark = pytest.mark.one_engine
 RULESETS = [("hearts-broken",), ("huapai", "hearts-broken"), ("two-deck", "hearts-broken")]
 CASES = [(names, {}) for names in RULESETS] + [(RULESETS[0], {"hearts_broken_by_pig": True})]
 CASE_IDS = ["39baobao", "huapai", "two-deck", "by-pig"]
-
-
-def install_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, example: Path) -> None:
-    """What ``pip install examples/<example>`` puts on the path: the package and its
-    dist-info, with the entry points its pyproject.toml declares."""
-    project = tomllib.loads((example / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    dist = tmp_path / f"{project['name'].replace('-', '_')}-{project['version']}.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text(
-        f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n",
-        encoding="utf-8",
-    )
-    lines = ["[gongzhu.variants]"] + [
-        f"{name} = {target}" for name, target in project["entry-points"]["gongzhu.variants"].items()
-    ]
-    (dist / "entry_points.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    for package in (example / "src").iterdir():
-        if (package / "__init__.py").exists():
-            shutil.copytree(package, tmp_path / package.name)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    gongzhu.variant_names(refresh=True)
 
 
 @pytest.fixture

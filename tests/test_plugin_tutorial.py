@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -12,27 +10,15 @@ import gongzhu
 from gongzhu.bots import RandomBot, play_hand
 from gongzhu.errors import IncompatibleVariants
 
+from .conftest import install_example
+
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "worthless_sheep"
 
 
 @pytest.fixture
 def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    """What ``pip install examples/worthless_sheep`` puts on the path: the package and its
-    dist-info, with the entry points its pyproject.toml declares."""
-    project = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    dist = tmp_path / "gongzhu_worthless_sheep-1.0.0.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text(
-        f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n",
-        encoding="utf-8",
-    )
-    lines = ["[gongzhu.variants]"] + [
-        f"{name} = {target}" for name, target in project["entry-points"]["gongzhu.variants"].items()
-    ]
-    (dist / "entry_points.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    shutil.copytree(EXAMPLE / "src" / "worthless_sheep", tmp_path / "worthless_sheep")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    gongzhu.variant_names(refresh=True)
+    """``pip install examples/worthless_sheep``, undone afterwards."""
+    install_example(tmp_path, monkeypatch, EXAMPLE)
     yield
     monkeypatch.undo()
     gongzhu.variant_names(refresh=True)

@@ -105,10 +105,17 @@ def plays_of_mask(mask: int) -> tuple[Play, ...]:
 
 def cards_of_mask(mask: int) -> tuple[Card, ...]:
     """The cards of ``mask``, in card order, a card held twice listed twice."""
-    cards = tuple(play.cards[0] for play in plays_of_mask(mask & LOW))
-    if mask >> 52:
-        cards = tuple(sorted(cards + tuple(p.cards[0] for p in plays_of_mask(mask >> 52))))
-    return cards
+    plays = plays_of_mask(mask & LOW)
+    second = mask >> 52
+    if not second:
+        return tuple(play.cards[0] for play in plays)
+    cards = []
+    for play in plays:  # in card order already: a second copy goes right after its first
+        card = play.cards[0]
+        cards.append(card)
+        if second >> play.key & 1:
+            cards.append(card)
+    return tuple(cards)
 
 
 class _Refused(Exception):

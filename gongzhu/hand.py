@@ -121,9 +121,11 @@ class HandState:
             for k in range(4):
                 hands[(first + k) & 3] = sum(map(_BITS.__getitem__, map(_INDEX, order[k::4])))
             return hands
-        for k, card in enumerate(order):
-            seat = (first + k) & 3
-            hands[seat] = add_copy(hands[seat], card.index)
+        for k in range(4):
+            mask = 0
+            for bit in map(_BITS.__getitem__, map(_INDEX, order[k::4])):
+                mask |= bit << 52 if mask & bit else bit  # a second copy at bit 52 + index
+            hands[(first + k) & 3] = mask
         return hands
 
     # -- public state ---------------------------------------------------------------
@@ -417,14 +419,20 @@ class HandState:
             ctx = self.rules._run_pipeline(*self._scoring_inputs(), explain=False)
             final = self.rules.normalize(tuple(t.total for t in ctx.seats))
             return final, any(t.full_hearts for t in ctx.seats), any(t.slam for t in ctx.seats)
-        factors: dict[int, int] = {}
-        table = self.rules.table.show_factors
-        for _seat, show, _forced in self._shows:
-            for card in show.cards:
-                factors[card.bit] = factors.get(card.bit, 1) * table[show.kind]
         taken = self._core.taken
-        final = self.rules.normalize(scorer.raw(taken, factors))
-        return final, scorer.full_hearts(taken), scorer.slam(taken)
+        copies = self.rules.table.copies
+        if copies == 1:
+            factors: dict[int, int] = {}
+            table = self.rules.table.show_factors
+            for _seat, show, _forced in self._shows:
+                for card in show.cards:
+                    factors[card.bit] = factors.get(card.bit, 1) * table[show.kind]
+            raw = scorer.raw(taken, factors)
+        else:
+            shown_taken = self._core.shown_taken() or [[], [], [], []]
+            raw = scorer.raw_copies(taken, self.show_records, shown_taken)
+        final = self.rules.normalize(raw)
+        return final, scorer.full_hearts(taken, copies), scorer.slam(taken, copies)
 
     def _random_playout(self, random: Callable[[], float]) -> None:
         """Play the hand to its end with uniformly random legal actions (the bulk API).
@@ -469,8 +477,9 @@ class HandState:
         list[list[ShowRecord]] | None,
     ]:
         """What the scoring pipeline reads of this hand: captures, shows, deal, shown copies."""
+        scoring = self.rules.table.scoring_mask  # the pipeline reads nothing else of captures
         return (
-            [self.captured(s) for s in range(SEATS)],
+            [cards_of_mask(taken & scoring) for taken in self._core.taken],
             self.show_records,
             tuple(self.dealt(s) for s in range(SEATS)),
             self._core.shown_taken(),

@@ -368,9 +368,7 @@ class Rules:
         self.first_shows: bool = ShowKind.FIRST in kinds
         """Whether the ruleset has the 首明 phase."""
         self.compiled_scorer: CompiledScorer | None = (
-            CompiledScorer(self.table)
-            if copies == 1 and CompiledScorer.fits(self.score_stages)
-            else None
+            CompiledScorer(self.table) if CompiledScorer.fits(self.score_stages) else None
         )
         """The mask-based scorer, when the pipeline is the core's (else ``None``)."""
         self._show_cache: dict[tuple[int, ShowKind], tuple[Show, ...]] = {}

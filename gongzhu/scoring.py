@@ -104,6 +104,11 @@ class ScoreTable:
         return bool(_SCORING_BITS >> card.index & 1)
 
     @property
+    def scoring_mask(self) -> int:
+        """The card mask of every copy of the scoring cards (a second copy at bit 52 + index)."""
+        return _SCORING_BITS | (_SCORING_BITS << 52 if self.copies == 2 else 0)
+
+    @property
     def scoring_count(self) -> int:
         """How many scoring cards the deck holds (16 per copy)."""
         return 16 * self.copies
@@ -377,6 +382,22 @@ _PIG_BIT: Final = PIG.bit
 _SHEEP_BIT: Final = SHEEP.bit
 _TRANSFORMER_BIT: Final = TRANSFORMER.bit
 _HEARTS_MASK: Final = Suit.HEARTS.mask
+_PIG_INDEX: Final = PIG.index
+_SHEEP_INDEX: Final = SHEEP.index
+_TRANSFORMER_INDEX: Final = TRANSFORMER.index
+_TRANSFORMERS_BOTH: Final = TRANSFORMER.bit | TRANSFORMER.bit << 52
+
+
+def _copy_factors(
+    mask: int, index: int, records: Sequence[ShowRecord], factors: Mapping[ShowKind, int]
+) -> list[int]:
+    """The show factor of each copy of card ``index`` in ``mask``: the seat's taken shown
+    copies of it in order (as :meth:`ScoringContext.taken_factor` uses them up), then 1."""
+    count = (mask >> index & 1) + (mask >> (52 + index) & 1)
+    if not count:
+        return []
+    shown = [factors[r.kind] for r in records if r.card.index == index][:count]
+    return shown + [1] * (count - len(shown))
 
 
 def core_stages() -> StageList:
@@ -398,13 +419,17 @@ class CompiledScorer:
     """The core pipeline compiled to mask arithmetic, for :meth:`HandState.returns`.
 
     Used only when a ruleset's pipeline is exactly :func:`core_stages`; the
-    tests check it against the pipeline on random hands.
+    tests check it against the pipeline on random hands.  One deck:
+    :meth:`raw`; two decks, where each shown copy scores for its taker:
+    :meth:`raw_copies`.
     """
 
-    __slots__ = ("_alone", "_heart_bit", "_hi", "_lo", "_scoring")
+    __slots__ = ("_alone", "_factors", "_heart", "_heart_bit", "_hi", "_lo", "_scoring")
 
     def __init__(self, table: ScoreTable) -> None:
         heart = table.showable_heart
+        self._heart = heart
+        self._factors = dict(table.show_factors)
         self._heart_bit = 0 if heart is None else heart.bit
         values = [table.heart_values[Rank(r + 2)] for r in range(13)]
         self._lo = [sum(values[r] for r in range(7) if m >> r & 1) for m in range(128)]
@@ -417,14 +442,61 @@ class CompiledScorer:
         """Whether ``stages`` is the core pipeline, unchanged."""
         return tuple(s.run for s in stages) == _CORE_FUNCS
 
-    def full_hearts(self, taken: Sequence[int]) -> bool:
-        """Whether some seat took every heart (满红)."""
-        return any(mask & _HEARTS_MASK == _HEARTS_MASK for mask in taken)
+    def full_hearts(self, taken: Sequence[int], copies: int = 1) -> bool:
+        """Whether some seat took every heart, every copy (满红)."""
+        hearts = _HEARTS_MASK if copies == 1 else _HEARTS_MASK | _HEARTS_MASK << 52
+        return any(mask & hearts == hearts for mask in taken)
 
-    def slam(self, taken: Sequence[int]) -> bool:
-        """Whether some seat took every scoring card (满贯)."""
-        scoring = self._scoring
+    def slam(self, taken: Sequence[int], copies: int = 1) -> bool:
+        """Whether some seat took every scoring card, every copy (满贯)."""
+        scoring = self._scoring if copies == 1 else self._scoring | self._scoring << 52
         return any(mask & scoring == scoring for mask in taken)
+
+    def raw_copies(
+        self,
+        taken: Sequence[int],
+        shows: Sequence[ShowRecord],
+        shown_taken: Sequence[Sequence[ShowRecord]],
+    ) -> tuple[int, ...]:
+        """Two decks: raw scores from each seat's taken-card mask (a second copy at bit
+        52 + index), every shown copy, and per seat the shown copies it took."""
+        factors = self._factors
+        hearts_factor = 1
+        for record in shows:  # every shown copy of the showable heart multiplies the hearts
+            if record.card == self._heart:
+                hearts_factor *= factors[record.kind]
+        scoring = self._scoring | self._scoring << 52
+        lo, hi = self._lo, self._hi
+        out = []
+        for seat, mask in enumerate(taken):
+            mask &= scoring
+            if not mask:
+                out.append(0)
+                continue
+            first = mask >> 13 & 0x1FFF
+            second = mask >> 65 & 0x1FFF
+            total = (lo[first & 0x7F] + hi[first >> 7] + lo[second & 0x7F] + hi[second >> 7]) * (
+                hearts_factor
+            )
+            if first == second == 0x1FFF:
+                total = -total
+            records = shown_taken[seat]
+            pig = _copy_factors(mask, _PIG_INDEX, records, factors)
+            if pig:
+                value = PIG_VALUE * sum(pig)
+                total += -value if mask == scoring else value
+            sheep = _copy_factors(mask, _SHEEP_INDEX, records, factors)
+            if sheep:
+                total += SHEEP_VALUE * sum(sheep)
+            transformers = _copy_factors(mask, _TRANSFORMER_INDEX, records, factors)
+            if transformers:
+                if mask & ~_TRANSFORMERS_BOTH:
+                    for factor in transformers:
+                        total *= TRANSFORMER_MULTIPLIER * factor
+                else:
+                    total = sum(self._alone * factor for factor in transformers)
+            out.append(total)
+        return tuple(out)
 
     def raw(self, taken: Sequence[int], factors: Mapping[int, int]) -> tuple[int, ...]:
         """Raw scores from each seat's taken-card mask and the show factor per card bit."""

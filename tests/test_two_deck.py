@@ -295,3 +295,75 @@ def test_pair_leads_happen_and_replay(two_deck: gongzhu.Rules) -> None:
         hand.apply(pairs[0] if pairs else rng.choice(legal))
     assert len(hand.tricks) < 26  # some tricks were pairs
     assert gongzhu.replay(hand.to_record()).score() == hand.score()
+
+
+COMPILED = [("two-deck",), ("two-deck", "anmai"), ("two-deck", "heart-three")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    names=st.sampled_from(COMPILED),
+    seed=st.integers(0, 2**63 - 1),
+    rng=st.randoms(use_true_random=False),
+)
+def test_compiled_returns_equal_the_pipeline(
+    names: tuple[str, ...], seed: int, rng: random.Random
+) -> None:
+    rules = gongzhu.load_rules(*names)
+    assert rules.compiled_scorer is not None
+    hand = rules.new_hand(seed)
+    while hand.phase is not Phase.PLAY:  # shown copies make the per-copy factors matter
+        legal = hand.legal_actions()
+        hand.apply(legal[-1] if rng.random() < 0.5 else rng.choice(legal))
+    while not hand.is_over:
+        hand.apply(rng.choice(hand.legal_actions()))
+    sheet = hand.score()
+    assert hand.returns() == sheet.final
+    assert hand._outcome()[1:] == (any(sheet.full_hearts), any(sheet.slam))
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_compiled_scorer_on_extreme_two_deck_captures(seed: int) -> None:
+    """Full hearts, slams, lone transformers and shown copies taken by others: built."""
+    rules = gongzhu.load_rules("two-deck", "anmai")  # open shows and secret sales
+    scorer = rules.compiled_scorer
+    assert scorer is not None
+    rng = random.Random(seed)
+    scoring = [c for c in gongzhu.full_deck(2) if rules.table.is_scoring(c)]
+    owner = rng.randrange(4)
+    taken = [0, 0, 0, 0]
+    captured: dict[int, list[gongzhu.Card]] = {s: [] for s in range(4)}
+    kinds_offered = sorted(rules.show_kinds, key=lambda kind: kind.value)
+    lone = rng.random() < 0.2  # a seat that takes transformers only
+    for card in scoring:
+        seat = owner if rng.random() < 0.8 else rng.randrange(4)
+        if lone and seat == owner and card != gongzhu.TRANSFORMER:
+            seat = (owner + 1) % 4
+        taken[seat] = add_copy(taken[seat], card.index)
+        captured[seat].append(card)
+    shows = [
+        ShowRecord(rng.randrange(4), card, rng.choice(kinds_offered))
+        for card in sorted(rules.table.showable)
+        for _copy in range(2)
+        if rng.random() < 0.5
+    ]
+    shown_taken: list[list[ShowRecord]] = [[], [], [], []]
+    for record in shows:  # each shown copy goes to a seat that took a copy without one yet
+        seats = [
+            s
+            for s in range(4)
+            if captured[s].count(record.card) > [r.card for r in shown_taken[s]].count(record.card)
+        ]
+        shown_taken[rng.choice(seats)].append(record)
+    kinds = {kind: {} for kind in gongzhu.ShowKind}
+    for record in shows:
+        kinds[record.kind].setdefault(record.seat, []).append(record.card)
+    sheet = rules.score(
+        captured,
+        shown=kinds[gongzhu.ShowKind.OPEN],
+        secret=kinds[gongzhu.ShowKind.SECRET],
+        shown_taken={s: [r.card for r in records] for s, records in enumerate(shown_taken)},
+    )
+    assert scorer.raw_copies(taken, sheet.shows, shown_taken) == sheet.raw
+    assert scorer.full_hearts(taken, 2) == any(sheet.full_hearts)
+    assert scorer.slam(taken, 2) == any(sheet.slam)

@@ -518,3 +518,27 @@ def test_the_old_segfault_recipe_ends_cleanly() -> None:
     for spec in gongzhu.load_rules().engines:  # every single-deck engine refuses them
         with pytest.raises(ValueError, match=r"mask|overlap"):
             spec.factory(gongzhu.load_rules().play_config, two_deck_masks, [], [])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    names=st.sampled_from([(), ("two-deck",), ("same-colour-discard",), ("huapai", "two-deck")]),
+    data=st.data(),
+)
+def test_malformed_deals_end_in_a_gongzhu_error_on_every_engine(names, data) -> None:
+    """A deal with a card missing, doubled or foreign never reaches an engine."""
+    rules = gongzhu.load_rules(*names)
+    cards = list(gongzhu.full_deck(rules.table.copies))
+    data.draw(st.randoms(use_true_random=False)).shuffle(cards)
+    how = data.draw(st.sampled_from(["drop", "double", "short", "third-deck"]))
+    if how == "drop":  # a card replaced by a copy of another: one missing, one too many
+        cards[0] = next(card for card in cards if card != cards[0])
+    elif how == "double":
+        cards.append(cards[0])
+    elif how == "short":
+        cards = cards[: data.draw(st.integers(0, len(cards) - 1))]
+    else:
+        cards += list(gongzhu.full_deck(1))
+    for spec in rules.engines:
+        with pytest.raises(gongzhu.errors.GongzhuError):
+            rules.new_hand(deal=cards, engine=spec.name)

@@ -49,7 +49,6 @@ __all__ = [
     "core_stages",
     "run_pipeline",
     "signed",
-    "zero_sum_thirds",
 ]
 
 PIG_VALUE: Final = -100
@@ -540,7 +539,11 @@ class ScoreSheet:
     :ivar shows: every shown card, with who showed it and how.
     :ivar full_hearts: which seats took every heart (满红).
     :ivar slam: which seats took every scoring card (满贯).
-    :ivar lines: per seat, the readable steps that give its raw score.
+    :ivar lines: per seat, the readable steps that give its raw score, in
+        order.  They are steps, not addends: a later line can restate an
+        earlier value (自得 doubles a card already listed, 满红 turns the
+        hearts' sign, the transformer multiplies the subtotal), so the raw
+        score is where the steps end, not the sum of the lines.
     :ivar normalisation: a sentence saying how ``final`` follows from ``raw``.
     """
 
@@ -599,14 +602,3 @@ def run_pipeline(
     for stage in stages:
         stage.run(ctx)
     return ctx
-
-
-def zero_sum_thirds(raw: Sequence[int]) -> tuple[int, ...]:
-    """``raw - (sum of the other three) / 3`` for each seat, rounded to the nearest integer.
-
-    ``(4·raw − total) / 3`` is never halfway between two integers, so the
-    rounding has no ties.
-    """
-    total = sum(raw)
-    # floor(q/3 + 1/2) in integers, with q = 4·raw − total
-    return tuple((2 * (4 * r - total) + 3) // 6 for r in raw)

@@ -292,7 +292,7 @@ def test_added_stage_and_normalisation() -> None:
     assert sheet.explain(0)[-3:] == [
         "bonus +7",
         "raw −93",
-        "final −186 (39baobao: zero-sum: raw − (others' sum) / 3, rounded, ×12)",
+        "final −186 (39baobao: raw − (others' sum) / 3, rounded per seat (sum may be ±12), ×12)",
     ]
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gongzhu
 from gongzhu.errors import GongzhuError, InvalidScoreInput
-from gongzhu.scoring import zero_sum_thirds
+from gongzhu_variants.baobao39 import zero_sum_thirds
 
 ALL_HEARTS = "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"
 
@@ -22,6 +24,25 @@ def test_seed000_worked_example_normalisation(rules: gongzhu.Rules) -> None:
     """-120, -280, 0, 160 → -80, -293, 80, 293 → ×12."""
     assert zero_sum_thirds((-120, -280, 0, 160)) == (-80, -293, 80, 293)
     assert rules.normalize((-120, -280, 0, 160)) == (-960, -3516, 960, 3516)
+
+
+def test_rounded_results_may_leave_twelve_and_exact_ones_never() -> None:
+    rounded = gongzhu.load_rules()
+    assert rounded.normalize((10, 10, 10, 0)) == (36, 36, 36, -120)  # sums to −12
+    exact = gongzhu.load_rules(zero_sum="exact")
+    assert exact.normalize((10, 10, 10, 0)) == (40, 40, 40, -120)
+    assert exact.normalize((-120, -280, 0, 160)) == (-960, -3520, 960, 3520)
+    assert "±12" in rounded.score({0: "QS"}).normalisation
+
+
+@settings(max_examples=300, deadline=None)
+@given(raw=st.tuples(*[st.integers(-2000, 2000)] * 4))
+def test_exact_results_are_zero_sum_and_near_the_rounded_ones(raw: tuple[int, ...]) -> None:
+    exact = gongzhu.load_rules(zero_sum="exact").normalize(raw)
+    rounded = gongzhu.load_rules().normalize(raw)
+    assert sum(exact) == 0
+    assert sum(rounded) in (-12, 0, 12)
+    assert all(abs(e - r) <= 4 for e, r in zip(exact, rounded, strict=True))
 
 
 def test_normalize_validates_input(rules: gongzhu.Rules) -> None:

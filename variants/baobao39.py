@@ -10,8 +10,20 @@ Source: seed ``000`` (一副牌规则).  What the plug-in sets:
 * a shown card may not be led or followed in the first trick of its suit
   unless it is the holder's only card of that suit; it may be discarded on
   another suit at any time;
-* result: zero-sum, ``raw − (sum of the other three) / 3`` rounded to the
-  nearest integer, then ×12.
+* result: ``raw − (sum of the other three) / 3`` rounded to the nearest
+  integer, then ×12, as the source's worked example does (−120, −280, 0,
+  160 give −960, −3516, 960, 3516).  Each seat is rounded on its own, so the
+  four results are zero-sum only up to rounding: about one hand in three
+  they add up to +12 or −12 (``(10, 10, 10, 0)`` gives 36, 36, 36, −120),
+  and match totals drift by as much.
+
+Options:
+
+``zero_sum`` = ``"rounded"`` | ``"exact"``
+    ``"rounded"`` (default) is the source's rounding above.  ``"exact"``
+    scores ``4·(4·raw − sum)``: the same ×12 scale with no rounding, so the
+    results always add up to zero (a **(choice)** for tables that keep
+    running totals).
 
 The **(choice)** of RULES.md on a restriction that leaves a seat no legal
 card never arises here: a single deck has one showable card per suit, a lone
@@ -26,11 +38,12 @@ from gongzhu.play import PlayConfigurator
 from gongzhu.plugin import (
     Deal,
     OpeningLead,
+    Options,
+    OptionSet,
     ShownCardLock,
     VariantInfo,
     hookimpl,
 )
-from gongzhu.scoring import zero_sum_thirds
 
 NAME = "39baobao"
 SCALE = 12
@@ -45,7 +58,7 @@ def gongzhu_variant_info() -> VariantInfo:
         title_zh="拱猪 单副牌 (39baobao)",
         base=True,
         summary="♣2 leads ♣2; shows ×2 with three revealing the fourth; zero-sum ×12 results.",
-        normalisation=f"zero-sum: raw − (others' sum) / 3, rounded, ×{SCALE}",
+        normalisation=f"raw − (others' sum) / 3, rounded per seat (sum may be ±12), ×{SCALE}",
     )
 
 
@@ -74,5 +87,31 @@ def gongzhu_play_config(config: PlayConfigurator) -> None:
 
 
 @hookimpl
-def gongzhu_normalize(raw: tuple[int, ...]) -> tuple[int, ...]:
+def gongzhu_add_options(options: OptionSet) -> None:
+    options.add(
+        "zero_sum",
+        "rounded",
+        "'rounded' (default, the source's worked example): raw − (others' sum)/3 rounded "
+        "per seat, ×12; the results may add up to ±12.  'exact': 4·(4·raw − sum), the same "
+        "scale with no rounding, always adding up to zero.",
+        choices=("rounded", "exact"),
+    )
+
+
+def zero_sum_thirds(raw: tuple[int, ...]) -> tuple[int, ...]:
+    """``raw − (sum of the other three) / 3`` for each seat, rounded to the nearest integer.
+
+    ``(4·raw − total) / 3`` is never halfway between two integers, so the
+    rounding has no ties.
+    """
+    total = sum(raw)
+    # floor(q/3 + 1/2) in integers, with q = 4·raw − total
+    return tuple((2 * (4 * r - total) + 3) // 6 for r in raw)
+
+
+@hookimpl
+def gongzhu_normalize(raw: tuple[int, ...], options: Options) -> tuple[int, ...]:
+    if options["zero_sum"] == "exact":
+        total = sum(raw)
+        return tuple(4 * (4 * value - total) for value in raw)  # = 12 · (4·raw − total) / 3
     return tuple(SCALE * value for value in zero_sum_thirds(raw))

@@ -10,7 +10,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CORE = sorted((ROOT / "gongzhu").glob("*.py"))
 PLUGINS = sorted((ROOT / "variants").glob("*.py"))
-UPPER = {"cli", "bots", "runner", "__main__", "adapters"}  # command line, bots, runs, adapters
+# the layers above the rules: command line, terminal play, bots, runs, adapters, the kit
+UPPER = {"cli", "terminal", "bots", "runner", "__main__", "envs", "testing"}
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -39,12 +40,58 @@ def test_plugins_do_not_import_each_other(path: Path) -> None:
         assert not name.startswith((".", "gongzhu_variants")), f"{path.name} imports {name}"
 
 
-def test_hot_path_does_not_call_hooks() -> None:
-    """The per-card methods never reach the plugin manager."""
-    source = (ROOT / "gongzhu" / "hand.py").read_text(encoding="utf-8")
-    tree = ast.parse(source)
-    hot = {"_legal_play_mask", "_play", "_finish_trick", "legal_actions", "apply"}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name in hot:
-            text = ast.unparse(node)
-            assert "_hook" not in text and "pm." not in text and ".hook." not in text, node.name
+RULESETS = [(), ("huapai", "anmai"), ("same-colour-discard",), ("two-deck",)]
+
+
+@pytest.mark.parametrize("names", RULESETS, ids=lambda names: "+".join(names) or "39baobao")
+def test_no_hook_is_called_while_cards_are_played(names: tuple[str, ...]) -> None:
+    """Hooks are asked when a ruleset is built and at phase boundaries, never for a card.
+
+    Every hook call through the ruleset's plugin manager is recorded while a
+    whole play phase runs (legal actions, plays, refusals, clones, views).
+    """
+    import random
+
+    import gongzhu
+
+    rules = gongzhu.load_rules(*names)
+    calls: list[str] = []
+    for seed in range(3):
+        hand = rules.new_hand(seed)
+        rng = random.Random(seed)
+        while hand.phase is not gongzhu.Phase.PLAY:
+            hand.apply(rng.choice(hand.legal_actions()))
+        undo = rules._pm.add_hookcall_monitoring(
+            lambda name, _impls, _kwargs: calls.append(name), lambda *_args: None
+        )
+        try:
+            while not hand.is_over:
+                seat = hand.current_seat
+                legal = hand.legal_actions()
+                held = hand.hand(seat)
+                refused = [c for c in held if gongzhu.Play.of(c) not in legal]
+                if refused:  # a refusal is explained by the engine alone
+                    with pytest.raises(gongzhu.errors.IllegalAction):
+                        hand.apply(gongzhu.Play.of(refused[0]))
+                hand.view(seat)
+                hand.clone()
+                hand.apply(rng.choice(legal))
+        finally:
+            undo()
+    assert calls == []
+
+
+def test_the_monitor_sees_a_hook_call() -> None:
+    """The check above can fail: a hook asked through the plugin manager is recorded."""
+    import gongzhu
+
+    rules = gongzhu.load_rules()
+    calls: list[str] = []
+    undo = rules._pm.add_hookcall_monitoring(
+        lambda name, _impls, _kwargs: calls.append(name), lambda *_args: None
+    )
+    try:
+        rules.next_leader(rules.new_hand(1))
+    finally:
+        undo()
+    assert calls == ["gongzhu_next_leader"]

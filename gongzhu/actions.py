@@ -78,7 +78,12 @@ class Play:
 
     @classmethod
     def parse(cls, text: str) -> Play:
-        """``Play.parse("QS")`` or ``Play.parse("play QS")``."""
+        """``Play.parse("QS")`` or ``Play.parse("play QS")``.
+
+        :raises InvalidCard: when ``text`` is not a play's text.
+        """
+        if not isinstance(text, str):
+            raise InvalidCard(f"expected play text, got {type(text).__name__}: {text!r}")
         action = parse_action(text if text.split()[:1] == ["play"] else f"play {text}")
         assert isinstance(action, Play)
         return action
@@ -121,10 +126,26 @@ SINGLE_PLAYS: Final[tuple[Play, ...]] = tuple(Play(Card.from_index(i)) for i in 
 
 _KINDS_BY_VERB: Final = {kind.verb: kind for kind in ShowKind}
 _TWO_CARD_PLAYS: dict[int, Play] = {}
+_KEY_LIMIT: Final = 52 + 52 * 52
 
 
 def play_of_key(key: int) -> Play:
-    """The play the engine calls ``key``: a card index, or ``52 + a*52 + b`` for two cards."""
+    """The play the engine calls ``key``: a card index, or ``52 + a*52 + b`` for two cards.
+
+    :raises InvalidCard: ``key`` is not an integer from 0 to ``52 + 52*52 - 1``.
+    """
+    if type(key) is int:
+        if 0 <= key < 52:
+            return SINGLE_PLAYS[key]
+        play = _TWO_CARD_PLAYS.get(key)
+        if play is not None:
+            return play
+    if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < _KEY_LIMIT:
+        raise InvalidCard(
+            f"not a play key: {key!r} (0-51 for one card, 52 + a*52 + b for two, "
+            f"below {_KEY_LIMIT})"
+        )
+    key = int(key)  # an int subclass: its plain value
     if key < 52:
         return SINGLE_PLAYS[key]
     play = _TWO_CARD_PLAYS.get(key)

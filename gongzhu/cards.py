@@ -243,12 +243,17 @@ def full_deck(copies: int = 1) -> tuple[Card, ...]:
 def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
     """Read several cards: ``"QS JD TC AH"`` (spaces or commas) or an iterable.
 
-    :raises InvalidCard: naming the first entry that is not a card.
+    :raises InvalidCard: naming the first entry that is not a card (or for a
+        value that is neither text nor an iterable, such as ``None``).
     """
     if isinstance(text, str):
         items: Iterable[str | Card] = text.replace(",", " ").split()
-    else:
+    elif isinstance(text, Iterable):
         items = text
+    else:
+        raise InvalidCard(
+            f"expected card text or an iterable of cards, got {type(text).__name__}: {text!r}"
+        )
     return tuple(Card.parse(item) for item in items)
 
 

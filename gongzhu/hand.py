@@ -15,11 +15,11 @@ from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final
 
-from .actions import Action, Play, Show, ShowKind, play_of_key
+from .actions import Action, Play, Show, ShowKind, parse_action, play_of_key
 from .cards import Card
 from .engine import add_copy, cards_of_mask, subtract_copies
 from .engines import ACCELERATED
-from .errors import HandNotOver, IllegalAction
+from .errors import GongzhuError, HandNotOver, IllegalAction
 from .play import ILLEGAL, EngineSpec
 from .plugin import SEATS, Deal
 from .scoring import ScoreSheet, ShowRecord
@@ -43,6 +43,12 @@ class HandState:
 
     Seats are 0-3 in playing order.  A rejected action raises
     :class:`~gongzhu.errors.IllegalAction` and leaves the state unchanged.
+
+    ``copy.copy`` and ``copy.deepcopy`` give :meth:`clone`, an independent
+    state.  A state pickles (for multiprocessing) as its ruleset's spec, deal,
+    seed, leader, engine name and actions, and is replayed on unpickling; a
+    ruleset built with :meth:`Rules.from_plugins <gongzhu.rules.Rules.from_plugins>`
+    from plug-ins that are not installed cannot be pickled.
     """
 
     __slots__ = (
@@ -57,6 +63,7 @@ class HandState:
         "_trick_objects",
         "_tricks",
         "deal",
+        "engine",
         "explicit_leader",
         "is_over",
         "leader",
@@ -93,6 +100,8 @@ class HandState:
         self._tricks: list[tuple[int, tuple[int, ...], int, int]] = []
         self._trick_objects: list[Trick] = []
         spec = rules.engine if engine is None else engine
+        self.engine: EngineSpec = spec
+        """The play engine this hand runs on (one of the ruleset's :attr:`~Rules.engines`)."""
         self._core = spec.factory(rules.play_config, hands, self._history, self._tricks)
         self._shows: list[tuple[int, Show, bool]] = []
         self._shown_bits = [0, 0, 0, 0]
@@ -136,16 +145,25 @@ class HandState:
         return self.seat_to_move
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` holds now, in card order."""
-        return cards_of_mask(self._core.hands[seat])
+        """The cards ``seat`` holds now, in card order.
+
+        :raises GongzhuError: ``seat`` is not a seat 0-3.
+        """
+        return cards_of_mask(self._core.hands[_seat(seat)])
 
     def dealt(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` was dealt, in card order."""
-        return cards_of_mask(self._dealt[seat])
+        """The cards ``seat`` was dealt, in card order.
+
+        :raises GongzhuError: ``seat`` is not a seat 0-3.
+        """
+        return cards_of_mask(self._dealt[_seat(seat)])
 
     def captured(self, seat: int) -> tuple[Card, ...]:
-        """Every card ``seat`` has taken in tricks (penalties included), in card order."""
-        return cards_of_mask(self._core.taken[seat])
+        """Every card ``seat`` has taken in tricks (penalties included), in card order.
+
+        :raises GongzhuError: ``seat`` is not a seat 0-3.
+        """
+        return cards_of_mask(self._core.taken[_seat(seat)])
 
     @property
     def shown(self) -> Mapping[int, tuple[Card, ...]]:
@@ -247,6 +265,37 @@ class HandState:
         new._shown_bits = self._shown_bits[:]
         new._pending = self._pending[:]
         return new
+
+    def __copy__(self) -> HandState:
+        """``copy.copy(state)`` is :meth:`clone`: an independent state."""
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> HandState:
+        """``copy.deepcopy(state)`` is :meth:`clone` (the immutable ruleset is shared)."""
+        new = self.clone()
+        memo[id(self)] = new
+        return new
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle the hand as what rebuilds it: the ruleset (by its spec), the deal,
+        seed, leader and engine name, and the actions taken, replayed on unpickling.
+
+        :raises GongzhuError: the ruleset was built from plug-in objects
+            (:meth:`Rules.from_plugins <gongzhu.rules.Rules.from_plugins>`) that
+            :func:`~gongzhu.rules.load_rules` cannot find by name.
+        """
+        return (
+            _rebuild_hand,
+            (
+                self.rules,  # pickles as its spec (Rules.__reduce__)
+                tuple(card.index for card in self.deal.order),
+                self.deal.first_seat,
+                self.seed,
+                self.explicit_leader,
+                self.engine.name,
+                tuple(str(action) for _seat, action in self._history),
+            ),
+        )
 
     def _end(self) -> None:
         self.seat_to_move = None
@@ -522,6 +571,43 @@ class HandState:
                 "captured": [[str(c) for c in cards] for cards in sheet.captured],
             }
         return record
+
+
+def _seat(seat: object) -> int:
+    """``seat`` when it is a seat 0-3 (an ``int``, not a ``bool``), else :class:`GongzhuError`.
+
+    Checked so that ``-1`` does not read seat 3 from the end of a list.
+    """
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
+        raise GongzhuError(f"seat must be 0-3, not {seat!r}")
+    return seat
+
+
+def _rebuild_hand(
+    rules: Rules,
+    deal: Sequence[int],
+    first_seat: int,
+    seed: int | None,
+    leader: int | None,
+    engine: str,
+    actions: Sequence[str],
+) -> HandState:
+    """Unpickle a :class:`HandState`: deal it again and replay its actions.
+
+    The hand runs on the engine it was pickled with when this process has it
+    (a pure-Python process unpickling a C engine's hand uses the ruleset's
+    own engine: every engine plays the same hands).
+    """
+    names = {spec.name for spec in rules.engines}
+    state = rules.new_hand(
+        seed,
+        deal=Deal(tuple(map(Card.from_index, deal)), first_seat),
+        leader=leader,
+        engine=engine if engine in names else None,
+    )
+    for text in actions:
+        state.apply(parse_action(text))
+    return state
 
 
 _COPIED: Final = frozenset(

@@ -17,8 +17,6 @@ __all__ = ["MATCH_FORMAT", "Match"]
 MATCH_FORMAT = "gongzhu-match/1"
 """The ``format`` field of match records written by :meth:`Match.to_record`."""
 
-_EXTREME = (10**12, -(10**12), 0, 0)  # totals any target would end a match at
-
 
 class Match:
     """A match under one ruleset.  Create it with :meth:`Rules.new_match`.
@@ -38,8 +36,11 @@ class Match:
         target: int | None = None,
         hands: int | None = None,
     ) -> None:
-        if target is not None and target <= 0:
-            raise GongzhuError(f"a match target must be positive, not {target!r}")
+        for name, value in (("target", target), ("number of hands", hands)):
+            if value is not None and (not _is_int(value) or value <= 0):
+                raise GongzhuError(f"a match {name} must be a positive integer, not {value!r}")
+        if seed is not None and not _is_int(seed):
+            raise GongzhuError(f"a match seed must be an integer, not {seed!r}")
         self.rules = rules
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.target = target
@@ -70,24 +71,38 @@ class Match:
         return self.rules.new_hand(self._seeds.randrange(2**63), leader=leader)
 
     def record_hand(self, hand: HandState) -> tuple[int, ...]:
-        """Add a finished hand's final scores to the totals; return them."""
+        """Add a finished hand's final scores to the totals; return them.
+
+        The hand must be played under the match's ruleset or an equal one
+        (the same :meth:`Rules.spec <gongzhu.rules.Rules.spec>`).
+
+        :raises HandNotOver: the hand is not finished.
+        :raises GongzhuError: the hand was played under another ruleset.
+        """
         if not hand.is_over:
             raise HandNotOver("only a finished hand can be added to a match")
-        if hand.rules is not self.rules:
-            raise GongzhuError("the hand was played under another ruleset")
+        if hand.rules is not self.rules and hand.rules.spec() != self.rules.spec():
+            raise GongzhuError(
+                f"the hand was played under {hand.rules!r}, not the match's {self.rules!r}"
+            )
         final = hand.score().final
         self.totals = [t + f for t, f in zip(self.totals, final, strict=True)]
         self.hands.append(hand)
         return final
 
     def play(self, bots: Sequence[Any]) -> None:
-        """Play hands with ``bots`` (one per seat, :mod:`gongzhu.bots`) until the match is over."""
+        """Play hands with ``bots`` (one per seat, :mod:`gongzhu.bots`) until the match is over.
+
+        :raises GongzhuError: for a match that cannot end: no ``hands``, no
+            ``target``, and no plug-in of the ruleset deciding when matches end
+            (:attr:`Rules.decides_match_end <gongzhu.rules.Rules.decides_match_end>`).
+        """
         if len(bots) != 4:
             raise GongzhuError("a match needs four bots, one per seat")
-        if self.max_hands is None and not self.rules.match_over(_EXTREME, 1, self.target):
+        if self.max_hands is None and self.target is None and not self.rules.decides_match_end:
             raise GongzhuError(
                 "this match never ends: give a target or a number of hands "
-                f"({self.rules!r} has no target of its own)"
+                f"({self.rules!r} has no end of its own)"
             )
         while not self.is_over:
             hand = self.new_hand()
@@ -107,3 +122,8 @@ class Match:
             "totals": list(self.totals),
             "losers": list(self.losers) if self.is_over else None,
         }
+
+
+def _is_int(value: object) -> bool:
+    """An integer, and not a bool (records keep the two apart)."""
+    return isinstance(value, int) and not isinstance(value, bool)

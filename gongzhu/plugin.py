@@ -337,6 +337,13 @@ def refuse_show_kinds(rules: Any, variants: Sequence[VariantInfo], name: str, ru
     decides each seat's show: call it from
     :func:`~gongzhu.hookspecs.gongzhu_check_rules`.
 
+    The message names the plug-ins whose
+    :func:`~gongzhu.hookspecs.gongzhu_show_kinds` offers the refused kind
+    (:attr:`Rules.show_kind_owners <gongzhu.rules.Rules.show_kind_owners>`)::
+
+        fenpai-quanming (分牌全明) fixes every show, so it cannot be combined
+        with 暗卖 secret sales (offered by anmai)
+
     :param rules: the ruleset being built.
     :param variants: its plug-ins.
     :param name: the calling plug-in's name.
@@ -344,10 +351,13 @@ def refuse_show_kinds(rules: Any, variants: Sequence[VariantInfo], name: str, ru
     :raises IncompatibleVariants: naming the plug-ins that offer the other kind.
     """
     clashes = {ShowKind.FIRST: "首明 first shows", ShowKind.SECRET: "暗卖 secret sales"}
+    owners_by_kind: Mapping[ShowKind, Sequence[str]] = getattr(rules, "show_kind_owners", {})
     for kind, what in clashes.items():
         if kind in rules.show_kinds:
-            others = ", ".join(v.name for v in variants if v.name != name)
+            owners = [owner for owner in owners_by_kind.get(kind, ()) if owner != name]
+            if not owners:  # a ruleset-like object that does not say: name every other plug-in
+                owners = [v.name for v in variants if v.name != name]
             raise IncompatibleVariants(
                 f"{name} ({rule}) fixes every show, so it cannot be combined with {what} "
-                f"(offered by {others})"
+                f"(offered by {', '.join(owners)})"
             )

@@ -13,8 +13,11 @@ from __future__ import annotations
 import importlib.metadata
 import itertools
 import random
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any, Final
 
 import pluggy
@@ -92,7 +95,7 @@ def variant_names(*, refresh: bool = False) -> list[str]:
         rulesets :func:`load_rules` keeps.
     """
     if refresh:
-        _rules_cache.clear()
+        _clear_rules_cache()
     return sorted(_entry_points(refresh))
 
 
@@ -112,12 +115,22 @@ def load_rules(*names: str, **options: Any) -> Rules:
     base, :data:`DEFAULT_BASE` (``"39baobao"``) is used.  ``options`` set the
     options the loaded plug-ins declare (:attr:`Rules.option_specs`).
 
-    A ruleset is immutable, so equal requests share one :class:`Rules`
-    object (the last 64 distinct requests are kept).
+    A ruleset is immutable, so equal rulesets are one object: two calls whose
+    rulesets have the same :meth:`Rules.spec` (the base first, the modifiers
+    in the order given, every option resolved, defaults included) return the
+    same :class:`Rules` while either is in use, however many other rulesets
+    were loaded in between.  ``load_rules()``, ``load_rules("39baobao")`` and
+    ``load_rules("39baobao", zero_sum="rounded")`` are one object.  The order
+    of modifiers is part of the spec (it decides the order hooks run in), so
+    ``load_rules("anmai", "biming")`` and ``load_rules("biming", "anmai")``
+    are two rulesets.  The last 64 distinct requests are also kept when no
+    longer used.  Loading is thread-safe.
 
     >>> rules = load_rules()
     >>> rules.names
     ('39baobao',)
+    >>> rules is load_rules("39baobao")
+    True
 
     :raises UnknownVariant: a name no installed plug-in has (the error lists them).
     :raises IncompatibleVariants: plug-ins that cannot be combined.
@@ -126,24 +139,60 @@ def load_rules(*names: str, **options: Any) -> Rules:
     for name in names:
         if not isinstance(name, str):
             raise TypeError(f"variant names are strings, not {type(name).__name__}: {name!r}")
-    try:
-        key: tuple[Any, ...] | None = (names, tuple(sorted(options.items())))
-        hash(key)
-    except TypeError:
-        key = None
-    if key is not None and key in _rules_cache:
-        return _rules_cache[key]
+    key = _cache_key(names, options)
+    if key is not None:
+        with _cache_lock:
+            cached = _rules_cache.get(key)
+            if cached is not None:
+                _rules_cache.move_to_end(key)
+                return cached
     plugins = [(name, _load_plugin(name)) for name in names]
     rules = Rules(plugins, options, default_base=lambda: (DEFAULT_BASE, _load_plugin(DEFAULT_BASE)))
-    if key is not None:
-        if len(_rules_cache) >= _RULES_CACHE_SIZE:
-            _rules_cache.pop(next(iter(_rules_cache)))
-        _rules_cache[key] = rules
+    rules._loaded_by_name = True
+    canonical = _cache_key(rules.names, rules.options)
+    with _cache_lock:
+        if canonical is not None:
+            # an equal ruleset still in use wins, so equal specs share one object
+            shared = _rules_by_spec.get(canonical)
+            if shared is not None:
+                rules = shared
+            else:
+                _rules_by_spec[canonical] = rules
+        if key is not None:
+            _rules_cache[key] = rules
+            _rules_cache.move_to_end(key)
+            while len(_rules_cache) > _RULES_CACHE_SIZE:
+                _rules_cache.popitem(last=False)
     return rules
 
 
+def _cache_key(names: Sequence[str], options: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """A hashable key for a ruleset request or spec, or ``None`` for unhashable options.
+
+    Each option value is keyed with its type, so ``x=1`` and ``x=True`` (equal
+    in Python) stay apart.
+    """
+    key = (tuple(names), tuple(sorted((k, type(v), v) for k, v in options.items())))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
 _RULES_CACHE_SIZE: Final = 64
-_rules_cache: dict[tuple[Any, ...], Rules] = {}
+_cache_lock: Final = threading.Lock()
+_rules_cache: OrderedDict[tuple[Any, ...], Rules] = OrderedDict()
+"""Request (names as given, options as given) -> ruleset: the last 64 requests, LRU."""
+_rules_by_spec: weakref.WeakValueDictionary[tuple[Any, ...], Rules]
+_rules_by_spec = weakref.WeakValueDictionary()
+"""Resolved spec -> the one ruleset with that spec, while anything uses it."""
+
+
+def _clear_rules_cache() -> None:
+    with _cache_lock:
+        _rules_cache.clear()
+        _rules_by_spec.clear()
 
 
 def _info_of(name: str, plugin: object) -> VariantInfo:
@@ -220,7 +269,9 @@ class Rules:
 
     Build one with :func:`load_rules` (by entry-point name) or
     :meth:`from_plugins` (plug-in objects, for tests and unpublished plug-ins).
-    A ruleset is immutable and may be shared by any number of hands.
+    A ruleset is immutable and may be shared by any number of hands; its
+    copies are itself, and it pickles as its :meth:`spec` (rebuilt by
+    :func:`load_rules`).
     """
 
     def __init__(
@@ -272,6 +323,7 @@ class Rules:
         except pluggy.PluginValidationError as exc:
             raise IncompatibleVariants(f"a plug-in implements an unknown hook: {exc}") from None
         self._pm = pm
+        self._loaded_by_name = False  # set by load_rules: rebuildable from spec() alone
         self.variants: tuple[VariantInfo, ...] = tuple(infos)
         """Every loaded plug-in's description, base first."""
         self.names: tuple[str, ...] = tuple(info.name for info in infos)
@@ -353,6 +405,12 @@ class Rules:
             kinds.update(answer)
         self.show_kinds: frozenset[ShowKind] = frozenset(kinds)
         """The kinds of show the ruleset offers."""
+        self.show_kind_owners: Mapping[ShowKind, tuple[str, ...]] = self._show_kind_owners(
+            hook, kinds
+        )
+        """Show kind -> the plug-ins offering it, base first, then the modifiers in
+        order (the core's ``gongzhu.defaults`` offers open shows), for messages such as
+        :func:`~gongzhu.plugin.refuse_show_kinds`."""
         missing = [k.value for k in kinds if k not in factors]
         if missing:
             raise IncompatibleVariants(f"no show factor for show kind(s) {', '.join(missing)}")
@@ -376,6 +434,35 @@ class Rules:
         self._hook = hook
         self._opening_lead = _first_result_chain(hook.gongzhu_opening_lead)
         self._normalize = _first_result_chain(hook.gongzhu_normalize)
+        self.decides_match_end: bool = any(
+            impl.plugin_name != defaults.NAME for impl in hook.gongzhu_match_over.get_hookimpls()
+        )
+        """Whether a plug-in answers :func:`~gongzhu.hookspecs.gongzhu_match_over` (by a
+        target of its own, a number of hands...); without one, a match ends only at the
+        ``target`` or the number of hands it was given."""
+
+    def _show_kind_owners(
+        self, hook: Any, kinds: Iterable[ShowKind]
+    ) -> Mapping[ShowKind, tuple[str, ...]]:
+        """Ask each :func:`~gongzhu.hookspecs.gongzhu_show_kinds` implementation alone
+        which kinds it offers: kind -> the offering plug-ins' names, in :attr:`names` order."""
+        owners: dict[ShowKind, list[str]] = {kind: [] for kind in kinds}
+        args = {"options": self.options}
+        for impl in reversed(hook.gongzhu_show_kinds.get_hookimpls()):
+            if impl.hookwrapper or impl.wrapper:
+                continue
+            answer = impl.function(*[args[name] for name in impl.argnames])
+            for kind in answer or ():
+                names = owners.get(kind)
+                if names is not None and impl.plugin_name not in names:
+                    names.append(impl.plugin_name)
+        rank = {name: at for at, name in enumerate(self.names)}
+        return MappingProxyType(
+            {
+                kind: tuple(sorted(names, key=lambda n: rank.get(n, len(rank))))
+                for kind, names in owners.items()
+            }
+        )
 
     def _compile_play(self, hook: Any) -> PlayConfig:
         """Ask every :func:`~gongzhu.hookspecs.gongzhu_play_config` once, in pluggy's order."""
@@ -524,19 +611,33 @@ class Rules:
             match); ``None`` applies the ruleset's opening-lead rule.
         :param engine: the name of the play engine to use (one of
             :attr:`engines`); ``None`` uses :attr:`engine`, the fastest.
+        :raises GongzhuError: a seed that is not an integer (a ``bool`` is not
+            one here: records keep them apart), or a leader that is not a seat.
+        :raises InvalidCard: a deal that is not every card of the ruleset's deck(s).
+        :raises IncompatibleVariants: an engine that cannot play the ruleset.
         """
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise GongzhuError(
+                f"a seed must be an integer or None, not {type(seed).__name__}: {seed!r}"
+            )
+        if leader is not None and (
+            not isinstance(leader, int) or isinstance(leader, bool) or leader not in range(SEATS)
+        ):
+            raise GongzhuError(f"leader must be a seat 0-3 or None, not {leader!r}")
         if deal is None:
             if seed is None:
                 seed = random.SystemRandom().randrange(2**63)
             deal = Deal.shuffled(seed, self.table.copies)
         elif not isinstance(deal, Deal):
+            if isinstance(deal, str) or not isinstance(deal, Iterable):
+                raise InvalidCard(
+                    f"a deal is a Deal or a sequence of cards, not {type(deal).__name__}"
+                )
             deal = Deal(tuple(deal))
         if deal.copies != self.table.copies:
             raise InvalidCard(
                 f"this ruleset plays with {self.table.copies} deck(s); the deal has {deal.copies}"
             )
-        if leader is not None and (not isinstance(leader, int) or leader not in range(SEATS)):
-            raise GongzhuError(f"leader must be a seat 0-3, not {leader!r}")
         spec = self.engine if engine is None else self.engine_named(engine)
         return HandState(self, deal, seed=seed, leader=leader, engine=spec)
 
@@ -731,8 +832,51 @@ class Rules:
             raise UnknownVariant(name, self.names)
         return plugin
 
+    def _loadable(self) -> bool:
+        """Whether :func:`load_rules` rebuilds this ruleset from :meth:`spec` alone:
+        every plug-in is the object installed under its entry-point name."""
+        if self._loaded_by_name:
+            return True
+        eps = _entry_points()
+        for name in self.names:
+            if name not in eps:
+                return False
+            try:
+                installed = eps[name].load()
+            except Exception:  # a broken entry point: not loadable by name
+                return False
+            if installed is not self._pm.get_plugin(name):
+                return False
+        return True
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle a ruleset as its :meth:`spec`; unpickling calls :func:`load_rules`.
+
+        :raises GongzhuError: a ruleset built from plug-in objects
+            (:meth:`from_plugins`) that are not installed under their names.
+        """
+        if not self._loadable():
+            raise GongzhuError(
+                f"cannot pickle {self!r}: it was built from plug-in objects "
+                "(Rules.from_plugins), not installed plug-ins that load_rules can find by name"
+            )
+        return (_rules_from_spec, (self.names, dict(self.options)))
+
+    def __copy__(self) -> Rules:
+        """A ruleset is immutable: its copy is itself."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Rules:
+        """A ruleset is immutable: its deep copy is itself."""
+        return self
+
     def __repr__(self) -> str:
         args = [repr(n) for n in self.names]
         defaults_ = {o.name: o.default for o in self.option_specs}
         args += [f"{k}={v!r}" for k, v in self.options.items() if defaults_.get(k) != v]
         return f"load_rules({', '.join(args)})"
+
+
+def _rules_from_spec(names: Sequence[str], options: Mapping[str, Any]) -> Rules:
+    """Unpickle a :class:`Rules`: :func:`load_rules` by its spec."""
+    return load_rules(*names, **options)

@@ -59,7 +59,9 @@ def test_rulesets_are_shared() -> None:
 
 
 def test_unknown_option() -> None:
-    with pytest.raises(InvalidOption, match="unknown option colour for 39baobao; options: none"):
+    with pytest.raises(
+        InvalidOption, match="unknown option colour for 39baobao; options: zero_sum"
+    ):
         load_rules(colour="red")
 
 
@@ -67,7 +69,7 @@ def test_options_are_declared_checked_and_resolved() -> None:
     rules = Rules.from_plugins(plugins.Picky(), picky_level=2)
     assert rules.names == ("39baobao", "picky")
     assert rules.options["picky_level"] == 2 and rules.options.picky_name == "x"
-    assert [o.owner for o in rules.option_specs] == ["picky", "picky"]
+    assert [o.owner for o in rules.option_specs] == ["picky", "picky", "39baobao"]
     assert "picky_level=2" in repr(rules)
     with pytest.raises(InvalidOption, match="expected one of 1, 2, 3"):
         Rules.from_plugins(plugins.Picky(), picky_level=5)
@@ -115,7 +117,7 @@ def test_plugin_errors() -> None:
 def test_describe_and_spec() -> None:
     rules = load_rules()
     assert rules.describe().startswith("39baobao (")
-    assert rules.spec() == {"variants": ["39baobao"], "options": {}}
+    assert rules.spec() == {"variants": ["39baobao"], "options": {"zero_sum": "rounded"}}
     assert repr(rules) == "load_rules('39baobao')"
     with pytest.raises(UnknownVariant):
         rules.plugin("huh")

@@ -1,0 +1,306 @@
+"""Issue 12: equal rulesets are one object, the cache is thread-safe, matches compare
+rulesets by spec and may end by hand count, and refusals name the right plug-ins."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import threading
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gongzhu
+from gongzhu import rules as rules_module
+from gongzhu.actions import ShowKind
+from gongzhu.errors import GongzhuError, IncompatibleVariants
+from gongzhu.plugin import VariantInfo, hookimpl
+from gongzhu.rules import Rules, load_rules
+from gongzhu.view import SeatView
+
+
+class FirstLegalBot:
+    """Plays the first legal action (the test's own bot: independent of gongzhu.bots)."""
+
+    def choose(self, view: SeatView) -> gongzhu.Action:
+        return view.legal_actions[0]
+
+
+class RandomBot:
+    """Plays a legal action chosen by its own seeded generator."""
+
+    def __init__(self, seed: int) -> None:
+        self.random = random.Random(seed)
+
+    def choose(self, view: SeatView) -> gongzhu.Action:
+        return self.random.choice(view.legal_actions)
+
+
+def play_hand(hand: gongzhu.HandState) -> gongzhu.HandState:
+    """Play ``hand`` to its end with first legal actions."""
+    while not hand.is_over:
+        hand.apply(hand.legal_actions()[0])
+    return hand
+
+
+MODIFIERS = (
+    "anmai",
+    "biming",
+    "same-colour-discard",
+    "shuangzhu",
+    "heart-three",
+    "hearts-pips",
+    "two-deck",
+)
+
+
+def distinct_requests(count: int) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
+    """``count`` requests for pairwise different rulesets (different specs)."""
+    found: list[tuple[tuple[str, ...], dict[str, Any]]] = []
+    specs: set[str] = set()
+    for size in range(1, 4):
+        for base in ("39baobao", "huapai"):
+            for mods in itertools.permutations(MODIFIERS, size):
+                names = (base, *mods)
+                try:
+                    spec = repr(load_rules(*names).spec())
+                except GongzhuError:
+                    continue
+                if spec not in specs:
+                    specs.add(spec)
+                    found.append((names, {}))
+                if len(found) == count:
+                    return found
+    raise AssertionError("not enough distinct rulesets")
+
+
+# -- one object per spec -----------------------------------------------------------------
+
+
+def test_equal_specs_are_one_object() -> None:
+    default = load_rules()
+    assert load_rules("39baobao") is default
+    assert load_rules(zero_sum="rounded") is default
+    assert load_rules("39baobao", zero_sum="rounded") is default
+    assert load_rules(zero_sum="exact") is not default
+    # the base goes first whatever the order given; modifiers keep theirs
+    assert load_rules("anmai", "huapai") is load_rules("huapai", "anmai")
+    assert load_rules("anmai") is load_rules("39baobao", "anmai")
+    one, other = load_rules("anmai", "biming"), load_rules("biming", "anmai")
+    assert one is not other and one.names != other.names  # hook order differs
+
+
+@pytest.mark.one_engine
+def test_identity_survives_loading_many_other_rulesets() -> None:
+    default = load_rules()
+    huapai = load_rules("huapai", shown_lock_stuck="hand")
+    for names, options in distinct_requests(70):
+        load_rules(*names, **options)
+    assert load_rules() is default
+    assert load_rules("39baobao", zero_sum="rounded") is default
+    assert load_rules("huapai", shown_lock_stuck="hand") is huapai
+    assert load_rules() is load_rules()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.sampled_from(MODIFIERS), unique=True, max_size=2),
+    st.sampled_from([None, "39baobao", "huapai"]),
+    st.booleans(),
+)
+def test_a_ruleset_is_the_one_its_spec_loads(
+    modifiers: list[str], base: str | None, spell_out_options: bool
+) -> None:
+    names = ([base] if base else []) + modifiers
+    try:
+        rules = load_rules(*names)
+    except GongzhuError:
+        return
+    spec = rules.spec()
+    assert load_rules(*spec["variants"], **spec["options"]) is rules
+    if spell_out_options:
+        assert load_rules(*names, **spec["options"]) is rules
+
+
+@pytest.mark.one_engine
+def test_loading_from_many_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rules_module, "_RULES_CACHE_SIZE", 3)  # evict all the time
+    requests = distinct_requests(10)
+    requests += [(names, {"zero_sum": "rounded"}) for names, _ in requests if "huapai" not in names]
+    expected = {repr(load_rules(*n, **o).spec()) for n, o in requests}
+    errors: list[BaseException] = []
+    results: list[Rules] = []
+    start = threading.Barrier(8)
+
+    def work(seed: int) -> None:
+        order = requests * 2
+        random.Random(seed).shuffle(order)
+        start.wait()
+        try:
+            for names, options in order:
+                results.append(load_rules(*names, **options))
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(seed,)) for seed in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    by_spec: dict[str, set[int]] = {}
+    for rules in results:
+        by_spec.setdefault(repr(rules.spec()), set()).add(id(rules))
+    assert set(by_spec) == expected
+    assert all(len(ids) == 1 for ids in by_spec.values())  # one object per spec
+
+
+def test_refresh_forgets_the_rulesets() -> None:
+    before = load_rules("shuangzhu")
+    gongzhu.variant_names(refresh=True)
+    assert load_rules("shuangzhu") is not before
+
+
+# -- matches -------------------------------------------------------------------------------
+
+
+def test_a_match_takes_a_hand_of_an_equal_ruleset() -> None:
+    match = load_rules().new_match(seed=1, hands=2)
+    twin = Rules.from_plugins()  # the default base, built again: another object, same spec
+    assert twin is not match.rules and twin.spec() == match.rules.spec()
+    hand = play_hand(twin.new_hand(3))
+    assert match.record_hand(hand) == hand.score().final
+    other = play_hand(load_rules("anmai").new_hand(3))
+    with pytest.raises(
+        GongzhuError,
+        match=r"played under load_rules\('39baobao', 'anmai'\), not the match's "
+        r"load_rules\('39baobao'\)",
+    ):
+        match.record_hand(other)
+    assert len(match.hands) == 1  # unchanged by the refusal
+
+
+class ThreeHands:
+    """A modifier whose matches end after three hands, whatever the totals."""
+
+    @hookimpl
+    def gongzhu_variant_info(self) -> VariantInfo:
+        return VariantInfo("three-hands", "Matches of three hands")
+
+    @hookimpl
+    def gongzhu_match_over(self, hands: int) -> bool:
+        return hands >= 3
+
+
+class NeverOverOnTotals:
+    """Ends matches by hand count, and would say "not over" for any invented totals."""
+
+    @hookimpl
+    def gongzhu_variant_info(self) -> VariantInfo:
+        return VariantInfo("two-hands", "Matches of two hands")
+
+    @hookimpl(tryfirst=True)
+    def gongzhu_match_over(self, totals: tuple[int, ...], hands: int) -> bool:
+        return hands >= 2 and all(abs(t) < 10**9 for t in totals)
+
+
+@pytest.mark.parametrize(("plugin", "count"), [(ThreeHands(), 3), (NeverOverOnTotals(), 2)])
+def test_a_match_may_end_by_hand_count(plugin: object, count: int) -> None:
+    rules = Rules.from_plugins(plugin)
+    assert rules.decides_match_end
+    match = rules.new_match(seed=5)
+    match.play([RandomBot(seat) for seat in range(4)])
+    assert match.is_over and len(match.hands) == count
+
+
+def test_a_match_that_cannot_end_is_refused() -> None:
+    rules = load_rules()
+    assert not rules.decides_match_end and load_rules("huapai").decides_match_end
+    with pytest.raises(GongzhuError, match="never ends: give a target or a number of hands"):
+        rules.new_match(seed=1).play([FirstLegalBot()] * 4)
+    match = rules.new_match(seed=1, target=1)
+    match.play([FirstLegalBot()] * 4)
+    assert match.is_over
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"hands": 0}, "number of hands must be a positive integer, not 0"),
+        ({"hands": True}, "number of hands must be a positive integer, not True"),
+        ({"target": "5"}, "target must be a positive integer, not '5'"),
+        ({"seed": "x"}, "seed must be an integer, not 'x'"),
+    ],
+)
+def test_match_arguments_are_checked(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(GongzhuError, match=message):
+        load_rules().new_match(**kwargs)
+
+
+# -- refusals name the plug-ins that offer the refused show kind ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (
+            ("anmai", "fenpai-quanming"),
+            "fenpai-quanming (分牌全明) fixes every show, so it cannot be combined with "
+            "暗卖 secret sales (offered by anmai)",
+        ),
+        (
+            ("fenpai-quanming", "anmai"),
+            "fenpai-quanming (分牌全明) fixes every show, so it cannot be combined with "
+            "暗卖 secret sales (offered by anmai)",
+        ),
+        (
+            ("huapai", "fenpai-quanming"),
+            "fenpai-quanming (分牌全明) fixes every show, so it cannot be combined with "
+            "首明 first shows (offered by huapai)",
+        ),
+        (
+            ("huapai", "anmai", "chuyang-quanming"),
+            "chuyang-quanming (除羊全明) fixes every show, so it cannot be combined with "
+            "首明 first shows (offered by huapai)",
+        ),
+        (
+            ("shuangzhu", "chuyang-quanming", "anmai"),
+            "chuyang-quanming (除羊全明) fixes every show, so it cannot be combined with "
+            "暗卖 secret sales (offered by anmai)",
+        ),
+    ],
+)
+def test_refusal_names_the_plugins_offering_the_show_kind(
+    names: tuple[str, ...], message: str
+) -> None:
+    with pytest.raises(IncompatibleVariants) as caught:
+        load_rules(*names)
+    assert str(caught.value) == message
+
+
+class AlsoSells:
+    @hookimpl
+    def gongzhu_variant_info(self) -> VariantInfo:
+        return VariantInfo("also-sells", "Another plug-in offering secret sales")
+
+    @hookimpl
+    def gongzhu_show_kinds(self) -> tuple[ShowKind, ...]:
+        return (ShowKind.SECRET,)
+
+
+def test_show_kind_owners() -> None:
+    rules = load_rules("huapai", "anmai")
+    assert dict(rules.show_kind_owners) == {
+        ShowKind.OPEN: ("gongzhu.defaults",),
+        ShowKind.FIRST: ("huapai",),
+        ShowKind.SECRET: ("anmai",),
+    }
+    assert set(rules.show_kind_owners) == rules.show_kinds
+    assert dict(load_rules().show_kind_owners) == {ShowKind.OPEN: ("gongzhu.defaults",)}
+    anmai, fenpai = rules.plugin("anmai"), load_rules("fenpai-quanming").plugin("fenpai-quanming")
+    both = Rules.from_plugins(("anmai", anmai), AlsoSells())
+    assert both.show_kind_owners[ShowKind.SECRET] == ("anmai", "also-sells")
+    with pytest.raises(IncompatibleVariants, match=r"\(offered by anmai, also-sells\)$"):
+        Rules.from_plugins(("anmai", anmai), AlsoSells(), ("fenpai-quanming", fenpai))

@@ -54,6 +54,10 @@ class IllegalAction(GongzhuError, ValueError):
         super().__init__(f"illegal action {_describe(action)} ({who}): {rule}")
 
 
+class InvalidSeat(GongzhuError, ValueError):
+    """A seat that is not 0-3 (an ``int``, not a ``bool``)."""
+
+
 class UnknownVariant(GongzhuError, LookupError):
     """No plug-in is installed under the requested entry-point name.
 

@@ -19,7 +19,7 @@ from .actions import Action, Play, Show, ShowKind, parse_action, play_of_key
 from .cards import Card
 from .engine import add_copy, cards_of_mask, subtract_copies
 from .engines import ACCELERATED
-from .errors import GongzhuError, HandNotOver, IllegalAction
+from .errors import HandNotOver, IllegalAction, InvalidSeat
 from .play import ILLEGAL, EngineSpec
 from .plugin import SEATS, Deal
 from .scoring import ScoreSheet, ShowRecord
@@ -147,21 +147,21 @@ class HandState:
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds now, in card order.
 
-        :raises GongzhuError: ``seat`` is not a seat 0-3.
+        :raises InvalidSeat: ``seat`` is not a seat 0-3.
         """
         return cards_of_mask(self._core.hands[_seat(seat)])
 
     def dealt(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` was dealt, in card order.
 
-        :raises GongzhuError: ``seat`` is not a seat 0-3.
+        :raises InvalidSeat: ``seat`` is not a seat 0-3.
         """
         return cards_of_mask(self._dealt[_seat(seat)])
 
     def captured(self, seat: int) -> tuple[Card, ...]:
         """Every card ``seat`` has taken in tricks (penalties included), in card order.
 
-        :raises GongzhuError: ``seat`` is not a seat 0-3.
+        :raises InvalidSeat: ``seat`` is not a seat 0-3.
         """
         return cards_of_mask(self._core.taken[_seat(seat)])
 
@@ -416,9 +416,11 @@ class HandState:
     # -- views, scores, records ---------------------------------------------------------------
 
     def view(self, seat: int) -> SeatView:
-        """What ``seat`` may know: its own cards, public shows, the tricks played."""
-        if seat not in range(SEATS):
-            raise ValueError(f"seat must be 0-3, not {seat!r}")
+        """What ``seat`` may know: its own cards, public shows, the tricks played.
+
+        :raises InvalidSeat: ``seat`` is not a seat 0-3.
+        """
+        seat = _seat(seat)
         hand: tuple[Card, ...]
         sizes: tuple[int, ...]
         if self.phase is Phase.FIRST_SHOW:
@@ -574,12 +576,12 @@ class HandState:
 
 
 def _seat(seat: object) -> int:
-    """``seat`` when it is a seat 0-3 (an ``int``, not a ``bool``), else :class:`GongzhuError`.
+    """``seat`` when it is a seat 0-3 (an ``int``, not a ``bool``), else :class:`InvalidSeat`.
 
     Checked so that ``-1`` does not read seat 3 from the end of a list.
     """
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
-        raise GongzhuError(f"seat must be 0-3, not {seat!r}")
+        raise InvalidSeat(f"seat must be 0-3, not {seat!r}")
     return seat
 
 

@@ -126,3 +126,12 @@ def test_every_play_key_names_its_play(key: int) -> None:
         first, second = divmod(key - 52, 52)
         assert sorted(play.cards) == sorted((Card.from_index(first), Card.from_index(second)))
         assert play_of_key(key) is play
+
+
+@pytest.mark.parametrize("seat", [-1, 4, True, "0", None])
+def test_view_of_a_bad_seat_is_an_invalid_seat(seat: object) -> None:
+    hand = gongzhu.load_rules().new_hand(1)
+    with pytest.raises(gongzhu.errors.InvalidSeat, match="seat must be 0-3"):
+        hand.view(seat)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):  # still a ValueError for callers that caught one
+        hand.view(seat)  # type: ignore[arg-type]

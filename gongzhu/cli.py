@@ -1,54 +1,89 @@
 """The ``gongzhu`` command line (also ``python -m gongzhu``).
 
-Exit status: 0 success, 1 invalid input (a bad record, an unknown variant,
-an option a ruleset refuses), 2 usage errors, 130 interrupted.
+Every failure is one line on standard error, and the exit status says which
+kind it was (:data:`EXIT_CODES`; ``docs/cli.rst`` lists them with examples).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import importlib.metadata
 import json
+import os
 import sys
+import tempfile
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NoReturn
 
 from .actions import Play, Show, ShowKind
-from .bots import BOTS, make_bot, play_hand
+from .bots import BOTS, Bot, make_bot
 from .cards import Card, Suit, parse_cards, sort_cards
 from .errors import GongzhuError, InvalidRecord
 from .hand import HandState
 from .match import MATCH_FORMAT
-from .record import read_records, replay, replay_match
+from .record import replay, replay_match, scan_records
 from .rules import load_rules, variant_names
-from .runner import Job, RunSummary, run
+from .runner import HAND_LIMIT, MAX_WORKERS, HandLimitReached, Job, RunSummary, play_match, run
 from .scoring import ScoreSheet
 from .view import Phase
 
-__all__ = ["build_parser", "main"]
+__all__ = ["EXIT_CODES", "build_parser", "main"]
+
+EXIT_CODES: dict[int, str] = {
+    0: "success (also when the reader of the output stops early, as `| head` does)",
+    1: "invalid input: a refused record, an unknown variant, an option a ruleset refuses, "
+    "a match that reaches --hand-limit; `play`: end of input",
+    2: "usage error: a bad command line, an unreadable input file, an --out file "
+    "that cannot be written (missing folder, a folder, no permission, disk full)",
+    3: "internal error: a bug in gongzhu (please report it)",
+    130: "interrupted (Ctrl-C)",
+}
+"""Every exit status of the ``gongzhu`` command, and what it means."""
 
 RED = "\x1b[31m"
 BOLD = "\x1b[1m"
 RESET = "\x1b[0m"
 
 
-class Style:
-    """How cards are drawn: symbols in colour, or ``--ascii`` letters (``S H D C``, ``T``)."""
+def _plural(count: int, noun: str, plural: str | None = None) -> str:
+    """``1 hand``, ``2 hands``."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
-    def __init__(self, ascii_only: bool) -> None:
+
+def _colour_wanted(stream: IO[str]) -> bool:
+    """Colour only on a terminal, and never when ``NO_COLOR`` is set (https://no-color.org)."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class Style:
+    """How cards are drawn: symbols (red on a terminal), or ``--ascii`` letters (``S``, ``T``)."""
+
+    def __init__(self, ascii_only: bool, *, colour: bool = True) -> None:
         self.ascii = ascii_only
+        self.colour = colour and not ascii_only
 
     def card(self, card: Card, marked: bool = False) -> str:
+        """One card, in brackets when ``marked``."""
         if self.ascii:
             text = str(card)
             return f"[{text}]" if marked else text
         text = card.symbol
+        if not self.colour:
+            return f"[{text}]" if marked else text
         if card.suit.is_red:
             text = f"{RED}{text}{RESET}"
         return f"{BOLD}[{text}{BOLD}]{RESET}" if marked else text
 
     def cards(self, cards: Sequence[Card]) -> str:
+        """Cards separated by spaces, ``-`` for none."""
         return " ".join(self.card(c) for c in cards) or "-"
 
     def hand(self, cards: Sequence[Card], legal: set[Card]) -> str:
@@ -74,6 +109,10 @@ def _print_sheet(sheet: ScoreSheet, out: IO[str], *, explain: bool = True) -> No
         print(line + (f"   {how}" if explain else ""), file=out)
 
 
+class _UsageError(Exception):
+    """A command-line mistake or a file that cannot be read or written: exit status 2."""
+
+
 def _rules(args: argparse.Namespace) -> Any:
     """The ruleset of ``--rules`` and ``--option NAME=VALUE``."""
     options: dict[str, Any] = {}
@@ -83,13 +122,15 @@ def _rules(args: argparse.Namespace) -> Any:
             raise _UsageError(f"--option takes NAME=VALUE, not {item!r}")
         try:
             options[name] = json.loads(text)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError, ValueError):
             options[name] = text
     return load_rules(*args.rules, **options)
 
 
-def _bots(name: str, seed: int | None) -> list[Any]:
-    return [make_bot(name, None if seed is None else seed + 1 + seat) for seat in range(4)]
+def _bots(names: tuple[str, ...], seed: int | None) -> list[Bot]:
+    return [
+        make_bot(name, None if seed is None else seed + 1 + seat) for seat, name in enumerate(names)
+    ]
 
 
 # -- demo, variants --
@@ -97,18 +138,20 @@ def _bots(name: str, seed: int | None) -> list[Any]:
 
 def _run_demo(args: argparse.Namespace, out: IO[str]) -> int:
     rules = _rules(args)
-    bots = _bots(args.bot, args.seed)
+    bots = _bots(args.bots, args.seed)
     if args.match:
         match = rules.new_match(
             args.seed, target=args.target, hands=None if args.target else args.hands
         )
-        while not match.is_over:
-            hand = match.new_hand()
-            play_hand(hand, bots)
-            final = match.record_hand(hand)
-            print(f"hand {len(match.hands)}: final {list(final)}  totals {match.totals}", file=out)
+        try:
+            for number in play_match(match, bots, args.hand_limit):
+                final = match.hands[-1].score().final
+                print(f"hand {number}: final {list(final)}  totals {match.totals}", file=out)
+        except HandLimitReached as exc:
+            raise HandLimitReached(f"{exc}: lower --target or raise --hand-limit") from None
         print(
-            f"match over after {len(match.hands)} hands; losers (当猪): {list(match.losers)}",
+            f"match over after {_plural(len(match.hands), 'hand')}; "
+            f"losers (当猪): {list(match.losers)}",
             file=out,
         )
         return 0
@@ -146,6 +189,48 @@ def _run_variants(out: IO[str]) -> int:
         mine = next(i for i in infos if i.name == name)
         kind = "base" if mine.base else "modifier"
         print(f"{name:<22} {_pad(mine.title_zh, 22)} {kind:<9} {mine.summary}", file=out)
+    return 0
+
+
+def _as_json(value: Any) -> str:
+    """A value as ``--option`` reads it (JSON), or its ``repr`` when it has no JSON form."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _run_variant(name: str, out: IO[str]) -> int:
+    """``gongzhu variants NAME``: one plug-in's description, options and defaults."""
+    names = variant_names()
+    if name not in names:
+        raise _UsageError(f"no variant named {name!r}; installed: {', '.join(names)}")
+    rules = load_rules(name)
+    mine = next(i for i in rules.variants if i.name == name)
+    title = " ".join(t for t in (mine.title_zh, f"({mine.title})" if mine.title else "") if t)
+    print(f"{name}: {title}", file=out)
+    kind = "base ruleset" if mine.base else f"modifier (loaded here with {rules.names[0]})"
+    print(f"  kind: {kind}", file=out)
+    if mine.summary:
+        print(f"  {mine.summary}", file=out)
+    if mine.normalisation:
+        print(f"  results: {mine.normalisation}", file=out)
+    if mine.conflicts:
+        print(f"  cannot be combined with: {', '.join(sorted(mine.conflicts))}", file=out)
+    own = [o for o in rules.option_specs if o.owner == name]
+    if not own:
+        print("  options: none", file=out)
+    for option in own:
+        choices = (
+            ""
+            if option.choices is None
+            else f" (one of {', '.join(map(_as_json, option.choices))})"
+        )
+        print(
+            f"  --option {option.name}=VALUE  default {_as_json(option.default)}{choices}",
+            file=out,
+        )
+        print(f"      {option.help}", file=out)
     return 0
 
 
@@ -195,17 +280,17 @@ def _announce(seat: int, action: Play | Show, style: Style, out: IO[str]) -> Non
     if isinstance(action, Play):
         print(f"  seat {seat} plays {style.cards(action.cards)}", file=out)
     elif action.kind is ShowKind.SECRET and action.cards:
-        print(f"  seat {seat} sells {len(action.cards)} card(s) secretly (暗卖)", file=out)
+        print(f"  seat {seat} sells {_plural(len(action.cards), 'card')} secretly (暗卖)", file=out)
     elif action.cards:
         print(f"  seat {seat} shows {style.cards(action.cards)}", file=out)
 
 
 def _run_play(args: argparse.Namespace, inp: IO[str], out: IO[str]) -> int:
     rules = _rules(args)
-    style = Style(ascii_only=args.ascii)
+    style = Style(ascii_only=args.ascii, colour=_colour_wanted(out))
     me = args.seat
     hand = rules.new_hand(args.seed)
-    bots = _bots(args.bot, args.seed)
+    bots = _bots(args.bots, args.seed)
     print(f"Rules: {rules.describe()}.  You are seat {me}.  {HELP}", file=out)
     tricks_seen = 0
     while not hand.is_over:
@@ -255,56 +340,90 @@ def _run_play(args: argparse.Namespace, inp: IO[str], out: IO[str]) -> int:
 # -- score, replay --
 
 
-def _load_file(path: str) -> str:
+def _read_input(path: str, stdin: IO[str] | None) -> str:
+    """The text of FILE, or of standard input for ``-``."""
     try:
+        if path == "-":
+            if stdin is not None:
+                return stdin.read()
+            return sys.stdin.buffer.read().decode("utf-8")
         return Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise _UsageError(f"cannot read {path}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise _UsageError(
+            f"cannot read {path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+    except OSError as exc:
+        raise _UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-class _UsageError(Exception):
-    pass
+def _refusal(exc: InvalidRecord, in_match: bool) -> str:
+    """``action 20: illegal action ...`` (``hand 2, action 20: ...`` within a match)."""
+    where = [f"hand {exc.hand}"] if in_match else []
+    if exc.index is not None:
+        where.append(f"action {exc.index}")
+    return ", ".join(where) + (": " if where else "") + exc.reason
 
 
-def _run_check(args: argparse.Namespace, out: IO[str], *, verbose: bool) -> int:
-    text = _load_file(args.file)
-    checked = 0
-    for number, record in enumerate(read_records(text)):
-        if isinstance(record, dict) and record.get("format") == MATCH_FORMAT:
-            match = replay_match(record)
+def _run_check(
+    args: argparse.Namespace, stdin: IO[str] | None, out: IO[str], err: IO[str], *, verbose: bool
+) -> int:
+    name = "<stdin>" if args.file == "-" else args.file
+    text = _read_input(args.file, stdin)
+    checked = refused = hands = 0
+    try:
+        entries = list(scan_records(text))
+    except InvalidRecord as exc:
+        print(f"{name}: {exc.reason}", file=err)
+        print("0 checked, 0 refused", file=out)
+        return 1
+    for entry in entries:
+        checked += 1
+        where = (
+            f"{name}:{entry.line}" if entry.line is not None else f"{name}: record {entry.index}"
+        )
+        record = entry.record
+        in_match = isinstance(record, dict) and record.get("format") == MATCH_FORMAT
+        try:
+            if entry.error is not None:
+                raise entry.error
+            if in_match:
+                match = replay_match(record)
+                found = list(match.hands)
+            else:
+                found = [replay(record)]
+        except InvalidRecord as exc:
+            refused += 1
+            print(f"{where}: {_refusal(exc, in_match)}", file=err)
+            continue
+        if in_match:
+            losers = list(match.losers) if match.is_over else "-"
             print(
-                f"match {number}: {len(match.hands)} hands, totals {match.totals}, "
-                f"losers {list(match.losers) if match.is_over else '-'}",
+                f"{where}: match of {_plural(len(found), 'hand')}, totals {match.totals}, "
+                f"losers {losers}",
                 file=out,
             )
-            hands = list(match.hands)
-        else:
-            hands = [replay(record, hand=number)]
-        for hand in hands:
-            checked += 1
+        for number, hand in enumerate(found):
+            hands += 1
+            label = f"{where}: hand {number}" if in_match else where
             if verbose:
-                print(f"hand {checked - 1}: {hand.rules.describe()}", file=out)
+                print(f"{label}: {hand.rules.describe()}", file=out)
                 for index, trick in enumerate(hand.tricks, 1):
                     print(f"  trick {index:>2}: {trick}", file=out)
-            if hand.is_over:
-                sheet = hand.score()
-                if verbose:
-                    _print_sheet(sheet, out)
-                else:
-                    print(
-                        f"hand {checked - 1}: raw {list(sheet.raw)}  final {list(sheet.final)}",
-                        file=out,
-                    )
+            if not hand.is_over:
+                print(f"{label}: unfinished, seat {hand.current_seat} to move", file=out)
+            elif verbose:
+                _print_sheet(hand.score(), out)
             else:
-                print(f"hand {checked - 1}: unfinished, seat {hand.current_seat} to move", file=out)
-    print(f"{checked} hand(s) valid", file=out)
-    return 0
+                sheet = hand.score()
+                print(f"{label}: raw {list(sheet.raw)}  final {list(sheet.final)}", file=out)
+    print(f"{checked} checked, {refused} refused", file=out)
+    return 1 if refused else 0
 
 
 # -- simulate --
 
 
-def _progress_bar(stream: IO[str]) -> Any:
+def _progress_bar(stream: IO[str]) -> Callable[[int, int], None]:
     def show(done: int, total: int) -> None:
         width = 30
         filled = width * done // total
@@ -317,52 +436,152 @@ def _progress_bar(stream: IO[str]) -> Any:
 
 
 def _print_summary(summary: RunSummary, job: Job, out: IO[str]) -> None:
-    unit = "matches" if job.matches else "hands"
+    unit = "match" if job.matches else "hand"
     what = "total" if job.matches else "final score"
-    print(f"{summary.played} {unit}", file=out)
+
+    def units(count: int) -> str:
+        return _plural(count, unit, "matches" if job.matches else "hands")
+
+    print(units(summary.played), file=out)
     for seat in range(4):
+        error = "n/a" if summary.played < 2 else f"{summary.stderr(seat):.1f}"
         line = (
             f"seat {seat} ({job.bots[seat]}): mean {what} {summary.mean(seat):+.1f} "
-            f"± {summary.stderr(seat):.1f}"
+            f"(standard error {error})"
         )
         if job.matches:
             line += f", lost {summary.losses[seat]}"
         print(line, file=out)
-    print(f"full hearts (满红) in {summary.full_hearts} {unit}", file=out)
-    print(f"slams (满贯) in {summary.slams} {unit}", file=out)
+    print(f"full hearts (满红) in {units(summary.full_hearts)}", file=out)
+    print(f"slams (满贯) in {units(summary.slams)}", file=out)
+
+
+class _OutError(Exception):
+    """Writing the --out file failed (the OSError is the cause)."""
+
+
+class _Records:
+    """``--out FILE``: records go to a temporary file beside FILE, renamed onto it at the end.
+
+    A device or a pipe (``/dev/stdout``) is written in place.  Until
+    :meth:`commit`, an existing FILE is untouched; :meth:`discard` removes
+    the temporary file.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        target = Path(path)
+        folder = target.parent
+        if target.is_dir():
+            raise _UsageError(f"cannot write {path}: it is a folder")
+        if not folder.exists():
+            raise _UsageError(f"cannot write {path}: no folder {str(folder)!r}")
+        if not folder.is_dir():
+            raise _UsageError(f"cannot write {path}: {str(folder)!r} is not a folder")
+        self.temp: str | None = None
+        try:
+            if target.exists() and not target.is_file():
+                self.file: IO[str] = open(target, "w", encoding="utf-8")  # noqa: SIM115
+                return
+            if target.exists() and not os.access(target, os.W_OK):
+                raise PermissionError(13, "Permission denied")
+            fd, self.temp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
+            self.file = os.fdopen(fd, "w", encoding="utf-8")
+            if target.exists():
+                mode = target.stat().st_mode & 0o7777
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                mode = 0o666 & ~umask
+            os.chmod(self.temp, mode)
+        except OSError as exc:
+            self.discard()
+            raise _UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+    def write(self, text: str) -> None:
+        """Write records (an error becomes :class:`_OutError`)."""
+        try:
+            self.file.write(text)
+        except OSError as exc:
+            raise _OutError() from exc
+
+    def flush(self) -> None:
+        """Flush them to the file (an error becomes :class:`_OutError`)."""
+        try:
+            self.file.flush()
+        except OSError as exc:
+            raise _OutError() from exc
+
+    def commit(self) -> None:
+        """Close the temporary file and rename it onto FILE."""
+        try:
+            self.file.close()
+            if self.temp is not None:
+                os.replace(self.temp, self.path)
+                self.temp = None
+        except OSError as exc:
+            self.discard()
+            raise _UsageError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+
+    def discard(self) -> None:
+        """Close and remove the temporary file; FILE is left as it was."""
+        with contextlib.suppress(OSError, AttributeError):
+            self.file.close()
+        if self.temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.temp)
+            self.temp = None
 
 
 def _run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
-    bots = tuple(name.strip() for name in args.bots.split(","))
-    if len(bots) == 1:
-        bots = bots * 4
+    if args.target is not None and not args.matches:
+        raise _UsageError("--target needs --matches")
     rules = _rules(args)
     job = Job(
         variants=rules.names,
         options=tuple(sorted(rules.options.items())),
-        bots=bots,
+        bots=args.bots,
         seed=args.seed,
         matches=args.matches,
         target=args.target,
+        records=args.out is not None,
+        hand_limit=args.hand_limit,
     )
+    workers = min(args.workers, args.hands)
     progress = _progress_bar(err) if err.isatty() else None
-    sink = open(args.out, "w", encoding="utf-8") if args.out else None  # noqa: SIM115
+    sink = _Records(args.out) if args.out is not None else None  # every check is done
+    committed = False
     try:
-        summary = run(job, args.hands, workers=args.workers, out=sink, progress=progress)
-    except KeyboardInterrupt as exc:
-        partial: RunSummary = getattr(exc, "summary", RunSummary())
-        print(
-            f"\ninterrupted after {partial.played} {'matches' if job.matches else 'hands'}",
-            file=err,
-        )
-        if partial.played:
-            _print_summary(partial, job, out)
-        return 130
-    finally:
+        try:
+            summary = run(job, args.hands, workers=workers, out=sink, progress=progress)
+        except KeyboardInterrupt as exc:
+            partial: RunSummary = getattr(exc, "summary", RunSummary())
+            if sink is not None:
+                sink.commit()  # the whole records written so far
+                committed = True
+            done = _plural(partial.played, "match", "matches") if job.matches else None
+            done = done or _plural(partial.played, "hand")
+            print(f"\ninterrupted after {done}", file=err)
+            if partial.played:
+                _print_summary(partial, job, out)
+            return 130
+        except _OutError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, BrokenPipeError):  # --out /dev/stdout | head
+                raise cause from None
+            reason = getattr(cause, "strerror", None) or str(cause)
+            raise _UsageError(f"cannot write {args.out}: {reason}") from None
+        except HandLimitReached as exc:
+            raise HandLimitReached(f"{exc}: lower --target or raise --hand-limit") from None
         if sink is not None:
-            sink.close()
+            sink.commit()
+            committed = True
+    finally:
+        if sink is not None and not committed:
+            sink.discard()
     print(
-        f"rules {rules!r}, bots {','.join(bots)}, seed {args.seed}, {args.workers} worker(s)",
+        f"rules {rules!r}, bots {','.join(args.bots)}, seed {args.seed}, "
+        f"{_plural(workers, 'worker')}",
         file=out,
     )
     _print_summary(summary, job, out)
@@ -374,10 +593,64 @@ def _run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
 # -- the parser --
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: ``gongzhu demo: error: ...``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _positive(text: str) -> int:
+    """An argument that is a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _workers(text: str) -> int:
+    """``--workers``: from 1 to :data:`~gongzhu.runner.MAX_WORKERS`."""
+    value = _positive(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_WORKERS}, not {value}")
+    return value
+
+
+def _bot_names(text: str) -> tuple[str, str, str, str]:
+    """``--bots``: one bot name for every seat, or four, comma-separated (seat 0 first)."""
+    names = tuple(name.strip() for name in text.split(","))
+    unknown = [name for name in names if name not in BOTS]
+    if unknown or len(names) not in (1, 4):
+        problem = f"no bot named {unknown[0]!r}" if unknown else f"{len(names)} names"
+        raise argparse.ArgumentTypeError(
+            f"{problem}: give one bot name or four, comma-separated, from {', '.join(sorted(BOTS))}"
+        )
+    if len(names) == 1:
+        names = names * 4
+    return names  # type: ignore[return-value]
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("gongzhu")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
+        from . import __version__
+
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``gongzhu`` command."""
-    parser = argparse.ArgumentParser(prog="gongzhu", description="拱猪 (Gong Zhu) rules engine")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="gongzhu", description="拱猪 (Gong Zhu) rules engine")
+    parser.add_argument("--version", action="version", version=f"gongzhu {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    bot_help = (
+        f"the bots: one name for every seat, or four comma-separated (seat 0 first); "
+        f"bots: {', '.join(sorted(BOTS))} (default: random)"
+    )
 
     def rules_option(p: argparse.ArgumentParser) -> None:
         p.add_argument("--rules", nargs="*", default=[], metavar="NAME", help="variant names")
@@ -389,76 +662,145 @@ def build_parser() -> argparse.ArgumentParser:
             help="a ruleset option (VALUE read as JSON, else text): --option match_target=800",
         )
 
+    def bots_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--bots",
+            type=_bot_names,
+            default=("random",) * 4,
+            metavar="NAME[,NAME,NAME,NAME]",
+            help=bot_help,
+        )
+        p.add_argument(
+            "--bot", type=_bot_names, dest="bots", help=argparse.SUPPRESS
+        )  # old spelling
+
+    def limit_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--hand-limit",
+            type=_positive,
+            default=HAND_LIMIT,
+            metavar="N",
+            help=f"give up (status 1) on a match not over after N hands (default {HAND_LIMIT})",
+        )
+
     demo = sub.add_parser("demo", help="four bots play a hand (or a match); print it")
     rules_option(demo)
     demo.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
-    demo.add_argument("--bot", default="random", choices=sorted(BOTS), help="the bots' kind")
+    bots_option(demo)
     demo.add_argument("--match", action="store_true", help="play a match rather than one hand")
-    demo.add_argument("--target", type=int, default=None, help="match target (e.g. 1000)")
-    demo.add_argument("--hands", type=int, default=4, help="hands in a match without target")
+    demo.add_argument("--target", type=_positive, default=None, help="match target (e.g. 1000)")
+    demo.add_argument(
+        "--hands", type=_positive, default=4, help="hands in a match without target (default 4)"
+    )
+    limit_option(demo)
 
-    sub.add_parser("variants", help="list the installed variant plug-ins")
+    variants = sub.add_parser("variants", help="list the installed variant plug-ins, or show one")
+    variants.add_argument(
+        "name", nargs="?", metavar="NAME", help="a plug-in: its summary, options and defaults"
+    )
 
     play = sub.add_parser("play", help="play a hand in the terminal against three bots")
     rules_option(play)
     play.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
-    play.add_argument("--bot", default="random", choices=sorted(BOTS), help="the bots' kind")
+    bots_option(play)
     play.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
     play.add_argument("--ascii", action="store_true", help="no colour: S H D C, T for ten")
 
     for name, text in (
-        ("score", "check and score a record"),
-        ("replay", "check and replay a record"),
+        ("score", "check and score records"),
+        ("replay", "check and replay records"),
     ):
         cmd = sub.add_parser(name, help=text)
-        cmd.add_argument("file", help="a hand or match record (JSON) or hands (JSON Lines)")
+        cmd.add_argument(
+            "file",
+            metavar="FILE",
+            help="a hand or match record (JSON), or hands (JSON Lines); - for standard input",
+        )
         if name == "replay":
             cmd.add_argument("--verbose", action="store_true", help="print every trick")
 
     sim = sub.add_parser("simulate", help="play many hands between bots")
     rules_option(sim)
-    sim.add_argument("--bots", default="random", help="four bot names, A,B,C,D (or one for all)")
-    sim.add_argument("--hands", type=int, default=1000, help="how many hands (or matches)")
+    bots_option(sim)
+    sim.add_argument(
+        "--hands", type=_positive, default=1000, help="how many hands (or matches); default 1000"
+    )
     sim.add_argument("--matches", action="store_true", help="play whole matches")
-    sim.add_argument("--target", type=int, default=None, help="match target")
-    sim.add_argument("--workers", type=int, default=1, help="processes")
+    sim.add_argument("--target", type=_positive, default=None, help="match target")
+    limit_option(sim)
+    sim.add_argument(
+        "--workers",
+        type=_workers,
+        default=1,
+        metavar="K",
+        help=f"processes, at most {MAX_WORKERS} (never more than --hands)",
+    )
     sim.add_argument("--seed", type=int, default=0, help="the run's seed")
-    sim.add_argument("--out", default=None, help="write every record to FILE.jsonl")
+    sim.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="write every record to FILE (JSON Lines), replacing it only when the run ends",
+    )
     return parser
 
 
+def _run(args: argparse.Namespace, stdin: IO[str] | None, out: IO[str], err: IO[str]) -> int:
+    if args.command == "demo":
+        if args.target is not None and not args.match:
+            raise _UsageError("--target needs --match")
+        return _run_demo(args, out)
+    if args.command == "variants":
+        return _run_variants(out) if args.name is None else _run_variant(args.name, out)
+    if args.command == "play":
+        return _run_play(args, stdin or sys.stdin, out)
+    if args.command in ("score", "replay"):
+        verbose = args.command == "replay" and args.verbose
+        return _run_check(args, stdin, out, err, verbose=verbose)
+    if args.command == "simulate":
+        return _run_simulate(args, out, err)
+    raise _UsageError(f"unknown command {args.command}")  # pragma: no cover
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe: send what is left of stdout to /dev/null (as the Python docs advise)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
 def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run the command line; return the exit status (:data:`EXIT_CODES`).
+
+    A bad command line raises :class:`SystemExit` (status 2), as argparse does.
+    """
+    args = build_parser().parse_args(argv)
     out, err = sys.stdout, sys.stderr
     try:
-        if args.command == "demo":
-            return _run_demo(args, out)
-        if args.command == "variants":
-            return _run_variants(out)
-        if args.command == "play":
-            return _run_play(args, stdin or sys.stdin, out)
-        if args.command in ("score", "replay"):
-            return _run_check(args, out, verbose=args.command == "replay" and args.verbose)
-        if args.command == "simulate":
-            if args.hands < 1 or args.workers < 1:
-                parser.error("--hands and --workers must be at least 1")
-            return _run_simulate(args, out, err)
+        status = _run(args, stdin, out, err)
+        out.flush()  # a closed pipe shows here, not at exit
+        return status
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
     except _UsageError as exc:
         print(f"gongzhu: {exc}", file=err)
         return 2
-    except InvalidRecord as exc:
-        print(f"gongzhu: invalid record: {exc}", file=err)
-        return 1
     except (GongzhuError, ValueError) as exc:
         print(f"gongzhu: {exc}", file=err)
         return 1
     except KeyboardInterrupt:
-        print("\ninterrupted", file=err)
+        print("\ngongzhu: interrupted", file=err)
         return 130
-    parser.error(f"unknown command {args.command}")  # pragma: no cover
-    return 2  # pragma: no cover
+    except Exception as exc:  # no traceback reaches a user
+        if os.environ.get("GONGZHU_DEBUG"):
+            raise
+        print(
+            f"gongzhu: internal error: {type(exc).__name__}: {exc} "
+            "(please report it; GONGZHU_DEBUG=1 shows the traceback)",
+            file=err,
+        )
+        return 3
 
 
 if __name__ == "__main__":  # pragma: no cover

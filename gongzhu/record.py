@@ -20,18 +20,21 @@ the reason; nothing half-loaded is returned.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator, Mapping
 from importlib import resources
 from typing import Any
+
+import attrs
 
 from .actions import parse_action
 from .errors import GongzhuError, IllegalAction, InvalidCard, InvalidRecord
 from .hand import RECORD_FORMAT, HandState
 from .match import MATCH_FORMAT, Match
 from .plugin import Deal
-from .rules import Rules, load_rules
+from .rules import DEFAULT_BASE, Rules, load_rules
 
-__all__ = ["read_records", "replay", "replay_match", "schema"]
+__all__ = ["RecordEntry", "read_records", "replay", "replay_match", "scan_records", "schema"]
 
 _HAND_FIELDS: dict[str, type | tuple[type, ...]] = {
     "format": str,
@@ -104,14 +107,21 @@ def _check_structure(record: Any, hand: int) -> None:
 
 
 def _rules_of(record: Mapping[str, Any], rules: Rules | None, hand: int) -> Rules:
-    variants = record["rules"].get("variants", [])
+    """The record's ruleset.  ``rules.variants`` defaults to ``[]`` (the default
+    base alone) and ``rules.options`` to ``{}`` (every option at its default)."""
+    variants = list(record["rules"].get("variants", []))
     options = dict(record["rules"].get("options", {}))
     if rules is None:
         try:
             return load_rules(*variants, **options)
         except GongzhuError as exc:
             raise InvalidRecord(f"rules: {exc}", hand=hand) from None
-    if rules.spec() != {"variants": list(variants), "options": options}:
+    defaults = {o.name: o.default for o in rules.option_specs}
+    same_names = list(rules.names) in (variants, [DEFAULT_BASE, *variants])
+    same_options = set(options) <= set(defaults) and all(
+        rules.options[name] == options.get(name, default) for name, default in defaults.items()
+    )
+    if not (same_names and same_options):
         raise InvalidRecord(
             f"rules: the record was played under {variants} {options}, not {rules!r}",
             hand=hand,
@@ -233,28 +243,90 @@ def replay_match(record: Mapping[str, Any], *, rules: Rules | None = None) -> Ma
     return match
 
 
+@attrs.frozen
+class RecordEntry:
+    """One record of a text, where it was found, and the record or why it cannot be read.
+
+    :ivar index: the record's position among the text's records, from 0.
+    :ivar line: the physical line it starts on, from 1 (JSON Lines, or a text
+        holding a single JSON object), or ``None`` for an element of a JSON array.
+    :ivar record: the decoded JSON value, or ``None`` when it could not be decoded.
+    :ivar error: why it could not be decoded, or ``None``.
+    """
+
+    index: int
+    line: int | None
+    record: Any
+    error: InvalidRecord | None = None
+
+
+_JSON_SPACE = " \t\r\n"
+"""What JSON counts as white space (``str.strip()`` would take more: U+2028, U+0085...)."""
+
+
+def _decode(text: str) -> Any:
+    """``json.loads``, with every failure an :class:`InvalidRecord` (or JSONDecodeError)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except RecursionError:
+        raise InvalidRecord("the JSON is nested too deeply to read") from None
+    except ValueError:  # json's only other failure: an integer too long to convert
+        limit = sys.get_int_max_str_digits()
+        raise InvalidRecord(f"an integer is too long to read (over {limit} digits)") from None
+
+
+def scan_records(text: str) -> Iterator[RecordEntry]:
+    """Every record of a JSON document or of JSON Lines text, in order, with its place.
+
+    A text that is one JSON value gives that value (an array: each element);
+    otherwise each non-blank line is one record (JSON Lines; a line that
+    cannot be decoded gives an entry with its :attr:`~RecordEntry.error`,
+    and the scan goes on).  Lines are counted as an editor counts them:
+    ``\\n`` ends a line, blank lines count, and a ``\\r`` before it is ignored.
+
+    :raises InvalidRecord: for a text with no record at all.
+    """
+    if not text.strip(_JSON_SPACE):
+        raise InvalidRecord("no record: the text is empty")
+    try:
+        whole = _decode(text)
+    except (json.JSONDecodeError, InvalidRecord):
+        pass
+    else:
+        if isinstance(whole, list):
+            for index, item in enumerate(whole):
+                yield RecordEntry(index, None, item)
+        else:
+            start = len(text) - len(text.lstrip(_JSON_SPACE))
+            yield RecordEntry(0, text.count("\n", 0, start) + 1, whole)
+        return
+    index = 0
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip(_JSON_SPACE):
+            continue
+        try:
+            entry = RecordEntry(index, number, _decode(line))
+        except json.JSONDecodeError as exc:
+            reason = f"line {number} is not JSON: {exc.msg} (column {exc.colno})"
+            entry = RecordEntry(index, number, None, InvalidRecord(reason, hand=index))
+        except InvalidRecord as exc:
+            reason = f"line {number}: {exc.reason}"
+            entry = RecordEntry(index, number, None, InvalidRecord(reason, hand=index))
+        yield entry
+        index += 1
+
+
 def read_records(text: str) -> Iterator[Mapping[str, Any]]:
     """The record objects of a JSON document or of JSON Lines text, in order.
 
-    :raises InvalidRecord: for text that is neither (naming the line).
+    :func:`scan_records` says where each record is and goes on past a bad one.
+
+    :raises InvalidRecord: for text that is neither, naming the physical line
+        (and for JSON nested too deeply, or an integer too long, to read).
     """
-    stripped = text.strip()
-    if not stripped:
-        raise InvalidRecord("no record: the text is empty")
-    try:
-        whole = json.loads(stripped)
-    except json.JSONDecodeError:
-        whole = None
-    if whole is not None:
-        if isinstance(whole, list):
-            yield from whole
-        else:
-            yield whole
-        return
-    for number, line in enumerate(stripped.splitlines()):
-        if not line.strip():
-            continue
-        try:
-            yield json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InvalidRecord(f"line {number + 1} is not JSON: {exc.msg}", hand=number) from None
+    for entry in scan_records(text):
+        if entry.error is not None:
+            raise entry.error
+        yield entry.record

@@ -17,15 +17,31 @@ import random
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO, Any
+from typing import Any, NamedTuple, Protocol
 
 import attrs
 
-from .bots import BOTS, make_bot, play_hand
+from .bots import BOTS, Bot, make_bot, play_hand
+from .errors import GongzhuError
+from .match import Match
 from .rules import load_rules
 from .simulate import ScoreStats
 
-__all__ = ["Job", "RunSummary", "hand_seed", "run"]
+__all__ = [
+    "HAND_LIMIT",
+    "MAX_WORKERS",
+    "Chunk",
+    "HandLimitReached",
+    "Job",
+    "RunSummary",
+    "Writer",
+    "hand_seed",
+    "play_match",
+    "run",
+]
+
+MAX_WORKERS = 64
+"""The most worker processes a run starts (and never more than it has hands)."""
 
 
 def hand_seed(seed: int, index: int) -> int:
@@ -34,9 +50,23 @@ def hand_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest, "little") >> 1
 
 
+HAND_LIMIT = 1000
+"""The default most hands a match may take before a run gives up on it."""
+
+
+class HandLimitReached(GongzhuError):
+    """A match did not end within its run's hand limit (an unreachable target?)."""
+
+
 @attrs.frozen
 class Job:
-    """What a run plays: the ruleset (by name), the bots (by name), matches or hands."""
+    """What a run plays: the ruleset (by name), the bots (by name), matches or hands.
+
+    :ivar records: whether to build each hand's (or match's) record; only a
+        run that writes them needs them, and they cost more than the play.
+    :ivar hand_limit: the most hands a match may take
+        (:class:`HandLimitReached` beyond it).
+    """
 
     variants: tuple[str, ...]
     options: tuple[tuple[str, Any], ...]
@@ -44,6 +74,8 @@ class Job:
     seed: int = attrs.field()
     matches: bool = False
     target: int | None = None
+    records: bool = False
+    hand_limit: int = HAND_LIMIT
 
     @bots.validator
     def _check_bots(self, _attribute: object, value: tuple[str, ...]) -> None:
@@ -54,32 +86,66 @@ class Job:
             )
 
 
-Outcome = tuple[tuple[int, ...], bool, bool, tuple[int, ...], dict[str, Any]]
-"""One played unit: final scores (or match totals), full hearts, slam, losers, record."""
+def play_match(match: Match, bots: Sequence[Bot], hand_limit: int = HAND_LIMIT) -> Iterator[int]:
+    """Play ``match`` with ``bots`` to its end, yielding after each hand (its number, from 1).
+
+    :raises HandLimitReached: when the match is not over after ``hand_limit`` hands.
+    """
+    while not match.is_over:
+        if len(match.hands) >= hand_limit:
+            target = "no target" if match.target is None else f"target {match.target}"
+            raise HandLimitReached(
+                f"the match did not end within {hand_limit} hands "
+                f"({target}, {match.rules!r}; totals {match.totals})"
+            )
+        match.record_hand(play_hand(match.new_hand(), bots))
+        yield len(match.hands)
 
 
-def _play_one(job: Job, index: int) -> Outcome:
-    rules = load_rules(*job.variants, **dict(job.options))  # load_rules keeps equal rulesets
-    seed = hand_seed(job.seed, index)
-    if job.matches:
-        match = rules.new_match(seed, target=job.target)
-        match.play([make_bot(name, seed + seat) for seat, name in enumerate(job.bots)])
-        outcomes = [hand._outcome() for hand in match.hands]
-        full = any(hearts for _final, hearts, _slam in outcomes)
-        slam = any(slam for _final, _hearts, slam in outcomes)
-        return tuple(match.totals), full, slam, match.losers, match.to_record()
-    hand = rules.new_hand(seed)
-    if all(name == "random" for name in job.bots):
-        hand._random_playout(random.Random(seed).random)
-    else:
-        play_hand(hand, [make_bot(name, seed + seat) for seat, name in enumerate(job.bots)])
-    final, full, slam = hand._outcome()
-    return final, full, slam, (), hand.to_record()
+class Chunk(NamedTuple):
+    """What a worker sends back for a run of consecutive hands (or matches)."""
+
+    summary: RunSummary
+    lines: list[str]
+    """Their records as JSON lines (empty unless :attr:`Job.records`)."""
 
 
-def _play_chunk(args: tuple[Job, int, int]) -> list[Outcome]:
+def _play_chunk(args: tuple[Job, int, int]) -> Chunk:
     job, start, count = args
-    return [_play_one(job, index) for index in range(start, start + count)]
+    rules = load_rules(*job.variants, **dict(job.options))  # load_rules keeps equal rulesets
+    summary = RunSummary()
+    lines: list[str] = []
+    bulk = all(name == "random" for name in job.bots)
+    for index in range(start, start + count):
+        seed = hand_seed(job.seed, index)
+        if job.matches:
+            match = rules.new_match(seed, target=job.target)
+            bots = [make_bot(name, seed + seat) for seat, name in enumerate(job.bots)]
+            try:
+                for _ in play_match(match, bots, job.hand_limit):
+                    pass
+            except HandLimitReached as exc:
+                raise HandLimitReached(f"match {index}: {exc}") from None
+            outcomes = [hand._outcome() for hand in match.hands]
+            summary.add_scores(
+                match.totals,
+                any(hearts for _final, hearts, _slam in outcomes),
+                any(slam for _final, _hearts, slam in outcomes),
+            )
+            for seat in match.losers:
+                summary.losses[seat] += 1
+            if job.records:
+                lines.append(json.dumps(match.to_record(), ensure_ascii=False))
+            continue
+        hand = rules.new_hand(seed)
+        if bulk:
+            hand._random_playout(random.Random(seed).random)
+        else:
+            play_hand(hand, [make_bot(name, seed + seat) for seat, name in enumerate(job.bots)])
+        summary.add_scores(*hand._outcome())
+        if job.records:
+            lines.append(json.dumps(hand.to_record(), ensure_ascii=False))
+    return Chunk(summary, lines)
 
 
 def _ignore_interrupts() -> None:  # pragma: no cover - runs in worker processes
@@ -92,12 +158,12 @@ class RunSummary(ScoreStats):
 
     losses: list[int] = attrs.field(factory=lambda: [0] * 4)
 
-    def add(self, outcome: Outcome) -> None:
-        """Count one played hand (or match)."""
-        scores, full, slam, losers, _record = outcome
-        self.add_scores(scores, full, slam)
-        for seat in losers:
-            self.losses[seat] += 1
+    def merge(self, other: ScoreStats) -> None:
+        """Add another summary's hands (or matches) to this one."""
+        super().merge(other)
+        if isinstance(other, RunSummary):
+            for seat in range(4):
+                self.losses[seat] += other.losses[seat]
 
 
 def _chunks(total: int, workers: int) -> Iterator[tuple[int, int]]:
@@ -106,27 +172,41 @@ def _chunks(total: int, workers: int) -> Iterator[tuple[int, int]]:
         yield start, min(size, total - start)
 
 
+class Writer(Protocol):
+    """Where :func:`run` writes records: a text file, or anything with ``write`` and ``flush``."""
+
+    def write(self, text: str, /) -> object: ...
+
+    def flush(self) -> object: ...
+
+
 def run(
     job: Job,
     count: int,
     *,
     workers: int = 1,
-    out: IO[str] | None = None,
+    out: Writer | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> RunSummary:
     """Play ``count`` hands (or matches) of ``job`` over ``workers`` processes.
 
     Records go to ``out`` as JSON Lines, in order, written and flushed chunk
-    by chunk.  ``progress(done, count)`` is called as chunks finish.  An
-    interrupt (SIGINT, in the main thread) is held until the chunk in hand is
-    written, so the records and the summary always agree and no line is cut;
-    then the workers are stopped and :class:`KeyboardInterrupt` is raised,
-    with the summary of what finished in ``exc.summary``.
+    by chunk (when :attr:`Job.records` has them built).  ``progress(done,
+    count)`` is called as chunks finish.  ``workers`` is at most
+    :data:`MAX_WORKERS`; no more than ``count`` are started.  An interrupt
+    (SIGINT, in the main thread) is held until the chunk in hand is written,
+    so the records and the summary always agree and no line is cut; then the
+    workers are stopped and :class:`KeyboardInterrupt` is raised, with the
+    summary of what finished in ``exc.summary``.
+
+    :raises HandLimitReached: a match that did not end within
+        :attr:`Job.hand_limit` hands.
     """
     if count < 1:
         raise ValueError(f"nothing to play: {count} hands")
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
+    if not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be from 1 to {MAX_WORKERS}, not {workers}")
+    workers = min(workers, count)
     load_rules(*job.variants, **dict(job.options))  # refuse a bad ruleset before forking
     summary = RunSummary()
     tasks = [(job, start, size) for start, size in _chunks(count, workers)]
@@ -137,12 +217,11 @@ def run(
         nonlocal interrupted
         interrupted = True
 
-    def take(outcomes: Sequence[Outcome]) -> None:
-        if out is not None:
-            out.write("".join(json.dumps(o[4], ensure_ascii=False) + "\n" for o in outcomes))
+    def take(chunk: Chunk) -> None:
+        if out is not None and chunk.lines:
+            out.write("".join(line + "\n" for line in chunk.lines))
             out.flush()
-        for outcome in outcomes:
-            summary.add(outcome)
+        summary.merge(chunk.summary)
         if progress is not None:
             progress(summary.played, count)
 
@@ -157,8 +236,8 @@ def run(
         else:
             context = multiprocessing.get_context("spawn")
             with context.Pool(workers, initializer=_ignore_interrupts) as pool:
-                for outcomes in pool.imap(_play_chunk, tasks):
-                    take(outcomes)
+                for chunk in pool.imap(_play_chunk, tasks):
+                    take(chunk)
                     if interrupted:
                         pool.terminate()
                         break

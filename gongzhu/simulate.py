@@ -50,6 +50,15 @@ class ScoreStats:
         self.full_hearts += full_hearts
         self.slams += slam
 
+    def merge(self, other: ScoreStats) -> None:
+        """Add the hands (or matches) counted in ``other``: as if each were added here."""
+        self.played += other.played
+        for seat in range(4):
+            self.sums[seat] += other.sums[seat]
+            self.squares[seat] += other.squares[seat]
+        self.full_hearts += other.full_hearts
+        self.slams += other.slams
+
     def mean(self, seat: int) -> float:
         """The mean score of ``seat`` (NaN before any hand)."""
         return self.sums[seat] / self.played if self.played else math.nan

@@ -28,7 +28,7 @@ def test_demo_prints_tricks_and_score_sheet(capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr().out
     assert "Rules: 39baobao" in out
     assert out.count("trick ") == 13
-    assert "Score sheet (39baobao: zero-sum" in out
+    assert "Score sheet (39baobao: raw − (others' sum)" in out
     assert sum(line.startswith("  seat ") and "final" in line for line in out.splitlines()) == 4
 
 
@@ -95,18 +95,18 @@ def test_score_a_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     record = a_record()
     assert main(["score", write(tmp_path, "hand.json", json.dumps(record))]) == 0
     out = capsys.readouterr().out
-    assert f"raw {record['result']['raw']}" in out and "1 hand(s) valid" in out
+    assert f"raw {record['result']['raw']}" in out and out.endswith("1 checked, 0 refused\n")
 
 
 def test_score_json_lines_and_matches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lines = "\n".join(json.dumps(a_record(s, "huapai")) for s in range(3))
     assert main(["score", write(tmp_path, "hands.jsonl", lines)]) == 0
-    assert "3 hand(s) valid" in capsys.readouterr().out
+    assert "3 checked, 0 refused" in capsys.readouterr().out
     match = gongzhu.load_rules().new_match(seed=1, hands=2)
     match.play([RandomBot(s) for s in range(4)])
     assert main(["score", write(tmp_path, "match.json", json.dumps(match.to_record()))]) == 0
     out = capsys.readouterr().out
-    assert "match 0: 2 hands" in out and "2 hand(s) valid" in out
+    assert "match.json:1: match of 2 hands" in out and "1 checked, 0 refused" in out
 
 
 def test_replay_verbose(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -121,11 +121,13 @@ def test_invalid_record_exits_1_with_the_reason(
 ) -> None:
     record = a_record()
     record["actions"][20]["action"] = "play 2C"
-    assert main(["score", write(tmp_path, "bad.json", json.dumps(record))]) == 1
+    path = write(tmp_path, "bad.json", json.dumps(record))
+    assert main(["score", path]) == 1
     err = capsys.readouterr().err
-    assert "invalid record (hand 0, action 20)" in err and "illegal action play 2C" in err
-    assert main(["replay", write(tmp_path, "junk.json", "{not json\n")]) == 1
-    assert "line 1 is not JSON" in capsys.readouterr().err
+    assert err.startswith(f"{path}:1: action 20: illegal action play 2C")
+    path = write(tmp_path, "junk.json", "{not json\n")
+    assert main(["replay", path]) == 1
+    assert capsys.readouterr().err.startswith(f"{path}:1: line 1 is not JSON")
 
 
 def test_unreadable_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -190,8 +192,12 @@ def test_simulate_matches(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_simulate_rejects_bad_bots(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--bots", "random,genius", "--hands", "2"]) == 1
-    assert "four bots are needed" in capsys.readouterr().err
+    for bots in ("random,genius,random,random", "random,first"):
+        with pytest.raises(SystemExit) as info:
+            main(["simulate", "--bots", bots, "--hands", "2"])
+        assert info.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "give one bot name or four" in err
 
 
 def test_interrupted_simulation_keeps_finished_records(tmp_path: Path) -> None:
@@ -216,14 +222,17 @@ def test_interrupted_simulation_keeps_finished_records(tmp_path: Path) -> None:
         text=True,
     )
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if out_file.exists() and out_file.stat().st_size > 20_000:
+    while time.monotonic() < deadline:  # the records go to a temporary file beside run.jsonl
+        parts = list(tmp_path.glob(".run.jsonl.*.part"))
+        if parts and parts[0].stat().st_size > 20_000:
             break
         time.sleep(0.1)
+    assert not out_file.exists()
     process.send_signal(signal.SIGINT)
     _stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
     assert "interrupted after" in stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["run.jsonl"]  # renamed into place
     lines = out_file.read_text(encoding="utf-8").splitlines()
     assert lines
     for number, line in enumerate(lines[:50]):
@@ -239,10 +248,11 @@ def test_interrupted_simulation_keeps_finished_records(tmp_path: Path) -> None:
 class Terminal:
     """A child process on a pty: read its screen, type lines."""
 
-    def __init__(self, argv: list[str]) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str] | None = None) -> None:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # pragma: no cover - the child
-            os.execv(sys.executable, [sys.executable, "-m", "gongzhu", *argv])
+            environment = {**os.environ, **(env or {})}
+            os.execve(sys.executable, [sys.executable, "-m", "gongzhu", *argv], environment)
         self.screen = ""
 
     def read_until(self, pattern: str, timeout: float = 20) -> re.Match[str]:

@@ -21,7 +21,8 @@ def record() -> dict:
 
 def test_record_shape(record: dict) -> None:
     assert record["format"] == "gongzhu-hand/1"
-    assert record["rules"] == {"variants": ["39baobao"], "options": {}}
+    assert record["rules"]["variants"] == ["39baobao"]
+    assert record["rules"] == gongzhu.load_rules().spec()  # every option, written in full
     assert record["seed"] == 11
     assert len(record["deal"]) == 52 and record["deal"][0] == str(
         gongzhu.Deal.shuffled(11).order[0]
@@ -133,3 +134,15 @@ def test_tricks_and_shows_are_checked(record: dict) -> None:
     )
     with pytest.raises(InvalidRecord, match="stored shows differ"):
         gongzhu.replay(bad)
+
+
+def test_rules_variants_and_options_default(record: dict) -> None:
+    """The schema does not require ``rules.variants``; replay's default is the default base."""
+    bare = copy.deepcopy(record)
+    bare["rules"] = {}
+    assert gongzhu.replay(bare).to_record() == record
+    assert (
+        gongzhu.replay(bare, rules=gongzhu.load_rules()).score() == gongzhu.replay(record).score()
+    )
+    with pytest.raises(InvalidRecord, match="was played under"):
+        gongzhu.replay(bare, rules=gongzhu.load_rules("huapai"))

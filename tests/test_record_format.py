@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import gongzhu
 from gongzhu.bots import RandomBot, play_hand
 from gongzhu.errors import InvalidRecord
-from gongzhu.record import schema
+from gongzhu.record import scan_records, schema
 
 from .test_huapai import COMBINATIONS as SHOW_FAMILY
 from .test_table_rules import COMBINATIONS as TABLE_RULES
@@ -149,6 +149,48 @@ def test_read_records_json_jsonl_and_arrays() -> None:
         list(gongzhu.read_records(json.dumps(records[0]) + "\n{oops\n"))
     with pytest.raises(InvalidRecord, match="empty"):
         list(gongzhu.read_records("  \n"))
+    with pytest.raises(InvalidRecord, match="line 4 is not JSON"):  # leading blank lines count
+        list(gongzhu.read_records("\n\n" + json.dumps(records[0]) + "\n{oops\n"))
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "line 1: the JSON is nested too deeply to read"),
+        (
+            '{"seed": ' + "9" * 5000 + "}",
+            r"line 1: an integer is too long to read \(over \d+ digits",
+        ),
+    ],
+)
+def test_unreadable_json_is_an_invalid_record(text: str, reason: str) -> None:
+    with pytest.raises(InvalidRecord, match=reason):
+        list(gongzhu.read_records(text))
+    with pytest.raises(InvalidRecord, match=reason.replace("line 1", "line 3")):
+        list(gongzhu.read_records("{}\n\n" + text))
+
+
+def test_scan_records_goes_on_past_bad_lines() -> None:
+    good = json.dumps(played(("39baobao",), 1).to_record())
+    text = f"\n{good}\r\n\n{{oops\n\u2028\n{good}\n"
+    entries = list(scan_records(text))
+    assert [(e.index, e.line, e.error is None) for e in entries] == [
+        (0, 2, True),
+        (1, 4, False),
+        (2, 5, False),
+        (3, 6, True),
+    ]
+    assert entries[1].error is not None and entries[1].error.hand == 1
+    array = list(scan_records(json.dumps([json.loads(good)] * 2)))
+    assert [(e.index, e.line) for e in array] == [(0, None), (1, None)]
+    assert [e.line for e in scan_records("\n\n  " + good)] == [3]
+
+
+def test_a_record_without_variants_matches_the_schema() -> None:
+    record = played(("39baobao",), 1).to_record()
+    del record["rules"]["variants"]
+    hand_validator().validate(record)
+    assert gongzhu.replay(record).rules.names == ("39baobao",)
 
 
 # -- fuzzing --------------------------------------------------------------------------------

@@ -537,6 +537,10 @@ def _run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if args.target is not None and not args.matches:
         raise _UsageError("--target needs --matches")
     rules = _rules(args)
+    if args.matches and args.target is None and not rules.decides_match_end:
+        raise _UsageError(
+            f"{' + '.join(rules.names)} matches have no end of their own: give --target"
+        )
     job = Job(
         variants=rules.names,
         options=tuple(sorted(rules.options.items())),

@@ -346,10 +346,10 @@ def test_an_unreachable_target_stops_at_the_hand_limit(capsys: pytest.CaptureFix
         r"lower --target or raise --hand-limit$",
     )
     assert result.stdout.count("\n") == 3  # the three hands were shown
-    argv = ["simulate", "--matches", "--hands", "2", "--hand-limit", "5"]
-    assert main(argv) == 1  # 39baobao has no target of its own
+    argv = ["simulate", "--matches", "--target", "100000000", "--hands", "2"]
+    assert main([*argv, "--hand-limit", "5", "--workers", "1"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("gongzhu: match 0: the match did not end within 5 hands (no target")
+    assert err.startswith("gongzhu: match 0: the match did not end within 5 hands (target")
 
 
 # -- 8. habits ----------------------------------------------------------------------------------
@@ -417,3 +417,14 @@ def test_summary_words(capsys: pytest.CaptureFixture[str]) -> None:
         r"seat 0 \(random\): mean final score [+-]\d+\.\d \(standard error \d+\.\d\)", out
     )
     assert "±" not in out and "(s)" not in out
+
+
+def test_matches_without_an_end_are_refused_before_playing(tmp_path: Path) -> None:
+    """39baobao matches end by a target only: without one, refused at once (not after
+    --hand-limit hands), and the --out file is not touched."""
+    existing = tmp_path / "existing.jsonl"
+    existing.write_bytes(b"precious\n")
+    result = gongzhu_command("simulate", "--matches", "--hands", "2", "--out", str(existing))
+    one_line_error(result, 2, r"39baobao matches have no end of their own: give --target")
+    assert existing.read_bytes() == b"precious\n"
+    assert folder_listing(tmp_path) == ["existing.jsonl"]

@@ -1,0 +1,127 @@
+"""gongzhu's PettingZoo AEC environment passes PettingZoo's own tests."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+import numpy as np
+from pettingzoo.test import api_test, render_test, seed_test
+
+import gongzhu
+from gongzhu.envs import encoding
+from gongzhu.envs.pettingzoo import AGENTS, env, raw_env
+
+pytestmark = pytest.mark.one_engine  # the adapters, not the play engines, are tested
+
+RULES: list[Any] = ["39baobao", ("huapai", "anmai"), "two-deck"]
+IDS = ["39baobao", "huapai+anmai", "two-deck"]
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> Any:
+    with warnings.catch_warnings():
+        # api_test warns that Dict observations are not arrays, as for the classic games
+        warnings.filterwarnings("ignore", message="Observation", category=UserWarning)
+        yield
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_api(rules: Any) -> None:
+    api_test(env(rules=rules), num_cycles=60)
+    api_test(raw_env(rules=rules), num_cycles=60)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_seed(rules: Any) -> None:
+    seed_test(lambda **kwargs: env(rules=rules, **kwargs), num_cycles=60)
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_render(rules: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode=None: env(rules=rules, render_mode=render_mode))
+    game = env(rules=rules, render_mode="ansi")
+    game.reset(seed=1)
+    text = game.render()
+    assert isinstance(text, str) and "seat 3:" in text
+
+
+def _play_out(game: Any, seed: int) -> dict[str, float]:
+    game.reset(seed=seed)
+    totals = dict.fromkeys(AGENTS, 0.0)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, _info = game.last()
+        totals[agent] += reward
+        action = None
+        if not (termination or truncation):
+            mask = observation["action_mask"]
+            assert mask.sum() >= 1
+            action = int(np.flatnonzero(mask)[0])
+        game.step(action)
+    return totals
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_rewards_are_the_final_scores(rules: Any) -> None:
+    game = env(rules=rules)
+    totals = _play_out(game, seed=5)
+    hand = game.unwrapped.hand
+    assert hand.is_over
+    assert tuple(totals[a] for a in AGENTS) == tuple(map(float, hand.returns()))
+    assert not game.agents
+
+
+def test_reset_seed_gives_the_same_deal_and_a_sequence_without_one() -> None:
+    game = env()
+    game.reset(seed=3)
+    first = game.unwrapped.hand.deal
+    game.reset()
+    second = game.unwrapped.hand.deal
+    game.reset(seed=3)
+    assert game.unwrapped.hand.deal == first
+    game.reset()
+    assert game.unwrapped.hand.deal == second != first
+
+
+def test_a_given_deal_and_the_observations() -> None:
+    rules = gongzhu.load_rules()
+    deal = gongzhu.Deal.shuffled(9)
+    game = raw_env(rules=rules)
+    game.reset(options={"deal": deal})
+    assert game.unwrapped.hand.deal == deal
+    agent = game.agent_selection
+    seat = AGENTS.index(agent)
+    observation = game.observe(agent)
+    view = game.hand.view(seat)
+    assert np.array_equal(observation["observation"], encoding.encode_observation(rules, view))
+    assert np.array_equal(observation["action_mask"], game.action_mask(agent))
+    for other in AGENTS:
+        if other != agent:
+            assert game.observe(other)["action_mask"].sum() == 0
+    assert game.observation_space(agent).contains(observation)
+
+
+def test_illegal_actions() -> None:
+    game = raw_env()
+    game.reset(seed=2)
+    mask = game.observe(game.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(gongzhu.errors.IllegalAction):
+        game.step(illegal)
+    wrapped = env(illegal_reward=-5000.0)
+    wrapped.reset(seed=2)
+    agent = wrapped.agent_selection
+    wrapped.step(illegal)  # PettingZoo logs the illegal move and ends the hand
+    assert all(wrapped.terminations.values())
+    assert wrapped.rewards[agent] == -5000.0
+
+
+def test_rules_and_render_mode_are_checked() -> None:
+    with pytest.raises(gongzhu.errors.UnknownVariant):
+        raw_env(rules="no-such-rules")
+    with pytest.raises(ValueError, match="render_mode"):
+        raw_env(render_mode="rgb_array")

@@ -22,6 +22,7 @@ from .engines import ACCELERATED
 from .errors import HandNotOver, IllegalAction, InvalidSeat
 from .play import ILLEGAL, EngineSpec
 from .plugin import SEATS, Deal
+from .scorer import Outcome
 from .scoring import ScoreSheet, ShowRecord
 from .view import Phase, PublicShow, SeatView, Trick
 
@@ -460,37 +461,46 @@ class HandState:
 
         :raises HandNotOver: while cards remain to be played.
         """
-        return self._outcome()[0]
+        return self.outcome().final
 
-    def _outcome(self) -> tuple[tuple[int, ...], bool, bool]:
-        """Final scores, and whether some seat made full hearts / a slam (fast when compiled)."""
+    def outcome(self) -> Outcome:
+        """The final scores, and whether some seat made full hearts or a slam.
+
+        The numbers of :meth:`score` without its explanation: from the card
+        masks by the ruleset's :class:`~gongzhu.scoring.CompiledScorer` when
+        its pipeline is the core's, else through the pipeline.
+
+        :raises HandNotOver: while cards remain to be played.
+        """
         self._require_over()
-        scorer = self.rules.compiled_scorer
-        if scorer is None:
-            ctx = self.rules._run_pipeline(*self._scoring_inputs(), explain=False)
-            final = self.rules.normalize(tuple(t.total for t in ctx.seats))
-            return final, any(t.full_hearts for t in ctx.seats), any(t.slam for t in ctx.seats)
+        scorer = self.rules.scorer
+        compiled = scorer.compiled
+        if compiled is None:
+            return scorer.outcome(*self._scoring_inputs())
         taken = self._core.taken
-        copies = self.rules.table.copies
+        copies = scorer.table.copies
         if copies == 1:
             factors: dict[int, int] = {}
-            table = self.rules.table.show_factors
+            table = scorer.table.show_factors
             for _seat, show, _forced in self._shows:
                 for card in show.cards:
                     factors[card.bit] = factors.get(card.bit, 1) * table[show.kind]
-            raw = scorer.raw(taken, factors)
+            raw = compiled.raw(taken, factors)
         else:
             shown_taken = self._core.shown_taken() or [[], [], [], []]
-            raw = scorer.raw_copies(taken, self.show_records, shown_taken)
-        final = self.rules.normalize(raw)
-        return final, scorer.full_hearts(taken, copies), scorer.slam(taken, copies)
+            raw = compiled.raw_copies(taken, self.show_records, shown_taken)
+        return Outcome(
+            scorer.normalize(raw), compiled.full_hearts(taken, copies), compiled.slam(taken, copies)
+        )
 
-    def _random_playout(self, random: Callable[[], float]) -> None:
+    def play_out(self, random: Callable[[], float]) -> None:
         """Play the hand to its end with uniformly random legal actions (the bulk API).
 
         ``random`` returns floats in [0, 1): one draw picks each show (the
-        ``int(r * n)``-th legal one) and each card
-        (:meth:`PlayCore.random_playout <gongzhu.engine.PlayCore.random_playout>`).
+        ``int(r * n)``-th legal one) and each card (the play engine's
+        ``random_playout``, inside the engine: no action objects per card).
+        Used by :func:`gongzhu.simulate`; the same draws give the same hand
+        on every engine.
         """
         while self.phase is not _PLAY and self.phase is not Phase.OVER:
             legal = self.legal_actions()
@@ -517,7 +527,7 @@ class HandState:
                     f"from seat {winner}"
                 )
         captured, shows, dealt, shown_taken = self._scoring_inputs()
-        return self.rules._sheet(captured, shows, dealt, notes, shown_taken)
+        return self.rules.scorer.sheet(captured, shows, dealt, shown_taken, notes)
 
     def _scoring_inputs(
         self,

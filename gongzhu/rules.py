@@ -54,15 +54,14 @@ from .plugin import (
     ShownCardLock,
     VariantInfo,
 )
+from .scorer import Scorer
 from .scoring import (
     CompiledScorer,
     ScoreSheet,
     ScoreStage,
     ScoreTable,
-    ScoringContext,
     ShowRecord,
     core_stages,
-    run_pipeline,
 )
 
 if TYPE_CHECKING:
@@ -425,15 +424,19 @@ class Rules:
         """Bitmask of the showable cards (every copy of them)."""
         self.first_shows: bool = ShowKind.FIRST in kinds
         """Whether the ruleset has the 首明 phase."""
-        self.compiled_scorer: CompiledScorer | None = (
-            CompiledScorer(self.table) if CompiledScorer.fits(self.score_stages) else None
-        )
-        """The mask-based scorer, when the pipeline is the core's (else ``None``)."""
         self._show_cache: dict[tuple[int, ShowKind], tuple[Show, ...]] = {}
         self._mask_choices: dict[int, tuple[Show, ...]] = {}
         self._hook = hook
         self._opening_lead = _first_result_chain(hook.gongzhu_opening_lead)
         self._normalize = _first_result_chain(hook.gongzhu_normalize)
+        self.scorer: Scorer = Scorer(
+            self.table,
+            self.options,
+            self.score_stages,
+            self._normalized,
+            self.normalisation_note(),
+        )
+        """Scores hands under this ruleset (:class:`~gongzhu.scorer.Scorer`)."""
         self.decides_match_end: bool = any(
             impl.plugin_name != defaults.NAME for impl in hook.gongzhu_match_over.get_hookimpls()
         )
@@ -574,6 +577,14 @@ class Rules:
             raise InvalidScoreInput(f"normalize takes four integer raw scores, got {raw!r}")
         result: tuple[int, ...] = self._normalize(raw=values, options=self.options)
         return tuple(result)
+
+    def _normalized(self, raw: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(self._normalize(raw=raw, options=self.options))
+
+    @property
+    def compiled_scorer(self) -> CompiledScorer | None:
+        """The mask-based scorer, when the pipeline is the core's (else ``None``)."""
+        return self.scorer.compiled
 
     def normalisation_note(self) -> str:
         """How final scores follow from raw ones, as the base plug-in states it."""
@@ -734,7 +745,7 @@ class Rules:
         dealt_by_seat = (
             None if dealt_cards is None else tuple(dealt_cards.get(s, ()) for s in range(SEATS))
         )
-        return self._sheet(per_seat, tuple(shows), dealt_by_seat, None, attributed)
+        return self.scorer.sheet(per_seat, tuple(shows), dealt_by_seat, attributed)
 
     def _attribute_shown_copies(
         self,
@@ -765,55 +776,6 @@ class Rules:
             if taker is not None:
                 out[taker].append(record)
         return out
-
-    def _run_pipeline(
-        self,
-        captured: Sequence[Sequence[Card]],
-        shows: tuple[ShowRecord, ...],
-        dealt: tuple[tuple[Card, ...], ...] | None,
-        shown_taken: list[list[ShowRecord]] | None,
-        *,
-        explain: bool = True,
-    ) -> ScoringContext:
-        """This ruleset's scoring pipeline over what each seat took."""
-        return run_pipeline(
-            self.table,
-            self.options,
-            self.score_stages,
-            captured,
-            shows,
-            dealt,
-            shown_taken,
-            explain=explain,
-        )
-
-    def _sheet(
-        self,
-        captured: Sequence[Sequence[Card]],
-        shows: tuple[ShowRecord, ...],
-        dealt: tuple[tuple[Card, ...], ...] | None,
-        extra_lines: Sequence[Sequence[str]] | None = None,
-        shown_taken: list[list[ShowRecord]] | None = None,
-    ) -> ScoreSheet:
-        ctx = self._run_pipeline(captured, shows, dealt, shown_taken)
-        raw = tuple(t.total for t in ctx.seats)
-        final = self.normalize(raw)
-        lines = []
-        for tally in ctx.seats:
-            extra = list(extra_lines[tally.seat]) if extra_lines else []
-            lines.append(tuple(extra + tally.lines))
-        return ScoreSheet(
-            raw=raw,
-            final=final,
-            captured=tuple(
-                tuple(sorted(c for c in cards if self.table.is_scoring(c))) for cards in captured
-            ),
-            shows=shows,
-            full_hearts=tuple(t.full_hearts for t in ctx.seats),
-            slam=tuple(t.slam for t in ctx.seats),
-            lines=tuple(lines),
-            normalisation=self.normalisation_note(),
-        )
 
     # -- description -------------------------------------------------------------------
 

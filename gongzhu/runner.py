@@ -5,7 +5,7 @@ This is the engine of ``gongzhu simulate``; it sits above the core (it uses
 seed, derived from the run's seed and ``i`` alone, so a run gives the same
 results whatever the number of worker processes, and any single hand can be
 replayed from its record.  Four ``random`` bots take the bulk path
-(:meth:`HandState._random_playout <gongzhu.hand.HandState._random_playout>`).
+(:meth:`HandState.play_out <gongzhu.hand.HandState.play_out>`).
 """
 
 from __future__ import annotations
@@ -126,7 +126,7 @@ def _play_chunk(args: tuple[Job, int, int]) -> Chunk:
                     pass
             except HandLimitReached as exc:
                 raise HandLimitReached(f"match {index}: {exc}") from None
-            outcomes = [hand._outcome() for hand in match.hands]
+            outcomes = [hand.outcome() for hand in match.hands]
             summary.add_scores(
                 match.totals,
                 any(hearts for _final, hearts, _slam in outcomes),
@@ -139,10 +139,10 @@ def _play_chunk(args: tuple[Job, int, int]) -> Chunk:
             continue
         hand = rules.new_hand(seed)
         if bulk:
-            hand._random_playout(random.Random(seed).random)
+            hand.play_out(random.Random(seed).random)
         else:
             play_hand(hand, [make_bot(name, seed + seat) for seat, name in enumerate(job.bots)])
-        summary.add_scores(*hand._outcome())
+        summary.add_scores(*hand.outcome())
         if job.records:
             lines.append(json.dumps(hand.to_record(), ensure_ascii=False))
     return Chunk(summary, lines)

@@ -579,7 +579,7 @@ def run_pipeline(
     captured: Sequence[Sequence[Card]],
     shows: tuple[ShowRecord, ...],
     dealt: tuple[tuple[Card, ...], ...] | None,
-    shown_taken: list[list[ShowRecord]] | None = None,
+    shown_taken: Sequence[Sequence[ShowRecord]] | None = None,
     *,
     explain: bool = True,
 ) -> ScoringContext:

@@ -91,8 +91,8 @@ def simulate(rules: Rules, hands: int, *, seed: int = 0) -> SimulationSummary:
     stats = ScoreStats()
     for _ in range(hands):
         state = new_hand(seeds(63))
-        state._random_playout(draw)
-        stats.add_scores(*state._outcome())
+        state.play_out(draw)
+        stats.add_scores(*state.outcome())
     return SimulationSummary(
         hands,
         tuple(stats.mean(seat) for seat in range(4)),

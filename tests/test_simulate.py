@@ -1,4 +1,4 @@
-"""The bulk API: simulate() and HandState._random_playout, accelerated or not."""
+"""The bulk API: simulate() and HandState.play_out, accelerated or not."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def playout(
             break
         legal = hand.legal_actions()
         hand.apply(legal[int(rng.random() * len(legal))])
-    hand._random_playout(rng.random)
+    hand.play_out(rng.random)
     return hand
 
 
@@ -61,7 +61,7 @@ def test_accelerator_plays_exactly_like_python(name: str, seed: int, draws: int)
         mp.undo()
     assert fast.to_record() == slow.to_record()
     assert fast.tricks == slow.tricks
-    assert fast._outcome() == slow._outcome()
+    assert fast.outcome() == slow.outcome()
     assert fast.returns() == fast.score().final
     assert gongzhu.replay(fast.to_record(), rules=rules).score() == fast.score()
 
@@ -87,7 +87,7 @@ def test_bulk_agrees_with_reference_rules() -> None:
     rules = RULESETS["colours-penalty-last"]
     for seed in range(20):
         hand = rules.new_hand(seed)
-        hand._random_playout(random.Random(seed).random)
+        hand.play_out(random.Random(seed).random)
         walk = rules.new_hand(seed)
         for _seat, action in hand.history:
             if walk.phase is Phase.PLAY:

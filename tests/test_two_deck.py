@@ -319,7 +319,7 @@ def test_compiled_returns_equal_the_pipeline(
         hand.apply(rng.choice(hand.legal_actions()))
     sheet = hand.score()
     assert hand.returns() == sheet.final
-    assert hand._outcome()[1:] == (any(sheet.full_hearts), any(sheet.slam))
+    assert hand.outcome()[1:] == (any(sheet.full_hearts), any(sheet.slam))
 
 
 @pytest.mark.parametrize("seed", range(60))

@@ -1,0 +1,142 @@
+"""A ruleset's scorer: the one place a hand's scores are computed.
+
+:class:`Scorer` is built once per ruleset (:attr:`Rules.scorer
+<gongzhu.rules.Rules.scorer>`) from what the plug-ins compiled: the score
+table, the pipeline of stages, the normalisation, and, when the pipeline is
+the core's, the mask-based :class:`~gongzhu.scoring.CompiledScorer`.
+:meth:`Rules.score <gongzhu.rules.Rules.score>` (scores from lists of
+cards) and :meth:`HandState.score <gongzhu.hand.HandState.score>` /
+:meth:`HandState.outcome <gongzhu.hand.HandState.outcome>` (scores of a
+played hand) both come here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from .cards import Card
+from .plugin import Options
+from .scoring import (
+    CompiledScorer,
+    ScoreSheet,
+    ScoreStage,
+    ScoreTable,
+    ScoringContext,
+    ShowRecord,
+    run_pipeline,
+)
+
+__all__ = ["Outcome", "Scorer"]
+
+
+class Outcome(NamedTuple):
+    """A finished hand's numbers, without the score sheet's explanation."""
+
+    final: tuple[int, ...]
+    """Each seat's result after the ruleset's normalisation."""
+    full_hearts: bool
+    """Whether some seat took every heart (满红)."""
+    slam: bool
+    """Whether some seat took every scoring card (满贯)."""
+
+
+class Scorer:
+    """Scores hands under one ruleset.
+
+    :param table: the compiled scoring data.
+    :param options: the ruleset's option values (stages read them).
+    :param stages: the scoring pipeline, in order.
+    :param normalize: raw scores to final ones (the ruleset's
+        :func:`~gongzhu.hookspecs.gongzhu_normalize`, already checked input).
+    :param normalisation: the sentence score sheets print for ``normalize``.
+    """
+
+    def __init__(
+        self,
+        table: ScoreTable,
+        options: Options,
+        stages: Sequence[ScoreStage],
+        normalize: Callable[[tuple[int, ...]], tuple[int, ...]],
+        normalisation: str,
+    ) -> None:
+        self.table = table
+        self.options = options
+        self.stages = tuple(stages)
+        self.normalize = normalize
+        self.normalisation = normalisation
+        self.compiled: CompiledScorer | None = (
+            CompiledScorer(table) if CompiledScorer.fits(self.stages) else None
+        )
+        """The mask-based scorer, when the pipeline is the core's (else ``None``)."""
+
+    def pipeline(
+        self,
+        captured: Sequence[Sequence[Card]],
+        shows: tuple[ShowRecord, ...],
+        dealt: tuple[tuple[Card, ...], ...] | None,
+        shown_taken: Sequence[Sequence[ShowRecord]] | None = None,
+        *,
+        explain: bool = True,
+    ) -> ScoringContext:
+        """Run the stages over what each seat took; the finished context."""
+        return run_pipeline(
+            self.table,
+            self.options,
+            self.stages,
+            captured,
+            shows,
+            dealt,
+            shown_taken,
+            explain=explain,
+        )
+
+    def outcome(
+        self,
+        captured: Sequence[Sequence[Card]],
+        shows: tuple[ShowRecord, ...],
+        dealt: tuple[tuple[Card, ...], ...] | None,
+        shown_taken: Sequence[Sequence[ShowRecord]] | None = None,
+    ) -> Outcome:
+        """The numbers of :meth:`sheet`, without building its explanation."""
+        ctx = self.pipeline(captured, shows, dealt, shown_taken, explain=False)
+        seats = ctx.seats
+        return Outcome(
+            self.normalize(tuple(t.total for t in seats)),
+            any(t.full_hearts for t in seats),
+            any(t.slam for t in seats),
+        )
+
+    def sheet(
+        self,
+        captured: Sequence[Sequence[Card]],
+        shows: tuple[ShowRecord, ...],
+        dealt: tuple[tuple[Card, ...], ...] | None,
+        shown_taken: Sequence[Sequence[ShowRecord]] | None = None,
+        extra_lines: Sequence[Sequence[str]] | None = None,
+    ) -> ScoreSheet:
+        """The explained score sheet.
+
+        :param captured: per seat, the cards it took (only scoring cards count).
+        :param shows: every shown card, in the order shown.
+        :param dealt: per seat, the cards it was dealt (for rules that read it), or ``None``.
+        :param shown_taken: two decks: per seat, the shown copies it took.
+        :param extra_lines: per seat, lines to put before the pipeline's own
+            (a discard penalty's note).
+        """
+        ctx = self.pipeline(captured, shows, dealt, shown_taken)
+        raw = tuple(t.total for t in ctx.seats)
+        is_scoring = self.table.is_scoring
+        return ScoreSheet(
+            raw=raw,
+            final=self.normalize(raw),
+            captured=tuple(tuple(sorted(c for c in cards if is_scoring(c))) for cards in captured),
+            shows=shows,
+            full_hearts=tuple(t.full_hearts for t in ctx.seats),
+            slam=tuple(t.slam for t in ctx.seats),
+            lines=tuple(
+                tuple((list(extra_lines[t.seat]) if extra_lines else []) + t.lines)
+                for t in ctx.seats
+            ),
+            normalisation=self.normalisation,
+        )

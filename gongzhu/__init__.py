@@ -15,9 +15,9 @@ from __future__ import annotations
 from . import errors
 from .actions import Action, Play, Show, ShowKind, parse_action
 from .cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Rank, Suit, full_deck, parse_cards
+from .deal import Deal
 from .hand import HandState
 from .match import Match
-from .plugin import Deal
 from .record import read_records, replay, replay_match
 from .rules import Rules, load_rules, variant_names
 from .scoring import ScoreSheet

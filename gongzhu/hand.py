@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .actions import Action, Play, Show, ShowKind, parse_action, play_of_key
 from .cards import Card
+from .deal import SEATS, Deal
 from .engine import add_copy, cards_of_mask, subtract_copies
 from .engines import ACCELERATED
 from .errors import HandNotOver, IllegalAction, InvalidSeat
 from .play import ILLEGAL, EngineSpec
-from .plugin import SEATS, Deal
 from .scorer import Outcome
 from .scoring import ScoreSheet, ShowRecord
 from .view import Phase, PublicShow, SeatView, Trick

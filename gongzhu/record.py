@@ -28,10 +28,10 @@ from typing import Any
 import attrs
 
 from .actions import parse_action
+from .deal import Deal
 from .errors import GongzhuError, IllegalAction, InvalidCard, InvalidRecord
 from .hand import RECORD_FORMAT, HandState
 from .match import MATCH_FORMAT, Match
-from .plugin import Deal
 from .rules import DEFAULT_BASE, Rules, load_rules
 
 __all__ = ["RecordEntry", "read_records", "replay", "replay_match", "scan_records", "schema"]

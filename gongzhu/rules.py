@@ -18,13 +18,14 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType, ModuleType
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import pluggy
 
 from . import defaults, engines, hookspecs
 from .actions import Show, ShowKind
 from .cards import Card, Rank, Suit, parse_cards
+from .deal import SEATS, Deal
 from .engine import add_copy, cards_of_mask
 from .errors import (
     GongzhuError,
@@ -35,6 +36,7 @@ from .errors import (
     UnknownVariant,
 )
 from .hand import HandState
+from .match import Match
 from .play import (
     EngineRegistry,
     EngineSpec,
@@ -44,8 +46,6 @@ from .play import (
 )
 from .plugin import (
     PROJECT,
-    SEATS,
-    Deal,
     DiscardRule,
     OpeningLead,
     Option,
@@ -63,9 +63,6 @@ from .scoring import (
     ShowRecord,
     core_stages,
 )
-
-if TYPE_CHECKING:
-    from .match import Match
 
 __all__ = ["DEFAULT_BASE", "ENTRY_POINT_GROUP", "Rules", "load_rules", "variant_names"]
 
@@ -616,7 +613,7 @@ class Rules:
 
         :param seed: shuffles reproducibly; ``None`` draws a fresh seed (kept
             in the record, so the hand can be replayed exactly).
-        :param deal: the cards in dealing order (a :class:`~gongzhu.plugin.Deal`
+        :param deal: the cards in dealing order (a :class:`~gongzhu.deal.Deal`
             or a sequence of cards), instead of shuffling.
         :param leader: who leads the first trick, any card (a later hand of a
             match); ``None`` applies the ruleset's opening-lead rule.
@@ -663,8 +660,6 @@ class Rules:
             option, 1000; 39baobao has none: give ``hands``).
         :param hands: end after this many hands (39baobao sessions).
         """
-        from .match import Match
-
         return Match(self, seed=seed, target=target, hands=hands)
 
     def score(

@@ -82,7 +82,7 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         Choose it below the ruleset's worst scores if the policy acts unmasked.
 
     ``reset(seed=...)`` seeds the deals and the bots; ``reset(options={"deal":
-    deal})`` plays the given :class:`~gongzhu.plugin.Deal`.
+    deal})`` plays the given :class:`~gongzhu.deal.Deal`.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012 (gymnasium.Env declares it an instance attribute)

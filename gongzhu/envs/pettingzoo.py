@@ -101,7 +101,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     An illegal action raises :class:`~gongzhu.errors.IllegalAction` and leaves
     the hand unchanged (:func:`env` adds the classic games' wrapper that ends
     the hand instead).  ``reset(options={"deal": deal})`` plays the given
-    :class:`~gongzhu.plugin.Deal`.
+    :class:`~gongzhu.deal.Deal`.
     """
 
     metadata: ClassVar[dict[str, Any]] = {

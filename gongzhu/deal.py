@@ -1,0 +1,117 @@
+"""The deal: the cards of one or two decks in the order they were dealt round the table.
+
+:class:`Deal` is a core value type: hands are dealt from it, records store
+it, and plug-ins read it at phase boundaries (the opening lead).  It is also
+importable from :mod:`gongzhu.plugin`, where plug-in authors find the values
+hooks exchange.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from operator import itemgetter
+from typing import Final
+
+import attrs
+
+from .cards import Card, full_deck, parse_cards
+from .errors import InvalidCard
+
+__all__ = ["SEATS", "Deal"]
+
+SEATS: Final = 4
+"""The number of seats at the table."""
+
+
+@attrs.frozen
+class Deal:
+    """The cards in the order they were dealt, one at a time round the table.
+
+    Card ``k`` of :attr:`order` goes to seat ``(first_seat + k) % 4``.  The
+    order matters: 首明 is decided on each seat's first card, and in two-deck
+    play the first seat dealt a ♣2 leads.
+    """
+
+    order: tuple[Card, ...] = attrs.field(converter=parse_cards)
+    first_seat: int = attrs.field(default=0)
+
+    @order.validator
+    def _check_order(self, _attribute: object, value: tuple[Card, ...]) -> None:
+        copies, rest = divmod(len(value), 52)
+        counts = [0] * 52
+        for card in value:
+            counts[card.index] += 1
+        if rest or copies not in (1, 2) or counts.count(copies) != 52:
+            raise InvalidCard(
+                f"a deal must hold every card of one or two decks exactly once per deck "
+                f"(got {len(value)} cards)"
+            )
+
+    @first_seat.validator
+    def _check_first(self, _attribute: object, value: int) -> None:
+        if value not in range(SEATS):
+            raise InvalidCard(f"first_seat must be 0-3, not {value!r}")
+
+    @classmethod
+    def shuffled(cls, seed: int, copies: int = 1, first_seat: int = 0) -> Deal:
+        """A deal shuffled reproducibly from ``seed`` (any integer).
+
+        The cards of :func:`~gongzhu.cards.full_deck` are sorted by 64-bit
+        keys read from the SHAKE-256 digest of the seed (its two's-complement
+        bytes, little-endian): a uniform permutation, the same on every
+        platform and Python version.  Records keep the deal itself, so
+        replays never depend on this algorithm.
+        """
+        if first_seat not in range(SEATS):
+            raise InvalidCard(f"first_seat must be 0-3, not {first_seat!r}")
+        deck = _DECKS[copies] if copies in _DECKS else full_deck(copies)
+        size = (seed.bit_length() + 8) // 8
+        digest = hashlib.shake_256(seed.to_bytes(size, "little", signed=True)).digest(8 * len(deck))
+        keys = memoryview(digest).cast("Q").tolist()
+        order = itemgetter(*sorted(range(len(deck)), key=keys.__getitem__))(deck)
+        deal = object.__new__(cls)  # a permutation of a deck: nothing to check
+        object.__setattr__(deal, "order", order)
+        object.__setattr__(deal, "first_seat", first_seat)
+        return deal
+
+    @classmethod
+    def from_hands(cls, hands: Sequence[Iterable[Card | str] | str], first_seat: int = 0) -> Deal:
+        """A deal whose seats receive ``hands`` (each in the order given)."""
+        parsed = [parse_cards(h) for h in hands]
+        if len(parsed) != SEATS or len({len(h) for h in parsed}) != 1:
+            raise InvalidCard("a deal needs four hands of equal size")
+        order = [
+            parsed[(first_seat + k) % SEATS][k // SEATS] for k in range(SEATS * len(parsed[0]))
+        ]
+        return cls(tuple(order), first_seat)
+
+    @property
+    def copies(self) -> int:
+        """How many decks the deal uses (1 or 2)."""
+        return len(self.order) // 52
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` receives, in dealing order."""
+        start = (seat - self.first_seat) % SEATS
+        return self.order[start::SEATS]
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Every seat's cards, in dealing order."""
+        return tuple(self.hand(s) for s in range(SEATS))
+
+    def first_card(self, seat: int) -> Card:
+        """The first card ``seat`` received."""
+        return self.order[(seat - self.first_seat) % SEATS]
+
+    def first_receiver(self, card: Card) -> int:
+        """The seat that was dealt a copy of ``card`` first."""
+        index = card.index
+        for k, dealt in enumerate(self.order):
+            if dealt.index == index:
+                return (self.first_seat + k) % SEATS
+        raise InvalidCard(f"{card} is not in the deal")
+
+
+_DECKS: Final = {1: full_deck(1), 2: full_deck(2)}

@@ -18,17 +18,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
-from .actions import Play, Show, ShowKind
-from .bots import BOTS, Bot, make_bot
-from .cards import Card, Suit, parse_cards, sort_cards
+from .bots import BOTS, Bot, make_bot, play_hand
 from .errors import GongzhuError, InvalidRecord
-from .hand import HandState
 from .match import MATCH_FORMAT
 from .record import replay, replay_match, scan_records
 from .rules import load_rules, variant_names
 from .runner import HAND_LIMIT, MAX_WORKERS, HandLimitReached, Job, RunSummary, play_match, run
-from .scoring import ScoreSheet
-from .view import Phase
+from .terminal import Style, colour_wanted, play_in_terminal, plural, print_sheet
 
 __all__ = ["EXIT_CODES", "build_parser", "main"]
 
@@ -43,70 +39,10 @@ EXIT_CODES: dict[int, str] = {
 }
 """Every exit status of the ``gongzhu`` command, and what it means."""
 
-RED = "\x1b[31m"
-BOLD = "\x1b[1m"
-RESET = "\x1b[0m"
-
-
-def _plural(count: int, noun: str, plural: str | None = None) -> str:
-    """``1 hand``, ``2 hands``."""
-    return f"{count} {noun if count == 1 else plural or noun + 's'}"
-
-
-def _colour_wanted(stream: IO[str]) -> bool:
-    """Colour only on a terminal, and never when ``NO_COLOR`` is set (https://no-color.org)."""
-    if os.environ.get("NO_COLOR"):
-        return False
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-class Style:
-    """How cards are drawn: symbols (red on a terminal), or ``--ascii`` letters (``S``, ``T``)."""
-
-    def __init__(self, ascii_only: bool, *, colour: bool = True) -> None:
-        self.ascii = ascii_only
-        self.colour = colour and not ascii_only
-
-    def card(self, card: Card, marked: bool = False) -> str:
-        """One card, in brackets when ``marked``."""
-        if self.ascii:
-            text = str(card)
-            return f"[{text}]" if marked else text
-        text = card.symbol
-        if not self.colour:
-            return f"[{text}]" if marked else text
-        if card.suit.is_red:
-            text = f"{RED}{text}{RESET}"
-        return f"{BOLD}[{text}{BOLD}]{RESET}" if marked else text
-
-    def cards(self, cards: Sequence[Card]) -> str:
-        """Cards separated by spaces, ``-`` for none."""
-        return " ".join(self.card(c) for c in cards) or "-"
-
-    def hand(self, cards: Sequence[Card], legal: set[Card]) -> str:
-        """The hand by suit (♠ ♥ ♦ ♣), high to low, legal cards marked with [ ]."""
-        groups = []
-        for suit in Suit:
-            in_suit = [c for c in sort_cards(cards) if c.suit is suit]
-            if in_suit:
-                groups.append(" ".join(self.card(c, c in legal) for c in in_suit))
-        return "   ".join(groups)
-
 
 def _pad(text: str, width: int) -> str:
     shown = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
     return text + " " * max(0, width - shown)
-
-
-def _print_sheet(sheet: ScoreSheet, out: IO[str], *, explain: bool = True) -> None:
-    print(f"Score sheet ({sheet.normalisation})", file=out)
-    for seat in range(4):
-        how = "; ".join(sheet.lines[seat]) or "no scoring cards"
-        line = f"  seat {seat}: raw {sheet.raw[seat]:>6}  final {sheet.final[seat]:>7}"
-        print(line + (f"   {how}" if explain else ""), file=out)
 
 
 class _UsageError(Exception):
@@ -150,7 +86,7 @@ def _run_demo(args: argparse.Namespace, out: IO[str]) -> int:
         except HandLimitReached as exc:
             raise HandLimitReached(f"{exc}: lower --target or raise --hand-limit") from None
         print(
-            f"match over after {_plural(len(match.hands), 'hand')}; "
+            f"match over after {plural(len(match.hands), 'hand')}; "
             f"losers (当猪): {list(match.losers)}",
             file=out,
         )
@@ -162,20 +98,13 @@ def _run_demo(args: argparse.Namespace, out: IO[str]) -> int:
     for seat in range(4):
         print(f"  seat {seat}: {style.hand(hand.dealt(seat), set())}", file=out)
     print(f"Seat {hand.leader} leads.", file=out)
-    while hand.phase is not Phase.PLAY:
-        to_move = hand.current_seat
-        assert to_move is not None
-        hand.apply(bots[to_move].choose(hand.view(to_move)))
+    play_hand(hand, bots)
     for record in hand.show_records:
         print(f"  seat {record.seat} shows {record.card} ({record.kind.value})", file=out)
-    while not hand.is_over:
-        to_move = hand.current_seat
-        assert to_move is not None
-        hand.apply(bots[to_move].choose(hand.view(to_move)))
-        if hand.current_trick == () and hand.tricks:
-            print(f"trick {len(hand.tricks):>2}: {hand.tricks[-1]}", file=out)
+    for number, trick in enumerate(hand.tricks, 1):
+        print(f"trick {number:>2}: {trick}", file=out)
     print(file=out)
-    _print_sheet(hand.score(), out)
+    print_sheet(hand.score(), out)
     return 0
 
 
@@ -237,104 +166,11 @@ def _run_variant(name: str, out: IO[str]) -> int:
 # -- play --
 
 
-HELP = (
-    "Type a card to play it: QS, 10C, TC, ♠Q, 黑桃Q (two decks: a pair as JD JD).  "
-    "In the show phase type the cards to "
-    "show (QS AH) or - for none; with secret sales, 'sell QS'.  q quits."
-)
-
-
-def _prompt(hand: HandState, style: Style) -> str:
-    legal = hand.legal_actions()
-    if hand.phase is Phase.FIRST_SHOW:
-        card = hand.view(hand.current_seat).hand[0]  # type: ignore[arg-type]
-        return f"首明: first-show {style.card(card)} before seeing your other cards? [y/N] "
-    if hand.phase is Phase.SHOW:
-        choices = " | ".join(
-            str(a).split(" ", 1)[1] if a.kind is ShowKind.OPEN else str(a)  # type: ignore[union-attr]
-            for a in legal
-        )
-        return f"亮牌: show which cards? ({choices}) "
-    playable = ", ".join(" ".join(map(str, a.cards)) for a in legal)
-    return f"Your play (legal: {playable}): "
-
-
-def _read_action(text: str, hand: HandState) -> Play | Show:
-    text = text.strip()
-    verb, _, rest = text.partition(" ")
-    if verb.lower() in ("play", "show"):
-        text = rest.strip()
-    if hand.phase is Phase.FIRST_SHOW:
-        card = hand.view(hand.current_seat).hand[0]  # type: ignore[arg-type]
-        yes = text.lower() in ("y", "yes", "是")
-        return Show((card,) if yes else (), ShowKind.FIRST)
-    if hand.phase is Phase.SHOW:
-        if text.lower().startswith("sell"):
-            rest = text[4:].strip()
-            return Show(() if rest in ("", "-") else parse_cards(rest), ShowKind.SECRET)
-        return Show(() if text in ("", "-") else parse_cards(text))
-    return Play(parse_cards(text))
-
-
-def _announce(seat: int, action: Play | Show, style: Style, out: IO[str]) -> None:
-    if isinstance(action, Play):
-        print(f"  seat {seat} plays {style.cards(action.cards)}", file=out)
-    elif action.kind is ShowKind.SECRET and action.cards:
-        print(f"  seat {seat} sells {_plural(len(action.cards), 'card')} secretly (暗卖)", file=out)
-    elif action.cards:
-        print(f"  seat {seat} shows {style.cards(action.cards)}", file=out)
-
-
 def _run_play(args: argparse.Namespace, inp: IO[str], out: IO[str]) -> int:
     rules = _rules(args)
-    style = Style(ascii_only=args.ascii, colour=_colour_wanted(out))
-    me = args.seat
+    style = Style(ascii_only=args.ascii, colour=colour_wanted(out))
     hand = rules.new_hand(args.seed)
-    bots = _bots(args.bots, args.seed)
-    print(f"Rules: {rules.describe()}.  You are seat {me}.  {HELP}", file=out)
-    tricks_seen = 0
-    while not hand.is_over:
-        seat = hand.current_seat
-        assert seat is not None
-        if seat != me:
-            action = bots[seat].choose(hand.view(seat))
-            hand.apply(action)
-            _announce(seat, action, style, out)
-        else:
-            view = hand.view(me)
-            legal_cards = {c for a in view.legal_actions if isinstance(a, Play) for c in a.cards}
-            print(f"Your hand: {style.hand(view.hand, legal_cards)}", file=out)
-            if view.current_trick:
-                played = "  ".join(f"{s}:{style.cards(c)}" for s, c in view.current_trick)
-                print(f"Trick so far: {played}", file=out)
-            while True:
-                out.write(_prompt(hand, style))
-                out.flush()
-                line = inp.readline()
-                if not line:
-                    print("\nbye", file=out)
-                    return 1
-                if line.strip().lower() in ("q", "quit", "exit"):
-                    print("bye", file=out)
-                    return 0
-                if line.strip().lower() in ("h", "help", "?"):
-                    print(HELP, file=out)
-                    continue
-                try:
-                    hand.apply(_read_action(line, hand))
-                except GongzhuError as exc:
-                    print(f"  ✗ {exc}", file=out)
-                    continue
-                break
-        if len(hand.tricks) > tricks_seen:
-            tricks_seen = len(hand.tricks)
-            trick = hand.tricks[-1]
-            cards = "  ".join(f"{s}:{style.cards(c)}" for s, c in trick.plays)
-            taker = f", seat {trick.taker} takes the points (垫牌)" if trick.penalty else ""
-            print(f"trick {tricks_seen:>2}: {cards}  → seat {trick.winner} wins{taker}", file=out)
-    print(file=out)
-    _print_sheet(hand.score(), out)
-    return 0
+    return play_in_terminal(hand, args.seat, _bots(args.bots, args.seed), inp, out, style)
 
 
 # -- score, replay --
@@ -398,7 +234,7 @@ def _run_check(
         if in_match:
             losers = list(match.losers) if match.is_over else "-"
             print(
-                f"{where}: match of {_plural(len(found), 'hand')}, totals {match.totals}, "
+                f"{where}: match of {plural(len(found), 'hand')}, totals {match.totals}, "
                 f"losers {losers}",
                 file=out,
             )
@@ -412,7 +248,7 @@ def _run_check(
             if not hand.is_over:
                 print(f"{label}: unfinished, seat {hand.current_seat} to move", file=out)
             elif verbose:
-                _print_sheet(hand.score(), out)
+                print_sheet(hand.score(), out)
             else:
                 sheet = hand.score()
                 print(f"{label}: raw {list(sheet.raw)}  final {list(sheet.final)}", file=out)
@@ -440,7 +276,7 @@ def _print_summary(summary: RunSummary, job: Job, out: IO[str]) -> None:
     what = "total" if job.matches else "final score"
 
     def units(count: int) -> str:
-        return _plural(count, unit, "matches" if job.matches else "hands")
+        return plural(count, unit, "matches" if job.matches else "hands")
 
     print(units(summary.played), file=out)
     for seat in range(4):
@@ -563,8 +399,8 @@ def _run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             if sink is not None:
                 sink.commit()  # the whole records written so far
                 committed = True
-            done = _plural(partial.played, "match", "matches") if job.matches else None
-            done = done or _plural(partial.played, "hand")
+            done = plural(partial.played, "match", "matches") if job.matches else None
+            done = done or plural(partial.played, "hand")
             print(f"\ninterrupted after {done}", file=err)
             if partial.played:
                 _print_summary(partial, job, out)
@@ -585,7 +421,7 @@ def _run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             sink.discard()
     print(
         f"rules {rules!r}, bots {','.join(args.bots)}, seed {args.seed}, "
-        f"{_plural(workers, 'worker')}",
+        f"{plural(workers, 'worker')}",
         file=out,
     )
     _print_summary(summary, job, out)

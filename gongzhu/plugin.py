@@ -54,7 +54,6 @@ hookimpl: Final = pluggy.HookimplMarker(PROJECT)
 """Marker for hook implementations: decorate a plug-in's ``gongzhu_*`` functions with it."""
 
 
-
 @attrs.frozen
 class VariantInfo:
     """How a plug-in describes itself (:func:`~gongzhu.hookspecs.gongzhu_variant_info`).

@@ -1,0 +1,246 @@
+"""The heuristic bot: each rule of thumb fires on a scripted position made for it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+import gongzhu
+from gongzhu import Deal, Phase, Play, Show, ShowKind
+from gongzhu.bots import (
+    PLAY_RULES,
+    SHOW_RULES,
+    HeuristicBot,
+    Situation,
+    avoid_transformer_with_negatives,
+    capture_own_sheep,
+    discard_dangerous_cards,
+    discard_pig_guards,
+    duck_under_when_hearts_in_trick,
+    dump_big_hearts_on_discard,
+    dump_pig_on_discard,
+    dump_transformer_on_loser,
+    first_show_decision,
+    guard_pig_until_safe,
+    hunt_pig_with_low_spades,
+    lead_low_safe_card,
+    make_bot,
+    natural_following,
+    play_hand,
+    run_full_hearts,
+    safe_fallback,
+    shed_high_card_when_last_and_clean,
+    show_decision,
+    take_sheep_when_safe,
+    void_short_suit,
+)
+from gongzhu.hand import HandState
+
+RULES = gongzhu.load_rules()
+
+# Deal 1: seat 1 is void in clubs and holds the pig; seat 2 holds the ♦A.
+DEAL1 = (
+    "AC KC QC JC TC 9C 8C 2S 3S 4S 2H 3H 4H",
+    "QS AS KS 5S 6S AH KH QH 2D 3D 4D 5D 6D",
+    "7C 6C 5C 7S 8S 9S JH TH 9H 7D 8D 9D AD",
+    "4C 3C 2C TS JS 8H 7H 6H 5H JD QD KD TD",
+)
+# Deal 2: seat 0 has two small diamonds.
+DEAL2 = (
+    "2D 3D AC KC QC JC TC 9C 8C 2S 3S 4S 2H",
+    "QS AS KS 5S 6S AH KH QH 3H 4D 5D 6D 4H",
+    "7C 6C 5C 7S 8S 9S JH TH 9H 7D 8D 9D AD",
+    "4C 3C 2C TS JS 8H 7H 6H 5H JD QD KD TD",
+)
+# Deal 4: seat 0 has no hearts.
+DEAL4 = (
+    "AC KC QC JC TC 9C 8C 7C 2S 3S 4S 2D 3D",
+    "QS AS KS 5S 6S AH KH QH 2H 3H 5D 6D 4H",
+    "6C 5C 4C 7S 8S 9S JH TH 9H 7D 8D 9D AD",
+    "3C 2C 4D TS JS 8H 7H 6H 5H JD QD KD TD",
+)
+# Deal 5: the ♠A is seat 3's, the pig seat 1's.
+DEAL5 = (
+    "AC KC QC JC TC 9C 8C 2S 3S 4S 2D 3D 4D",
+    "QS TS KS 5S 6S AH KH QH 2H 3H 5D 6D 4H",
+    "7C 6C 5C 7S 8S 9S JH TH 9H 7D 8D 9D AD",
+    "4C 3C 2C AS JS 8H 7H 6H 5H JD QD KD TD",
+)
+# Deal 6: long suits: seat 0 eight top hearts, seat 1 the pig and eight spades.
+DEAL6 = (
+    "AH KH QH JH TH 9H 8H 7H 2C 3C 4C 5C 6C",
+    "QS 6H 5H 4H 3H 2H AS KS JS TS 9S 8S 7S",
+    "6S 5S 4S 3S 2S AD KD QD JD TD 9D 8D 7D",
+    "6D 5D 4D 3D 2D AC KC QC JC TC 9C 8C 7C",
+)
+# Deal 7: one suit each, nearly.
+DEAL7 = (
+    "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C",
+    "QS 2S 3S 4S 5S 6S 7S 8S 9S TS JS 2H 3H",
+    "AS KS 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+)
+
+
+def position(
+    hands: Sequence[str],
+    plays: Sequence[str] = (),
+    *,
+    leader: int = 0,
+    rules: gongzhu.Rules = RULES,
+    shows: Sequence[Show] | None = None,
+) -> HandState:
+    """A hand dealt ``hands``, led by ``leader``, with no shows (or ``shows``) and ``plays``."""
+    hand = rules.new_hand(deal=Deal.from_hands(list(hands)), leader=leader)
+    for show in shows if shows is not None else [Show(())] * 4:
+        hand.apply(show)
+    for play in plays:
+        hand.apply(Play.parse(play))
+    return hand
+
+
+def situation(hand: HandState, rules: gongzhu.Rules = RULES) -> Situation:
+    seat = hand.current_seat
+    assert seat is not None
+    return Situation(hand.view(seat), rules)
+
+
+def test_every_rule_is_named_and_cites_its_advice() -> None:
+    for rule in (*PLAY_RULES, *SHOW_RULES):
+        doc = rule.__doc__ or ""
+        assert rule.__name__.islower()
+        assert "Seed 001" in doc, rule.__name__
+
+
+def test_dump_pig_on_discard() -> None:
+    s = situation(position(DEAL1, ["AC"]))
+    assert dump_pig_on_discard(s) == Play.parse("QS")
+    bot = HeuristicBot(rules=RULES)
+    assert bot.choose(s.view) == Play.parse("QS")
+    assert bot.last_rule == "dump_pig_on_discard"
+
+
+def test_dump_big_hearts_on_discard() -> None:
+    s = situation(position(DEAL1, ["AC"]))
+    assert dump_big_hearts_on_discard(s) == Play.parse("AH")
+
+
+def test_duck_under_when_hearts_in_trick() -> None:
+    s = situation(position(DEAL1, ["4H", "QH"]))
+    assert duck_under_when_hearts_in_trick(s) == Play.parse("JH")
+
+
+def test_natural_following() -> None:
+    s = situation(position(DEAL2, ["9C", "4D", "7C", "4C", "8C", "5D"]))
+    assert natural_following(s) == Play.parse("6C")  # under the 8, keeping the 5 to exit
+
+
+def test_take_sheep_when_safe() -> None:
+    s = situation(position(DEAL1, ["JD", "2S", "6D"], leader=3))
+    assert take_sheep_when_safe(s) == Play.parse("AD")
+
+
+def test_take_sheep_when_safe_leads_a_catcher() -> None:
+    deal = (
+        "AD KD 2D 2C 3C 4C 5C 6C 7C 8C 9C TC JC",
+        "JD 3D 4D 5D 6D 7D 8D 9D TD QD QC KC AC",
+        "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
+        "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    )
+    s = situation(position(deal))
+    assert take_sheep_when_safe(s) == Play.parse("AD")
+
+
+def test_capture_own_sheep() -> None:
+    s = situation(position(DEAL6, leader=2))
+    assert capture_own_sheep(s) == Play.parse("JD")
+
+
+def test_hunt_pig_with_low_spades() -> None:
+    s = situation(position(DEAL1, leader=2))
+    assert hunt_pig_with_low_spades(s) == Play.parse("9S")
+
+
+def test_void_short_suit() -> None:
+    s = situation(position(DEAL2))
+    assert void_short_suit(s) == Play.parse("2D")
+
+
+def test_lead_low_safe_card_and_fallback() -> None:
+    s = situation(position(DEAL7))
+    assert lead_low_safe_card(s) == Play.parse("2C")
+    assert safe_fallback(s) == Play.parse("2C")
+
+
+def test_avoid_transformer_with_negatives() -> None:
+    plays = ["2H", "3H", "JH", "8H", "7S", "TS", "4S", "5S", "4C", "TC", "6D"]
+    s = situation(position(DEAL2, plays))
+    assert s.taken[2] < 0
+    assert avoid_transformer_with_negatives(s) == Play.parse("7C")
+
+
+def test_dump_transformer_on_loser() -> None:
+    plays = ["3H", "JH", "8H", "2S", "7S", "TS", "4S", "AS", "4H", "TH", "7H"]
+    s = situation(position(DEAL4, plays, leader=1))
+    assert s.seat == 0 and s.taken[2] < 0
+    assert dump_transformer_on_loser(s) == Play.parse("TC")
+
+
+def test_guard_pig_until_safe() -> None:
+    s = situation(position(DEAL5, ["AS", "2S"], leader=3))
+    assert guard_pig_until_safe(s) == Play.parse("QS")
+
+
+def test_shed_high_card_when_last_and_clean() -> None:
+    s = situation(position(DEAL4, ["7S", "TS", "4S"], leader=2))
+    assert s.position == 3
+    assert shed_high_card_when_last_and_clean(s) == Play.parse("AS")
+
+
+def test_discard_pig_guards_and_dangerous_cards() -> None:
+    s = situation(position(DEAL7, ["2C", "2H"]))
+    assert discard_pig_guards(s) == Play.parse("AS")
+    assert discard_dangerous_cards(s) == Play.parse("AS")
+
+
+def test_run_full_hearts() -> None:
+    s = situation(position(DEAL6))
+    assert s.full_hearts_plan
+    assert run_full_hearts(s) == Play.parse("AH")
+
+
+def test_show_decision_shows_a_long_suit_card() -> None:
+    hand = position(DEAL6, shows=[])
+    assert hand.phase is Phase.SHOW
+    hand.apply(Show(()))  # seat 0
+    s = situation(hand)
+    assert show_decision(s) == Show("QS")  # seat 1: the pig with eight spades
+    hand.apply(Show("QS"))
+    assert show_decision(situation(hand)) == Show("JD")  # seat 2: the sheep with ♦A K Q
+
+
+def test_show_decision_prefers_a_secret_sale() -> None:
+    rules = gongzhu.load_rules("39baobao", "anmai")
+    hand = position(DEAL6, shows=[Show(())], rules=rules)
+    assert show_decision(situation(hand, rules)) == Show("QS", ShowKind.SECRET)
+
+
+def test_first_show_decision_declines() -> None:
+    rules = gongzhu.load_rules("huapai")
+    hand = rules.new_hand(deal=Deal.from_hands(list(DEAL6)), leader=0)
+    assert hand.phase is Phase.FIRST_SHOW
+    s = situation(hand, rules)
+    action = first_show_decision(s)
+    assert action == Show((), ShowKind.FIRST)
+
+
+@pytest.mark.parametrize(
+    "names",
+    [("39baobao",), ("huapai", "anmai"), ("two-deck",), ("39baobao", "same-colour-discard")],
+)
+def test_heuristic_beats_nothing_but_plays_whole_hands(names: tuple[str, ...]) -> None:
+    rules = gongzhu.load_rules(*names)
+    for seed in range(3):
+        bots = [make_bot("heuristic", seed=seat, rules=rules) for seat in range(4)]
+        assert play_hand(rules.new_hand(seed=seed), bots).is_over

@@ -1,0 +1,147 @@
+"""The sampler: every sampled deal agrees with everything the seat's view shows."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gongzhu
+from gongzhu import Phase
+from gongzhu.bots import determinize, knowledge, sample_deal, sample_hands
+from gongzhu.cards import full_deck
+from gongzhu.hand import HandState
+
+RULESETS = [
+    ("39baobao",),
+    ("huapai",),
+    ("39baobao", "anmai"),
+    ("huapai", "anmai"),
+    ("two-deck",),
+    ("two-deck", "anmai"),
+    ("39baobao", "same-colour-discard"),
+    ("fenpai-quanming",),
+    ("chuyang-quanming",),
+    ("biming",),
+    ("heart-three",),
+]
+
+
+def random_position(names: tuple[str, ...], seed: int, steps: int) -> HandState:
+    """A hand of ``names`` after ``steps`` random actions (shows included)."""
+    rules = gongzhu.load_rules(*names)
+    hand = rules.new_hand(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if hand.is_over:
+            break
+        hand.apply(rng.choice(hand.legal_actions()))
+    return hand
+
+
+def check_hands(hand: HandState, seat: int, hands: tuple[tuple[gongzhu.Card, ...], ...]) -> None:
+    view = hand.view(seat)
+    rules = hand.rules
+    facts = knowledge(view, rules)
+    assert hands[seat] == tuple(sorted(view.hand)) or view.phase is Phase.FIRST_SHOW
+    if view.phase is not Phase.FIRST_SHOW:
+        assert tuple(len(h) for h in hands) == view.hand_sizes
+    everything = Counter(c for h in hands for c in h)
+    for played in facts.played:
+        everything.update(played)
+    assert everything == Counter(full_deck(rules.table.copies))
+    for other in range(4):
+        held = Counter(hands[other])
+        for card in facts.known[other]:
+            assert held[card] > 0, (other, card)
+        for card in hands[other]:
+            assert card.suit not in facts.voids[other]
+        # the seat's true cards respect the same constraints
+        for card in hand.hand(other):
+            assert card.suit not in facts.voids[other]
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    names=st.sampled_from(RULESETS),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 110),
+    viewer=st.integers(0, 3),
+    sample_seed=st.integers(0, 1000),
+)
+def test_every_sample_agrees_with_the_view(
+    names: tuple[str, ...], seed: int, steps: int, viewer: int, sample_seed: int
+) -> None:
+    hand = random_position(names, seed, steps)
+    if hand.is_over:
+        return
+    seat = viewer
+    if hand.phase is Phase.FIRST_SHOW:
+        assert hand.current_seat is not None
+        seat = hand.current_seat  # who is asked depends on the hidden deal order
+    view = hand.view(seat)
+    rng = random.Random(sample_seed)
+    for _ in range(3):
+        check_hands(hand, seat, sample_hands(view, rng, rules=hand.rules))
+        deal = sample_deal(view, rng, rules=hand.rules)
+        assert deal.copies == hand.rules.table.copies
+        state = determinize(view, hand.rules, rng, tries=300)
+        assert state.view(seat) == view
+        for other in range(4):
+            if hand.phase is not Phase.FIRST_SHOW:
+                assert len(state.hand(other)) == view.hand_sizes[other]
+
+
+def test_voids_are_found_from_discards() -> None:
+    deal = gongzhu.Deal.from_hands(
+        [
+            "AC KC QC JC TC 9C 8C 2S 3S 4S 2H 3H 4H",
+            "QS AS KS 5S 6S AH KH QH 2D 3D 4D 5D 6D",
+            "7C 6C 5C 7S 8S 9S JH TH 9H 7D 8D 9D AD",
+            "4C 3C 2C TS JS 8H 7H 6H 5H JD QD KD TD",
+        ]
+    )
+    rules = gongzhu.load_rules()
+    hand = rules.new_hand(deal=deal, leader=0)
+    for _ in range(4):
+        hand.apply(gongzhu.Show(()))
+    for text in ["AC", "2D", "5C", "2C"]:
+        hand.apply(gongzhu.Play.parse(text))
+    view = hand.view(0)
+    facts = knowledge(view, rules)
+    assert gongzhu.Suit.CLUBS in facts.voids[1]
+    rng = random.Random(3)
+    for _ in range(20):
+        hands = sample_hands(view, rng, rules=rules)
+        assert not any(c.suit is gongzhu.Suit.CLUBS for c in hands[1])
+
+
+def test_secret_sales_are_respected() -> None:
+    rules = gongzhu.load_rules("39baobao", "anmai")
+    deal = gongzhu.Deal.from_hands(
+        [
+            "AC KC QC JC TC 9C 8C 2S 3S 4S 2H 3H 4H",
+            "QS AS KS 5S 6S AH KH QH 2D 3D 4D 5D 6D",
+            "7C 6C 5C 7S 8S 9S JH TH 9H 7D 8D 9D AD",
+            "4C 3C 2C TS JS 8H 7H 6H 5H JD QD KD TD",
+        ]
+    )
+    hand = rules.new_hand(deal=deal, leader=0)
+    hand.apply(gongzhu.Show(()))
+    hand.apply(gongzhu.Show("QS AH", gongzhu.ShowKind.SECRET))  # seat 1 sells two cards
+    hand.apply(gongzhu.Show(()))
+    hand.apply(gongzhu.Show(()))
+    view = hand.view(0)
+    assert view.shows[0].cards is None and view.shows[0].count == 2
+    showable = rules.table.showable
+    rng = random.Random(5)
+    for _ in range(30):
+        hands = sample_hands(view, rng, rules=rules)
+        assert sum(1 for c in hands[1] if c in showable) >= 2
+        assert determinize(view, rules, rng).view(0) == view

@@ -1,0 +1,87 @@
+"""The search bot: legal, reproducible with a sample budget, and sensible on a clear position."""
+
+from __future__ import annotations
+
+import time
+
+import gongzhu
+from gongzhu import Deal, Phase, Play, Show
+from gongzhu.bots import (
+    SearchBot,
+    greedy_rollout_policy,
+    make_bot,
+    play_hand,
+    random_rollout_policy,
+)
+
+RULES = gongzhu.load_rules()
+
+
+def play_phase_hand(seed: int) -> gongzhu.HandState:
+    hand = RULES.new_hand(seed=seed)
+    while hand.phase is not Phase.PLAY:
+        hand.apply(Show(()))
+    return hand
+
+
+def test_search_is_reproducible_with_a_sample_budget() -> None:
+    hand = play_phase_hand(4)
+    for _ in range(5):
+        hand.apply(hand.legal_actions()[0])
+    view = hand.view(hand.current_seat or 0)
+    assert len(view.legal_actions) > 1
+    one = SearchBot(7, rules=RULES, budget_ms=None, samples=4)
+    two = SearchBot(7, rules=RULES, budget_ms=None, samples=4)
+    assert one.choose(view) == two.choose(view)
+    assert one.last_stats["samples"] == 4
+
+
+def test_search_keeps_to_its_time_budget() -> None:
+    hand = play_phase_hand(5)
+    for _ in range(8):
+        hand.apply(hand.legal_actions()[-1])
+    view = hand.view(hand.current_seat or 0)
+    bot = SearchBot(1, rules=RULES, budget_ms=20)
+    start = time.perf_counter()
+    action = bot.choose(view)
+    spent = (time.perf_counter() - start) * 1000
+    assert action in view.legal_actions
+    assert spent < 20 + 60  # one sample may run past the budget; a slow machine some more
+
+
+def test_search_drops_the_pig_under_the_ace() -> None:
+    deal = Deal.from_hands(
+        [
+            "AC KC QC JC TC 9C 8C 2S 3S 4S 2D 3D 4D",
+            "QS TS KS 5S 6S AH KH QH 2H 3H 5D 6D 4H",
+            "7C 6C 5C 7S 8S 9S JH TH 9H 7D 8D 9D AD",
+            "4C 3C 2C AS JS 8H 7H 6H 5H JD QD KD TD",
+        ]
+    )
+    hand = RULES.new_hand(deal=deal, leader=3)
+    for _ in range(4):
+        hand.apply(Show(()))
+    hand.apply(Play.parse("AS"))
+    hand.apply(Play.parse("2S"))
+    bot = SearchBot(3, rules=RULES, budget_ms=None, samples=150, margin=None, prune=None)
+    assert bot.choose(hand.view(1)) == Play.parse("QS")
+
+
+def test_rollout_policies_finish_hands() -> None:
+    import random
+
+    for policy in (greedy_rollout_policy, random_rollout_policy):
+        hand = RULES.new_hand(seed=9)
+        rng = random.Random(9)
+        while not hand.is_over:
+            action = policy(hand, rng)
+            assert action in hand.legal_actions()
+            hand.apply(action)
+
+
+def test_search_plays_two_deck_and_anmai() -> None:
+    for names in (("two-deck", "anmai"), ("huapai", "anmai")):
+        rules = gongzhu.load_rules(*names)
+        bots = [SearchBot(s, rules=rules, budget_ms=None, samples=1) for s in range(2)]
+        bots += [make_bot("heuristic", seed=s, rules=rules) for s in range(2)]
+        assert play_hand(rules.new_hand(seed=2), bots).is_over

@@ -22,7 +22,7 @@ from .bots import BOTS, Bot, make_bot, play_hand
 from .errors import GongzhuError, InvalidRecord
 from .match import MATCH_FORMAT
 from .record import replay, replay_match, scan_records
-from .rules import load_rules, variant_names
+from .rules import Rules, load_rules, variant_names
 from .runner import HAND_LIMIT, MAX_WORKERS, HandLimitReached, Job, RunSummary, play_match, run
 from .terminal import Style, colour_wanted, play_in_terminal, plural, print_sheet
 
@@ -49,7 +49,7 @@ class _UsageError(Exception):
     """A command-line mistake or a file that cannot be read or written: exit status 2."""
 
 
-def _rules(args: argparse.Namespace) -> Any:
+def _rules(args: argparse.Namespace) -> Rules:
     """The ruleset of ``--rules`` and ``--option NAME=VALUE``."""
     options: dict[str, Any] = {}
     for item in args.option:
@@ -63,9 +63,11 @@ def _rules(args: argparse.Namespace) -> Any:
     return load_rules(*args.rules, **options)
 
 
-def _bots(names: tuple[str, ...], seed: int | None) -> list[Bot]:
+def _bots(names: tuple[str, ...], seed: int | None, rules: Rules) -> list[Bot]:
+    """One bot per seat, each told the ruleset (bots that search or sample need it)."""
     return [
-        make_bot(name, None if seed is None else seed + 1 + seat) for seat, name in enumerate(names)
+        make_bot(name, None if seed is None else seed + 1 + seat, rules=rules)
+        for seat, name in enumerate(names)
     ]
 
 
@@ -74,7 +76,7 @@ def _bots(names: tuple[str, ...], seed: int | None) -> list[Bot]:
 
 def _run_demo(args: argparse.Namespace, out: IO[str]) -> int:
     rules = _rules(args)
-    bots = _bots(args.bots, args.seed)
+    bots = _bots(args.bots, args.seed, rules)
     if args.match:
         match = rules.new_match(
             args.seed, target=args.target, hands=None if args.target else args.hands
@@ -170,7 +172,7 @@ def _run_play(args: argparse.Namespace, inp: IO[str], out: IO[str]) -> int:
     rules = _rules(args)
     style = Style(ascii_only=args.ascii, colour=colour_wanted(out))
     hand = rules.new_hand(args.seed)
-    return play_in_terminal(hand, args.seat, _bots(args.bots, args.seed), inp, out, style)
+    return play_in_terminal(hand, args.seat, _bots(args.bots, args.seed, rules), inp, out, style)
 
 
 # -- score, replay --

@@ -120,7 +120,7 @@ def _play_chunk(args: tuple[Job, int, int]) -> Chunk:
         seed = hand_seed(job.seed, index)
         if job.matches:
             match = rules.new_match(seed, target=job.target)
-            bots = [make_bot(name, seed + seat) for seat, name in enumerate(job.bots)]
+            bots = [make_bot(name, seed + seat, rules=rules) for seat, name in enumerate(job.bots)]
             try:
                 for _ in play_match(match, bots, job.hand_limit):
                     pass
@@ -141,7 +141,8 @@ def _play_chunk(args: tuple[Job, int, int]) -> Chunk:
         if bulk:
             hand.play_out(random.Random(seed).random)
         else:
-            play_hand(hand, [make_bot(name, seed + seat) for seat, name in enumerate(job.bots)])
+            bots = [make_bot(name, seed + seat, rules=rules) for seat, name in enumerate(job.bots)]
+            play_hand(hand, bots)
         summary.add_scores(*hand.outcome())
         if job.records:
             lines.append(json.dumps(hand.to_record(), ensure_ascii=False))

@@ -19,68 +19,15 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import math
-import multiprocessing
 import platform
 import time
-from collections.abc import Sequence
 from typing import Any
 
 import gongzhu
-from gongzhu.actions import Action, Show
-from gongzhu.bots import Bot, make_bot
-from gongzhu.view import Phase
-
-
-def _no_show(legal: Sequence[Action]) -> Action:
-    """The legal show with the fewest cards (``Show(())`` where showing is free)."""
-    shows = [a for a in legal if isinstance(a, Show)]
-    return min(shows, key=lambda a: len(a.cards)) if shows else legal[0]
-
+from gongzhu.arena import run_arena
 
 SEARCH_OPTIONS: dict[str, Any] = {}
 """Extra options for the search bots (``--search-option NAME=VALUE``)."""
-
-
-def _bot(name: str, seed: int, rules: gongzhu.Rules, budget_ms: float | None) -> Bot:
-    options: dict[str, Any] = {"rules": rules}
-    if name == "search":
-        options.update(SEARCH_OPTIONS)
-        if budget_ms is not None:
-            options["budget_ms"] = budget_ms
-    return make_bot(name, seed=seed, **options)
-
-
-def play_team_hand(
-    rules: gongzhu.Rules, deal_seed: int, even: str, odd: str, budget_ms: float | None
-) -> tuple[int, int]:
-    """Play one hand: bot ``even`` at seats 0 and 2, ``odd`` at 1 and 3; the teams' raw points."""
-    hand = rules.new_hand(seed=deal_seed)
-    bots = [
-        _bot(even if seat % 2 == 0 else odd, deal_seed * 4 + seat, rules, budget_ms)
-        for seat in range(4)
-    ]
-    while not hand.is_over:
-        seat = hand.current_seat
-        assert seat is not None
-        if hand.phase is Phase.FIRST_SHOW or hand.phase is Phase.SHOW:
-            hand.apply(_no_show(hand.legal_actions()))
-        else:
-            hand.apply(bots[seat].choose(hand.view(seat)))
-    raw = hand.score().raw
-    return raw[0] + raw[2], raw[1] + raw[3]
-
-
-def duplicate_deal(
-    job: tuple[list[str], int, str, str, float | None, dict[str, Any]],
-) -> float:
-    """One deal played twice, teams swapped: the mean of A − B over its two hands."""
-    rule_names, deal_seed, a, b, budget_ms, search_options = job
-    SEARCH_OPTIONS.update(search_options)
-    rules = gongzhu.load_rules(*rule_names)
-    a_even, b_odd = play_team_hand(rules, deal_seed, a, b, budget_ms)
-    b_even, a_odd = play_team_hand(rules, deal_seed, b, a, budget_ms)
-    return ((a_even - b_odd) + (a_odd - b_even)) / 2
 
 
 def run(
@@ -92,29 +39,21 @@ def run(
     workers: int,
     budget_ms: float | None,
 ) -> dict[str, Any]:
-    """Play ``deals`` duplicate deals of ``a`` against ``b``; mean, standard error, time."""
-    jobs = [(rule_names, seed + i, a, b, budget_ms, dict(SEARCH_OPTIONS)) for i in range(deals)]
+    """Play ``deals`` duplicate deals of ``a`` against ``b`` (:func:`gongzhu.arena.run_arena`)."""
+    search = dict(SEARCH_OPTIONS)
+    if budget_ms is not None:
+        search["budget_ms"] = budget_ms
     start = time.perf_counter()
-    if workers > 1:
-        with multiprocessing.Pool(workers) as pool:
-            results = pool.map(duplicate_deal, jobs, chunksize=max(1, deals // (workers * 8)))
-    else:
-        results = [duplicate_deal(job) for job in jobs]
-    seconds = time.perf_counter() - start
-    n = len(results)
-    mean = sum(results) / n
-    var = sum((x - mean) ** 2 for x in results) / (n - 1) if n > 1 else 0.0
-    stderr = math.sqrt(var / n)
-    return {
-        "a": a,
-        "b": b,
-        "deals": n,
-        "hands": 2 * n,
-        "mean": mean,
-        "stderr": stderr,
-        "z": mean / stderr if stderr else math.inf,
-        "seconds": seconds,
-    }
+    result = run_arena(
+        gongzhu.load_rules(*rule_names),
+        a,
+        b,
+        deals,
+        seed=seed,
+        workers=workers,
+        options={"search": search},
+    )
+    return {**result.to_json(), "seconds": time.perf_counter() - start}
 
 
 def main() -> None:

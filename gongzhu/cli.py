@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any, NoReturn
 
+from .arena import FORMATS, run_arena
 from .bots import BOTS, Bot, make_bot, play_hand
 from .errors import GongzhuError, InvalidRecord
 from .match import MATCH_FORMAT
@@ -273,6 +274,35 @@ def _progress_bar(stream: IO[str]) -> Callable[[int, int], None]:
     return show
 
 
+def _run_arena(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    rules = _rules(args)
+    result = run_arena(
+        rules,
+        args.a,
+        args.b,
+        args.deals,
+        format=args.format,
+        seed=args.seed,
+        workers=min(args.workers, args.deals),
+        shows=args.shows,
+        progress=_progress_bar(err) if err.isatty() else None,
+    )
+    if args.json:
+        print(json.dumps(result.to_json()), file=out)
+        return 0
+    print(
+        f"{result.a} vs {result.b} ({result.format}, {rules!r}): "
+        f"{plural(result.deals, 'deal')}, {plural(result.hands, 'hand')}",
+        file=out,
+    )
+    print(
+        f"{result.a} advantage: {result.mean:+.1f} raw points per hand "
+        f"(standard error {result.stderr:.1f}, z {result.z:+.2f})",
+        file=out,
+    )
+    return 0
+
+
 def _print_summary(summary: RunSummary, job: Job, out: IO[str]) -> None:
     unit = "match" if job.matches else "hand"
     what = "total" if job.matches else "final score"
@@ -475,6 +505,15 @@ def _bot_names(text: str) -> tuple[str, str, str, str]:
     return names  # type: ignore[return-value]
 
 
+def _bot_name(text: str) -> str:
+    """An arena side: one registered bot name."""
+    if text not in BOTS:
+        raise argparse.ArgumentTypeError(
+            f"no bot named {text!r}: choose from {', '.join(sorted(BOTS))}"
+        )
+    return text
+
+
 def _version() -> str:
     try:
         return importlib.metadata.version("gongzhu")
@@ -584,6 +623,23 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="write every record to FILE (JSON Lines), replacing it only when the run ends",
     )
+
+    arena = sub.add_parser("arena", help="measure bot A against bot B on duplicate deals")
+    arena.add_argument("a", type=_bot_name, metavar="A", help="bot A (its advantage is measured)")
+    arena.add_argument("b", type=_bot_name, metavar="B", help="bot B")
+    rules_option(arena)
+    arena.add_argument(
+        "--format", choices=FORMATS, default="2v2", help="2v2 (partners opposite) or 1v3"
+    )
+    arena.add_argument("--deals", type=_positive, default=100, help="duplicate deals; default 100")
+    arena.add_argument(
+        "--workers", type=_workers, default=1, metavar="K", help=f"processes, at most {MAX_WORKERS}"
+    )
+    arena.add_argument("--seed", type=int, default=0, help="the run's seed")
+    arena.add_argument(
+        "--shows", action="store_true", help="let the bots show cards (default: none)"
+    )
+    arena.add_argument("--json", action="store_true", help="print the result as one JSON object")
     return parser
 
 
@@ -601,6 +657,8 @@ def _run(args: argparse.Namespace, stdin: IO[str] | None, out: IO[str], err: IO[
         return _run_check(args, stdin, out, err, verbose=verbose)
     if args.command == "simulate":
         return _run_simulate(args, out, err)
+    if args.command == "arena":
+        return _run_arena(args, out, err)
     raise _UsageError(f"unknown command {args.command}")  # pragma: no cover
 
 

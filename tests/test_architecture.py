@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORE = sorted((ROOT / "gongzhu").glob("*.py"))
 PLUGINS = sorted((ROOT / "variants").glob("*.py"))
 # the layers above the rules: command line, terminal play, bots, runs, adapters, the kit
-UPPER = {"cli", "terminal", "bots", "runner", "__main__", "envs", "testing"}
+UPPER = {"cli", "terminal", "bots", "runner", "arena", "__main__", "envs", "testing"}
 
 
 def imported_modules(path: Path) -> set[str]:

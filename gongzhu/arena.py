@@ -1,0 +1,194 @@
+"""Measuring bots against each other on duplicate deals (``gongzhu arena``).
+
+Each deal is played once per seat assignment, so every side holds every hand
+and the luck of the deal cancels out:
+
+``2v2``
+    partners sit opposite (seats 0 and 2 against 1 and 3); each deal is
+    played twice, the teams swapped.  A team's score is the sum of its two
+    seats' raw points; a hand gives the difference A − B.
+``1v3``
+    bot A at one seat, bot B at the other three; each deal is played four
+    times, A at each seat in turn.  A hand gives A's raw points less the
+    mean of the three others'.
+
+A deal's value is the mean over its hands, and the standard error is taken
+over deals (the hands of one deal are correlated).  Identical bots score
+exactly 0.  Deal *i* comes from a seed derived from the run's seed and *i*
+alone, so results do not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from .actions import Action, Show
+from .bots import Bot, make_bot
+from .errors import GongzhuError
+from .hand import HandState
+from .rules import Rules, load_rules
+from .view import Phase
+
+__all__ = ["FORMATS", "ArenaResult", "play_deal", "run_arena"]
+
+FORMATS: Final = ("2v2", "1v3")
+"""The arena's formats."""
+
+
+@attrs.frozen
+class ArenaResult:
+    """What an arena run measured.
+
+    :ivar a: bot A's name.
+    :ivar b: bot B's name.
+    :ivar format: ``"2v2"`` or ``"1v3"``.
+    :ivar deals: duplicate deals played.
+    :ivar hands: hands played (2 or 4 per deal).
+    :ivar mean: A's advantage in raw points per hand (see the module).
+    :ivar stderr: the standard error of ``mean``, over deals.
+    """
+
+    a: str
+    b: str
+    format: str
+    deals: int
+    hands: int
+    mean: float
+    stderr: float
+
+    @property
+    def z(self) -> float:
+        """``mean / stderr``: above 2.33, A is better with 99% confidence (one-sided)."""
+        if self.stderr:
+            return self.mean / self.stderr
+        return 0.0 if self.mean == 0 else math.copysign(math.inf, self.mean)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dictionary of the result, ``z`` included."""
+        return {**attrs.asdict(self), "z": self.z}
+
+
+def _quietest_show(legal: Sequence[Action]) -> Action:
+    """The legal show with the fewest cards (showing nothing where that is allowed)."""
+    shows = [a for a in legal if isinstance(a, Show)]
+    return min(shows, key=lambda a: len(a.cards)) if shows else legal[0]
+
+
+def _play(hand: HandState, bots: Sequence[Bot], shows: bool) -> tuple[int, ...]:
+    while not hand.is_over:
+        seat = hand.current_seat
+        assert seat is not None
+        if not shows and hand.phase is not Phase.PLAY:
+            hand.apply(_quietest_show(hand.legal_actions()))
+        else:
+            hand.apply(bots[seat].choose(hand.view(seat)))
+    return hand.score().raw
+
+
+def play_deal(
+    rules: Rules,
+    deal_seed: int,
+    a: str,
+    b: str,
+    *,
+    format: str = "2v2",
+    shows: bool = False,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> float:
+    """Play one deal under every seat assignment of ``format``: A's mean advantage per hand.
+
+    :param rules: the ruleset.
+    :param deal_seed: the deal's seed (``rules.new_hand(deal_seed)``).
+    :param a: bot A's name (:func:`gongzhu.bots.make_bot`).
+    :param b: bot B's name.
+    :param format: ``"2v2"`` or ``"1v3"``.
+    :param shows: let the bots show cards; ``False`` (default) shows nothing.
+    :param options: per bot name, options for :func:`~gongzhu.bots.make_bot`.
+    """
+    if format not in FORMATS:
+        raise GongzhuError(f"arena format must be one of {', '.join(FORMATS)}, not {format!r}")
+    options = options or {}
+    layouts: list[tuple[tuple[int, ...], tuple[str, ...]]]
+    if format == "2v2":  # (A's seats, the names by seat)
+        layouts = [((0, 2), (a, b, a, b)), ((1, 3), (b, a, b, a))]
+    else:
+        layouts = [((k,), tuple(a if seat == k else b for seat in range(4))) for k in range(4)]
+    total = 0  # in thirds of a point for 1v3, kept exact: identical bots give exactly 0
+    for mine, names in layouts:
+        bots = [
+            make_bot(name, seed=deal_seed * 4 + seat, rules=rules, **options.get(name, {}))
+            for seat, name in enumerate(names)
+        ]
+        raw = _play(rules.new_hand(deal_seed), bots, shows)
+        ours = sum(raw[s] for s in mine)
+        theirs = sum(raw) - ours
+        # 2v2: team against team; 1v3: A against the mean of the other three
+        total += ours - theirs if len(mine) == 2 else 3 * ours - theirs
+    return total / len(layouts) / (1 if format == "2v2" else 3)
+
+
+def _deal_seed(seed: int, index: int) -> int:
+    return (seed * 1_000_003 + index) % (2**63)
+
+
+def _job(job: tuple[dict[str, Any], int, str, str, str, bool, dict[str, Any]]) -> float:
+    spec, deal_seed, a, b, format, shows, options = job
+    rules = load_rules(*spec["variants"], **spec["options"])
+    return play_deal(rules, deal_seed, a, b, format=format, shows=shows, options=options)
+
+
+def run_arena(
+    rules: Rules,
+    a: str,
+    b: str,
+    deals: int,
+    *,
+    format: str = "2v2",
+    seed: int = 0,
+    workers: int = 1,
+    shows: bool = False,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaResult:
+    """Play ``deals`` duplicate deals of bot ``a`` against bot ``b``.
+
+    :param workers: processes to play in (the result is the same for any number).
+    :param progress: called as ``progress(done, deals)`` as deals finish.
+    :raises GongzhuError: an unknown format, bot or a non-positive count.
+    """
+    if format not in FORMATS:
+        raise GongzhuError(f"arena format must be one of {', '.join(FORMATS)}, not {format!r}")
+    if deals < 1 or workers < 1:
+        raise GongzhuError("an arena needs at least one deal and one worker")
+    for name in (a, b):
+        make_bot(name, rules=rules)  # an unknown bot fails here, before any work
+    plain = {name: dict(values) for name, values in (options or {}).items()}
+    jobs = [(rules.spec(), _deal_seed(seed, i), a, b, format, shows, plain) for i in range(deals)]
+    results: list[float] = []
+    if workers == 1:
+        for job in jobs:
+            results.append(_job(job))
+            if progress is not None:
+                progress(len(results), deals)
+    else:
+        with multiprocessing.get_context("spawn").Pool(min(workers, deals)) as pool:
+            for value in pool.imap(_job, jobs, chunksize=max(1, deals // (workers * 8))):
+                results.append(value)
+                if progress is not None:
+                    progress(len(results), deals)
+    mean = sum(results) / deals
+    variance = sum((x - mean) ** 2 for x in results) / (deals - 1) if deals > 1 else 0.0
+    return ArenaResult(
+        a=a,
+        b=b,
+        format=format,
+        deals=deals,
+        hands=deals * (2 if format == "2v2" else 4),
+        mean=mean,
+        stderr=math.sqrt(variance / deals),
+    )

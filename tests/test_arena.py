@@ -1,0 +1,63 @@
+"""The arena: duplicate deals, both formats, the same result for any number of workers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import gongzhu
+from gongzhu.arena import play_deal, run_arena
+from gongzhu.errors import GongzhuError
+
+pytestmark = pytest.mark.one_engine
+
+
+@pytest.mark.parametrize("fmt", ["2v2", "1v3"])
+def test_identical_bots_score_exactly_zero(fmt: str) -> None:
+    result = run_arena(gongzhu.load_rules(), "first", "first", 4, format=fmt)
+    assert (result.mean, result.stderr, result.z) == (0.0, 0.0, 0.0)
+    assert result.hands == 4 * (2 if fmt == "2v2" else 4)
+
+
+def test_a_deal_is_played_with_the_sides_swapped() -> None:
+    rules = gongzhu.load_rules()
+    one = play_deal(rules, 7, "heuristic", "random")
+    other = play_deal(rules, 7, "random", "heuristic")
+    assert one == -other  # the same hands, the teams' seats exchanged
+
+
+def test_the_heuristic_beats_random_and_workers_do_not_change_results() -> None:
+    rules = gongzhu.load_rules()
+    alone = run_arena(rules, "heuristic", "random", 12, seed=3)
+    assert alone.mean > 0
+    assert run_arena(rules, "heuristic", "random", 12, seed=3, workers=2) == alone
+    assert run_arena(rules, "heuristic", "random", 12, seed=4) != alone
+
+
+def test_bad_arguments_are_refused_before_any_work() -> None:
+    rules = gongzhu.load_rules()
+    with pytest.raises(GongzhuError, match="format"):
+        run_arena(rules, "first", "random", 1, format="3v1")
+    with pytest.raises(GongzhuError, match=r"bot named .nope.; installed"):
+        run_arena(rules, "nope", "random", 1)
+    with pytest.raises(GongzhuError, match="at least one deal"):
+        run_arena(rules, "first", "random", 0)
+
+
+def test_the_arena_command() -> None:
+    command = [sys.executable, "-m", "gongzhu", "arena", "first", "random", "--deals", "3"]
+    done = subprocess.run([*command, "--json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert (result["a"], result["b"], result["hands"]) == ("first", "random", 6)
+    bad = subprocess.run(
+        [sys.executable, "-m", "gongzhu", "arena", "nope", "random"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
+    assert "no bot named 'nope'" in bad.stderr and "Traceback" not in bad.stderr

@@ -81,7 +81,7 @@ def _quietest_show(legal: Sequence[Action]) -> Action:
 
 def _play(hand: HandState, bots: Sequence[Bot], shows: bool) -> tuple[int, ...]:
     while not hand.is_over:
-        seat = hand.current_seat
+        seat = hand.to_move
         assert seat is not None
         if not shows and hand.phase is not Phase.PLAY:
             hand.apply(_quietest_show(hand.legal_actions()))

@@ -249,7 +249,7 @@ def _run_check(
                 for index, trick in enumerate(hand.tricks, 1):
                     print(f"  trick {index:>2}: {trick}", file=out)
             if not hand.is_over:
-                print(f"{label}: unfinished, seat {hand.current_seat} to move", file=out)
+                print(f"{label}: unfinished, seat {hand.to_move} to move", file=out)
             elif verbose:
                 print_sheet(hand.score(), out)
             else:

@@ -61,6 +61,7 @@ class HandState:
         "_pending",
         "_shown_bits",
         "_shows",
+        "_to_move",
         "_trick_objects",
         "_tricks",
         "deal",
@@ -70,7 +71,6 @@ class HandState:
         "leader",
         "phase",
         "rules",
-        "seat_to_move",
         "seed",
     )
 
@@ -111,13 +111,13 @@ class HandState:
         """The hand's phase."""
         self.is_over: bool = False
         """Whether every card has been played (read-only)."""
-        self.seat_to_move: int | None = leader
+        self._to_move: int | None = leader
         if rules.first_shows:
             in_deal_order = [(deal.first_seat + k) % SEATS for k in range(SEATS)]
             self._pending = [seat for seat in in_deal_order if self._first_holding(seat)]
             if self._pending:
                 self.phase = Phase.FIRST_SHOW
-                self.seat_to_move = self._pending[0]
+                self._to_move = self._pending[0]
                 return
         self._start_show_phase()
 
@@ -141,9 +141,9 @@ class HandState:
     # -- public state ---------------------------------------------------------------
 
     @property
-    def current_seat(self) -> int | None:
+    def to_move(self) -> int | None:
         """The seat to act, or ``None`` once the hand is over."""
-        return self.seat_to_move
+        return self._to_move
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds now, in card order.
@@ -159,7 +159,7 @@ class HandState:
         """
         return cards_of_mask(self._dealt[_seat(seat)])
 
-    def captured(self, seat: int) -> tuple[Card, ...]:
+    def taken(self, seat: int) -> tuple[Card, ...]:
         """Every card ``seat`` has taken in tricks (penalties included), in card order.
 
         :raises InvalidSeat: ``seat`` is not a seat 0-3.
@@ -197,6 +197,15 @@ class HandState:
         return self._trick_plays(self.trick_leader, self._core.trick)
 
     @property
+    def trick_keys(self) -> tuple[int, ...]:
+        """The plays of the trick under way as play keys (:attr:`Play.key <gongzhu.Play.key>`).
+
+        The cheap form of :attr:`current_trick` for playout policies: the
+        seats follow from :attr:`trick_leader`.
+        """
+        return tuple(self._core.trick)
+
+    @property
     def trick_leader(self) -> int:
         """The seat that leads (or led) the trick under way."""
         playing = self.phase is _PLAY or self.phase is Phase.OVER
@@ -210,7 +219,7 @@ class HandState:
     def __repr__(self) -> str:
         return (
             f"<HandState {self.rules!r} phase={self.phase.value} "
-            f"to_move={self.seat_to_move} tricks={len(self._tricks)}>"
+            f"to_move={self._to_move} tricks={len(self._tricks)}>"
         )
 
     # -- the step API ---------------------------------------------------------------------
@@ -236,17 +245,17 @@ class HandState:
         if self.phase is _PLAY:
             if type(action) is not Play:
                 raise IllegalAction(
-                    action, self.seat_to_move, "it is the play phase: play a card (Play)"
+                    action, self._to_move, "it is the play phase: play a card (Play)"
                 )
             seat = self._core.play(action.key)
             if seat < 0:
                 if seat == ILLEGAL:
                     refusal = self._core.refusal(action)
                     why = "the play engine refused it" if refusal is None else refusal.message
-                    raise IllegalAction(action, self.seat_to_move, why, refusal)
+                    raise IllegalAction(action, self._to_move, why, refusal)
                 self._end()
             else:
-                self.seat_to_move = seat
+                self._to_move = seat
             self._legal = None
         elif self.phase is Phase.OVER:
             raise IllegalAction(action, None, "the hand is over")
@@ -299,7 +308,7 @@ class HandState:
         )
 
     def _end(self) -> None:
-        self.seat_to_move = None
+        self._to_move = None
         self.phase = Phase.OVER
         self.is_over = True
 
@@ -312,7 +321,7 @@ class HandState:
     def _start_show_phase(self) -> None:
         self.phase = Phase.SHOW
         self._pending = [(self.leader + k) % SEATS for k in range(SEATS)]
-        self.seat_to_move = self._pending[0]
+        self._to_move = self._pending[0]
 
     def _held_showable(self, seat: int) -> tuple[Card, ...]:
         return cards_of_mask(self._held_showable_mask(seat))
@@ -322,7 +331,7 @@ class HandState:
         return subtract_copies(held, self._shown_bits[seat])
 
     def _legal_shows(self) -> tuple[Action, ...]:
-        seat = self.seat_to_move
+        seat = self._to_move
         if seat is None:
             return ()
         rules = self.rules
@@ -331,7 +340,7 @@ class HandState:
         return rules.show_choices_for_mask(self._held_showable_mask(seat))
 
     def _show(self, action: Action) -> None:
-        seat = self.seat_to_move
+        seat = self._to_move
         assert seat is not None
         for legal in self.legal_actions():
             if legal is action or legal == action:
@@ -348,7 +357,7 @@ class HandState:
         self._pending.pop(0)
         self._legal = None
         if self._pending:
-            self.seat_to_move = self._pending[0]
+            self._to_move = self._pending[0]
         elif self.phase is Phase.FIRST_SHOW:
             self._start_show_phase()
         else:
@@ -401,7 +410,7 @@ class HandState:
         self._core.start(
             self.leader, self._forced_lead, locked, self.show_records if self._shows else ()
         )
-        self.seat_to_move = self.leader
+        self._to_move = self.leader
         self._legal = None
 
     # -- records of the past ------------------------------------------------------------------
@@ -445,8 +454,8 @@ class HandState:
             tricks=self.tricks,
             current_trick=self.current_trick,
             leader=self.trick_leader,
-            to_move=self.seat_to_move,
-            legal_actions=self.legal_actions() if seat == self.seat_to_move else (),
+            to_move=self._to_move,
+            legal_actions=self.legal_actions() if seat == self._to_move else (),
         )
 
     def _require_over(self) -> None:
@@ -526,8 +535,8 @@ class HandState:
                     f"垫牌 penalty: took trick {number}'s scoring cards ({points}) "
                     f"from seat {winner}"
                 )
-        captured, shows, dealt, shown_taken = self._scoring_inputs()
-        return self.rules.scorer.sheet(captured, shows, dealt, shown_taken, notes)
+        taken, shows, dealt, shown_taken = self._scoring_inputs()
+        return self.rules.scorer.sheet(taken, shows, dealt, shown_taken, notes)
 
     def _scoring_inputs(
         self,

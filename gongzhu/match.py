@@ -106,7 +106,7 @@ class Match:
             )
         while not self.is_over:
             hand = self.new_hand()
-            while (seat := hand.current_seat) is not None:
+            while (seat := hand.to_move) is not None:
                 hand.apply(bots[seat].choose(hand.view(seat)))
             self.record_hand(hand)
 

@@ -156,12 +156,10 @@ def replay(record: Mapping[str, Any], *, hand: int = 0, rules: Rules | None = No
     except GongzhuError as exc:
         raise InvalidRecord(f"leader: {exc}", hand=hand) from None
     for index, entry in enumerate(record["actions"]):
-        if entry["seat"] != state.current_seat:
+        if entry["seat"] != state.to_move:
             raise InvalidRecord(
                 f"action by seat {entry['seat']!r}, but "
-                + (
-                    "the hand is over" if state.is_over else f"seat {state.current_seat} is to move"
-                ),
+                + ("the hand is over" if state.is_over else f"seat {state.to_move} is to move"),
                 hand=hand,
                 index=index,
             )

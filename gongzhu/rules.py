@@ -664,7 +664,7 @@ class Rules:
 
     def score(
         self,
-        captured: Mapping[int, Iterable[Card | str] | str],
+        taken: Mapping[int, Iterable[Card | str] | str],
         *,
         shown: Mapping[int, Iterable[Card | str] | str] | None = None,
         first_shown: Mapping[int, Iterable[Card | str] | str] | None = None,
@@ -674,7 +674,7 @@ class Rules:
     ) -> ScoreSheet:
         """Score a finished hand from what each seat took.
 
-        :param captured: seat -> the cards it took (other cards are ignored;
+        :param taken: seat -> the cards it took (other cards are ignored;
             seats not listed took nothing).
         :param shown: seat -> the cards it showed openly (亮牌).
         :param first_shown: seat -> the card it first-showed (首明).
@@ -688,10 +688,10 @@ class Rules:
             than the deck holds it, a show of a card that is not showable or
             that the seat was not dealt, or a show kind the ruleset lacks.
         """
-        taken = _cards_by_seat(captured, "captured")
+        taken_cards = _cards_by_seat(taken, "taken")
         limit = self.table.copies
         counts: dict[Card, int] = {}
-        for cards in taken.values():
+        for cards in taken_cards.values():
             for card in cards:
                 counts[card] = counts.get(card, 0) + 1
                 if counts[card] > limit:
@@ -731,7 +731,7 @@ class Rules:
             show_counts[record.card] = show_counts.get(record.card, 0) + 1
             if show_counts[record.card] > limit:
                 raise InvalidScoreInput(f"{record.card} is shown more than {limit} time(s)")
-        per_seat = [taken.get(seat, ()) for seat in range(SEATS)]
+        per_seat = [taken_cards.get(seat, ()) for seat in range(SEATS)]
         attributed = None
         if limit == 2:
             attributed = self._attribute_shown_copies(per_seat, shows, shown_taken)
@@ -744,7 +744,7 @@ class Rules:
 
     def _attribute_shown_copies(
         self,
-        captured: Sequence[Sequence[Card]],
+        taken: Sequence[Sequence[Card]],
         shows: Sequence[ShowRecord],
         shown_taken: Mapping[int, Iterable[Card | str] | str] | None,
     ) -> list[list[ShowRecord]]:
@@ -752,7 +752,7 @@ class Rules:
 
         def has_room(seat: int, card: Card) -> bool:
             """Whether ``seat`` took a copy of ``card`` not yet given a shown copy."""
-            return list(captured[seat]).count(card) > sum(r.card == card for r in out[seat])
+            return list(taken[seat]).count(card) > sum(r.card == card for r in out[seat])
 
         pending = list(shows)
         if shown_taken is not None:

@@ -72,7 +72,7 @@ class Scorer:
 
     def pipeline(
         self,
-        captured: Sequence[Sequence[Card]],
+        taken: Sequence[Sequence[Card]],
         shows: tuple[ShowRecord, ...],
         dealt: tuple[tuple[Card, ...], ...] | None,
         shown_taken: Sequence[Sequence[ShowRecord]] | None = None,
@@ -84,7 +84,7 @@ class Scorer:
             self.table,
             self.options,
             self.stages,
-            captured,
+            taken,
             shows,
             dealt,
             shown_taken,
@@ -93,13 +93,13 @@ class Scorer:
 
     def outcome(
         self,
-        captured: Sequence[Sequence[Card]],
+        taken: Sequence[Sequence[Card]],
         shows: tuple[ShowRecord, ...],
         dealt: tuple[tuple[Card, ...], ...] | None,
         shown_taken: Sequence[Sequence[ShowRecord]] | None = None,
     ) -> Outcome:
         """The numbers of :meth:`sheet`, without building its explanation."""
-        ctx = self.pipeline(captured, shows, dealt, shown_taken, explain=False)
+        ctx = self.pipeline(taken, shows, dealt, shown_taken, explain=False)
         seats = ctx.seats
         return Outcome(
             self.normalize(tuple(t.total for t in seats)),
@@ -109,7 +109,7 @@ class Scorer:
 
     def sheet(
         self,
-        captured: Sequence[Sequence[Card]],
+        taken: Sequence[Sequence[Card]],
         shows: tuple[ShowRecord, ...],
         dealt: tuple[tuple[Card, ...], ...] | None,
         shown_taken: Sequence[Sequence[ShowRecord]] | None = None,
@@ -117,20 +117,20 @@ class Scorer:
     ) -> ScoreSheet:
         """The explained score sheet.
 
-        :param captured: per seat, the cards it took (only scoring cards count).
+        :param taken: per seat, the cards it took (only scoring cards count).
         :param shows: every shown card, in the order shown.
         :param dealt: per seat, the cards it was dealt (for rules that read it), or ``None``.
         :param shown_taken: two decks: per seat, the shown copies it took.
         :param extra_lines: per seat, lines to put before the pipeline's own
             (a discard penalty's note).
         """
-        ctx = self.pipeline(captured, shows, dealt, shown_taken)
+        ctx = self.pipeline(taken, shows, dealt, shown_taken)
         raw = tuple(t.total for t in ctx.seats)
         is_scoring = self.table.is_scoring
         return ScoreSheet(
             raw=raw,
             final=self.normalize(raw),
-            captured=tuple(tuple(sorted(c for c in cards if is_scoring(c))) for cards in captured),
+            captured=tuple(tuple(sorted(c for c in cards if is_scoring(c))) for cards in taken),
             shows=shows,
             full_hearts=tuple(t.full_hearts for t in ctx.seats),
             slam=tuple(t.slam for t in ctx.seats),

@@ -103,7 +103,7 @@ def prompt(hand: HandState, style: Style) -> str:
     """The question put to the seat to move: 首明, which cards to show, or which card to play."""
     legal = hand.legal_actions()
     if hand.phase is Phase.FIRST_SHOW:
-        card = hand.view(hand.current_seat).hand[0]  # type: ignore[arg-type]
+        card = hand.view(hand.to_move).hand[0]  # type: ignore[arg-type]
         return f"首明: first-show {style.card(card)} before seeing your other cards? [y/N] "
     if hand.phase is Phase.SHOW:
         choices = " | ".join(
@@ -125,7 +125,7 @@ def read_action(text: str, hand: HandState) -> Play | Show:
     if verb.lower() in ("play", "show"):
         text = rest.strip()
     if hand.phase is Phase.FIRST_SHOW:
-        card = hand.view(hand.current_seat).hand[0]  # type: ignore[arg-type]
+        card = hand.view(hand.to_move).hand[0]  # type: ignore[arg-type]
         yes = text.lower() in ("y", "yes", "是")
         return Show((card,) if yes else (), ShowKind.FIRST)
     if hand.phase is Phase.SHOW:
@@ -158,7 +158,7 @@ def play_in_terminal(
     print(f"Rules: {rules.describe()}.  You are seat {me}.  {HELP}", file=out)
     tricks_seen = 0
     while not hand.is_over:
-        seat = hand.current_seat
+        seat = hand.to_move
         assert seat is not None
         if seat != me:
             action = bots[seat].choose(hand.view(seat))

@@ -12,7 +12,7 @@ plug-ins:
 - while the hand is not over, the legal actions are never empty, hold no
   duplicates, belong to the seat to move, and each of them applies;
 - every card of the deal is played exactly once, each seat plays the cards
-  it was dealt, and the four seats' captured cards are the whole deck;
+  it was dealt, and the four seats' taken cards are the whole deck;
 - a refused action (another card of the deck, a card of another seat, a
   ``Show`` in the play phase, a two-card play in single-deck play, ...)
   raises :class:`~gongzhu.errors.IllegalAction` naming a rule (card plays:
@@ -300,7 +300,7 @@ def _check_step(
     legal = _check_legal(state, context)
     if probe.random() < _APPLY_CHANCE:
         _check_owned(state, legal, context)
-        seat = state.current_seat
+        seat = state.to_move
         assert seat is not None
         before = (len(state.history), state.hand(seat), state.current_trick)
         for action in legal:
@@ -326,14 +326,14 @@ def _check_legal(state: HandState, context: _Context) -> tuple[Action, ...]:
     if len(set(legal)) != len(legal):
         repeated = sorted(str(a) for a, n in Counter(legal).items() if n > 1)
         context.fail(f"the legal actions repeat {', '.join(repeated)}")
-    if state.current_seat is None:
+    if state.to_move is None:
         context.fail("the hand is not over but no seat is to move")
     return legal
 
 
 def _check_owned(state: HandState, legal: tuple[Action, ...], context: _Context) -> None:
     """Card plays use the mover's own cards; shows are the other phases' actions."""
-    seat = state.current_seat
+    seat = state.to_move
     assert seat is not None
     if state.phase is Phase.PLAY:
         held = state.hand(seat)
@@ -353,7 +353,7 @@ def _check_owned(state: HandState, legal: tuple[Action, ...], context: _Context)
 
 def _check_views(state: HandState, context: _Context) -> None:
     legal = state.legal_actions()
-    to_move = state.current_seat
+    to_move = state.to_move
     for seat in range(4):
         view = state.view(seat)
         if view.seat != seat or view.to_move != to_move or view.phase is not state.phase:
@@ -383,7 +383,7 @@ def _check_views(state: HandState, context: _Context) -> None:
 def _illegal_candidates(state: HandState, probe: random.Random) -> list[tuple[str, Action]]:
     """A few actions the seat to move may not take, each with what it is."""
     legal = set(state.legal_actions())
-    seat = state.current_seat
+    seat = state.to_move
     assert seat is not None
     deck = list(dict.fromkeys(state.deal.order))  # each card once, in a reproducible order
     found: list[tuple[str, Action]] = []
@@ -415,12 +415,12 @@ def _quick_state(state: HandState) -> tuple[Any, ...]:
     """What a refused action must leave as it was (cheap to take at every try)."""
     return (
         state.phase,
-        state.current_seat,
+        state.to_move,
         state.is_over,
         state.history,
         state.legal_actions(),
         tuple(state.hand(s) for s in range(4)),
-        tuple(state.captured(s) for s in range(4)),
+        tuple(state.taken(s) for s in range(4)),
         state.current_trick,
         state.trick_leader,
         len(state.tricks),
@@ -434,7 +434,7 @@ _QUICK_FIELDS: Final = (
     "history",
     "legal actions",
     "cards held",
-    "captured cards",
+    "taken cards",
     "trick under way",
     "trick leader",
     "tricks",
@@ -541,7 +541,7 @@ def _check_finished(
     ``replays``: also replay its record (the other engines' records are
     compared with this one's instead).
     """
-    if not state.is_over or state.phase is not Phase.OVER or state.current_seat is not None:
+    if not state.is_over or state.phase is not Phase.OVER or state.to_move is not None:
         context.fail("the hand stopped before it was over")
     if state.legal_actions():
         context.fail("a finished hand has legal actions")
@@ -562,7 +562,7 @@ def _check_finished(
 
 
 def _check_cards(state: HandState, context: _Context, what: str) -> None:
-    """Every card played once, by the seat dealt it; the captured cards are the deck.
+    """Every card played once, by the seat dealt it; the taken cards are the deck.
 
     ``what`` starts each problem's description (``""`` for the hand itself).
     """
@@ -590,12 +590,12 @@ def _check_cards(state: HandState, context: _Context, what: str) -> None:
             )
         if state.hand(seat):
             context.fail(f"{what}seat {seat} still holds {_cards(state.hand(seat))}")
-    captured = Counter(card for seat in range(4) for card in state.captured(seat))
-    if captured != deck:
+    taken = Counter(card for seat in range(4) for card in state.taken(seat))
+    if taken != deck:
         context.fail(
-            f"{what}the four seats' captured cards are not the whole deck "
-            f"(not captured: {_cards((deck - captured).elements())}; "
-            f"captured too often: {_cards((captured - deck).elements())})"
+            f"{what}the four seats' taken cards are not the whole deck "
+            f"(not taken: {_cards((deck - taken).elements())}; "
+            f"taken too often: {_cards((taken - deck).elements())})"
         )
     in_tricks = [(seat, cards) for trick in state.tricks for seat, cards in trick.plays]
     if in_tricks != plays:
@@ -649,15 +649,15 @@ def _check_agreement(states: Sequence[HandState], contexts: Sequence[_Context]) 
                 )
         if len(first.tricks) != len(state.tricks) or first.current_trick != state.current_trick:
             pair.fail("the engines disagree on the tricks played (the trick under way)")
-        if (state.phase, state.current_seat, state.is_over) != (
+        if (state.phase, state.to_move, state.is_over) != (
             first.phase,
-            first.current_seat,
+            first.to_move,
             first.is_over,
         ):
             pair.fail(
                 f"the engines disagree on the phase or the seat to move: "
-                f"{first.phase.value}/{first.current_seat} against "
-                f"{state.phase.value}/{state.current_seat}"
+                f"{first.phase.value}/{first.to_move} against "
+                f"{state.phase.value}/{state.to_move}"
             )
         mine, theirs = first.legal_actions(), state.legal_actions()
         if mine != theirs:
@@ -687,9 +687,9 @@ def _check_same_results(
             ("records", result[0], results[0][0]),
             ("score sheets", result[1], results[0][1]),
             (
-                "captured cards",
-                [state.captured(seat) for seat in range(4)],
-                [first.captured(seat) for seat in range(4)],
+                "taken cards",
+                [state.taken(seat) for seat in range(4)],
+                [first.taken(seat) for seat in range(4)],
             ),
         ]
         for what, theirs, mine in compared:

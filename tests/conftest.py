@@ -68,7 +68,7 @@ def play_through_shows(hand: gongzhu.HandState, shows: dict[int, str] | None = N
     """Take every seat's show turn: the cards in ``shows`` or nothing."""
     shows = shows or {}
     while hand.phase is gongzhu.Phase.SHOW:
-        seat = hand.current_seat
+        seat = hand.to_move
         hand.apply(gongzhu.Show(shows.get(seat, "")))
 
 

@@ -66,7 +66,7 @@ def test_no_hook_is_called_while_cards_are_played(names: tuple[str, ...]) -> Non
         )
         try:
             while not hand.is_over:
-                seat = hand.current_seat
+                seat = hand.to_move
                 legal = hand.legal_actions()
                 held = hand.hand(seat)
                 refused = [c for c in held if gongzhu.Play.of(c) not in legal]

@@ -101,7 +101,7 @@ def position(
 
 
 def situation(hand: HandState, rules: gongzhu.Rules = RULES) -> Situation:
-    seat = hand.current_seat
+    seat = hand.to_move
     assert seat is not None
     return Situation(hand.view(seat), rules)
 

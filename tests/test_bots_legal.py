@@ -54,7 +54,7 @@ def test_bots_choose_only_legal_actions(names: tuple[str, ...]) -> None:
             bots[seed % 3] = SearchBot(seed, rules=rules, budget_ms=None, samples=1)
         hand = rules.new_hand(seed=seed)
         while not hand.is_over:
-            seat = hand.current_seat
+            seat = hand.to_move
             assert seat is not None
             view = hand.view(seat)
             action = bots[seat].choose(view)

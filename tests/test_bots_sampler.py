@@ -83,8 +83,8 @@ def test_every_sample_agrees_with_the_view(
         return
     seat = viewer
     if hand.phase is Phase.FIRST_SHOW:
-        assert hand.current_seat is not None
-        seat = hand.current_seat  # who is asked depends on the hidden deal order
+        assert hand.to_move is not None
+        seat = hand.to_move  # who is asked depends on the hidden deal order
     view = hand.view(seat)
     rng = random.Random(sample_seed)
     for _ in range(3):

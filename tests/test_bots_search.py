@@ -28,7 +28,7 @@ def test_search_is_reproducible_with_a_sample_budget() -> None:
     hand = play_phase_hand(4)
     for _ in range(5):
         hand.apply(hand.legal_actions()[0])
-    view = hand.view(hand.current_seat or 0)
+    view = hand.view(hand.to_move or 0)
     assert len(view.legal_actions) > 1
     one = SearchBot(7, rules=RULES, budget_ms=None, samples=4)
     two = SearchBot(7, rules=RULES, budget_ms=None, samples=4)
@@ -40,7 +40,7 @@ def test_search_keeps_to_its_time_budget() -> None:
     hand = play_phase_hand(5)
     for _ in range(8):
         hand.apply(hand.legal_actions()[-1])
-    view = hand.view(hand.current_seat or 0)
+    view = hand.view(hand.to_move or 0)
     bot = SearchBot(1, rules=RULES, budget_ms=20)
     start = time.perf_counter()
     action = bot.choose(view)

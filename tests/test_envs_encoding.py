@@ -184,7 +184,7 @@ def test_secret_sales_show_only_their_size_to_the_others() -> None:
     hands = [rules.new_hand(deal=Deal.from_hands(h)) for h in (base, other)]
     sold = (Show("AH", ShowKind.SECRET), Show("QS", ShowKind.SECRET))
     for hand, sale in zip(hands, sold, strict=True):
-        assert hand.current_seat == 3
+        assert hand.to_move == 3
         hand.apply(Show(()))  # seat 3
         hand.apply(Show(()))  # seat 0
         hand.apply(sale)  # seat 1

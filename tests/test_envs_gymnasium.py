@@ -82,7 +82,7 @@ def test_a_given_deal() -> None:
     env = SeatEnv(seat=2)
     env.reset(seed=0, options={"deal": deal})
     assert env.hand is not None and env.hand.deal == deal
-    assert env.hand.current_seat == 2 or env.hand.is_over
+    assert env.hand.to_move == 2 or env.hand.is_over
 
 
 def test_arguments_are_checked() -> None:

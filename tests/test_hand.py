@@ -36,7 +36,7 @@ def test_full_scripted_hand(rotation_deal: Deal) -> None:
     hand = rules.new_hand(deal=rotation_deal)
     assert hand.leader == 3  # ♣2 holder
     play_hand(hand, [FirstLegalBot()] * 4)
-    assert hand.is_over and hand.current_seat is None
+    assert hand.is_over and hand.to_move is None
     assert len(hand.tricks) == 13
     for trick, (leader, cards, winner) in zip(hand.tricks, EXPECTED_TRICKS, strict=True):
         assert trick.leader == leader
@@ -61,7 +61,7 @@ def test_opening_lead_must_be_two_of_clubs(rotation_deal: Deal) -> None:
 def test_explicit_leader_leads_anything(rotation_deal: Deal) -> None:
     hand = gongzhu.load_rules().new_hand(deal=rotation_deal, leader=1)
     play_through_shows(hand)
-    assert hand.current_seat == 1
+    assert hand.to_move == 1
     assert len(hand.legal_actions()) == 13
 
 
@@ -70,7 +70,7 @@ def test_show_turns_start_with_the_leader(rotation_deal: Deal) -> None:
     assert hand.phase is Phase.SHOW
     seats = []
     while hand.phase is Phase.SHOW:
-        seats.append(hand.current_seat)
+        seats.append(hand.to_move)
         hand.apply(Show(()))
     assert seats == [3, 0, 1, 2]
     assert hand.phase is Phase.PLAY
@@ -161,7 +161,7 @@ def test_shown_card_may_be_discarded_any_time() -> None:
     assert Play.parse("QS") in hand.legal_actions()
     play(hand, "QS")
     assert hand.tricks[-1].winner == 1
-    assert hand.captured(1) == gongzhu.parse_cards("QS 2C 3C 4C")
+    assert hand.taken(1) == gongzhu.parse_cards("QS 2C 3C 4C")
 
 
 def test_must_follow_suit(rotation_deal: Deal) -> None:
@@ -207,7 +207,7 @@ def test_illegal_play_leaves_state_unchanged(rotation_deal: Deal) -> None:
         hand.apply(Show(()))
     assert hand.to_record() == before
     assert hand.legal_actions() == legal
-    assert hand.current_seat == 1
+    assert hand.to_move == 1
 
 
 def test_errors_after_the_end(rotation_deal: Deal) -> None:
@@ -226,7 +226,7 @@ def test_clone_is_independent(rotation_deal: Deal) -> None:
     play(hand, "2C", "3C")
     copy = hand.clone()
     play(copy, "4C", "5C", "4S")
-    assert len(hand.current_trick) == 2 and hand.current_seat == 1
+    assert len(hand.current_trick) == 2 and hand.to_move == 1
     assert len(copy.tricks) == 1 and len(hand.tricks) == 0
     assert hand.hand(1) != copy.hand(1)
     play(hand, "4C", "5C", "4S")

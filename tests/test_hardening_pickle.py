@@ -40,11 +40,11 @@ def observed(hand: HandState) -> dict[str, Any]:
         "legal": hand.legal_actions(),
         "history": hand.history,
         "phase": hand.phase,
-        "seat": hand.current_seat,
+        "seat": hand.to_move,
         "engine": hand.engine.name,
         "views": [hand.view(seat) for seat in range(4)],
         "hands": [hand.hand(seat) for seat in range(4)],
-        "captured": [hand.captured(seat) for seat in range(4)],
+        "captured": [hand.taken(seat) for seat in range(4)],
     }
     if hand.is_over:
         seen["returns"] = hand.returns()

@@ -25,7 +25,7 @@ def midhand() -> gongzhu.HandState:
     return hand
 
 
-@pytest.mark.parametrize("method", ["hand", "dealt", "captured"])
+@pytest.mark.parametrize("method", ["hand", "dealt", "taken"])
 @pytest.mark.parametrize("seat", [-1, 4, 9, -4, "x", None, True, 1.0])
 def test_seats_are_checked(midhand: gongzhu.HandState, method: str, seat: Any) -> None:
     before = midhand.to_record()
@@ -39,7 +39,7 @@ def test_seats_are_checked(midhand: gongzhu.HandState, method: str, seat: Any) -
 def test_seats_0_to_3_still_answer(midhand: gongzhu.HandState) -> None:
     assert sum(len(midhand.dealt(seat)) for seat in range(4)) == 52
     assert midhand.hand(3) == midhand.view(3).hand
-    assert all(isinstance(midhand.captured(seat), tuple) for seat in range(4))
+    assert all(isinstance(midhand.taken(seat), tuple) for seat in range(4))
 
 
 @pytest.mark.parametrize(
@@ -96,11 +96,11 @@ def test_card_input_is_checked(call: Callable[[], object], message: str) -> None
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"captured": {0: None}}, "captured of seat 0: expected card text or an iterable"),
-        ({"captured": {0: 7}}, "captured of seat 0: expected card text or an iterable"),
-        ({"captured": {1: [None]}}, "captured of seat 1: expected card text, got NoneType"),
+        ({"taken": {0: None}}, "taken of seat 0: expected card text or an iterable"),
+        ({"taken": {0: 7}}, "taken of seat 0: expected card text or an iterable"),
+        ({"taken": {1: [None]}}, "taken of seat 1: expected card text, got NoneType"),
         (
-            {"captured": {}, "shown": {2: None}},
+            {"taken": {}, "shown": {2: None}},
             "open shows of seat 2: expected card text or an iterable",
         ),
     ],

@@ -84,7 +84,7 @@ def test_a_heart_lead_waits_until_hearts_are_broken(installed: None) -> None:
     error = refusal(hand, "2H")  # nothing has been played: not even the first lead
     assert error.refusal.rule == "hearts-broken"
     play(hand, "AS", "2S", "2D", "2C")  # nobody discards a heart
-    assert hand.current_seat == 0
+    assert hand.to_move == 0
     error = refusal(hand, "8H")
     assert error.refusal.rule == "hearts-broken"
     assert error.refusal.message == (
@@ -93,7 +93,7 @@ def test_a_heart_lead_waits_until_hearts_are_broken(installed: None) -> None:
     assert error.refusal.message in str(error)
     assert all(card.suit is not Suit.HEARTS for a in hand.legal_actions() for card in a.cards)
     play(hand, "KS", "3S", "3D", "9H")  # seat 3, void in spades, discards a heart
-    assert hand.current_seat == 0
+    assert hand.to_move == 0
     assert Play.parse("2H") in hand.legal_actions()
     play(hand, "2H")
 
@@ -107,7 +107,7 @@ def test_the_pig_breaks_hearts_only_when_asked(installed: None) -> None:
     for by_pig in (False, True):
         hand = start(gongzhu.load_rules("hearts-broken", hearts_broken_by_pig=by_pig), ONE_DECK)
         play(hand, "AS", "QS", "2D", "2C")  # the pig is played; no heart is
-        assert hand.current_seat == 0
+        assert hand.to_move == 0
         if by_pig:
             play(hand, "2H")
         else:
@@ -131,12 +131,12 @@ def test_a_seat_holding_only_hearts_may_lead_one(installed: None) -> None:
 def test_two_decks_refuse_both_copies_and_pairs(installed: None) -> None:
     hand = start(gongzhu.load_rules("two-deck", "hearts-broken"), doubled(ONE_DECK))
     play(hand, "AS", "2S", "2D", "2C")
-    assert hand.current_seat == 0
+    assert hand.to_move == 0
     for text in ("2H", "2H 2H", "8H 8H"):
         assert refusal(hand, text).refusal.rule == "hearts-broken"
     assert all(card.suit is not Suit.HEARTS for a in hand.legal_actions() for card in a.cards)
     play(hand, "KS", "3S", "3D", "9H")  # one copy of ♥9 breaks hearts
-    assert hand.current_seat == 0
+    assert hand.to_move == 0
     legal = hand.legal_actions()
     assert Play.parse("2H") in legal and Play.parse("2H 2H") in legal
     play(hand, "2H 2H")
@@ -169,7 +169,7 @@ def play_checking_leads(hand: gongzhu.HandState, seed: int, by_pig: bool) -> Non
     they are broken (or it holds only hearts) and it holds one."""
     bots = [RandomBot(seed * 4 + seat) for seat in range(4)]
     while not hand.is_over:
-        seat = hand.current_seat
+        seat = hand.to_move
         assert seat is not None
         if hand.phase is gongzhu.Phase.PLAY and not hand.current_trick:
             broken = any(breaks(card, by_pig) for trick in hand.tricks for card in trick.cards)

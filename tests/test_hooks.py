@@ -33,7 +33,7 @@ def reference_legal(hand: HandState, lifted: frozenset[int] = frozenset()) -> se
 def reference(hand: HandState, lifted: frozenset[int] = frozenset()) -> tuple[set[Card], bool]:
     """The legal cards, and whether the shown-card lock had to be lifted to find any."""
     rules = hand.rules
-    seat = hand.current_seat
+    seat = hand.to_move
     cards = set(hand.hand(seat))
     lock = rules.shown_card_lock
     locked = set()
@@ -100,7 +100,7 @@ def test_engine_agrees_with_reference(which: int, seed: int, rng: random.Random)
         legal = hand.legal_actions()
         assert {a.cards[0] for a in legal} == reference_legal(hand)
         hand.apply(rng.choice(legal))
-    assert sorted(c for s in range(4) for c in hand.captured(s)) == list(gongzhu.full_deck())
+    assert sorted(c for s in range(4) for c in hand.taken(s)) == list(gongzhu.full_deck())
 
 
 # -- shown-card lock on discards, and lifting it when it leaves nothing ---------------------
@@ -144,7 +144,7 @@ def test_a_lock_that_leaves_nothing_is_lifted(stuck: str) -> None:
             if was_stuck:
                 found += 1
                 if stuck == "hand":
-                    lifted.add(hand.current_seat)
+                    lifted.add(hand.to_move)
             hand.apply(rng.choice(legal))
     assert found >= len(STUCK_SEEDS), "the seeds no longer reach a stuck position: search again"
 
@@ -198,8 +198,8 @@ def test_two_offenders(offender: str, taker: int) -> None:
     play(hand, "2C", "KH", "JD", "TC")  # seats 1 and 2 discard red while holding black
     trick = hand.tricks[0]
     assert trick.winner == 3 and trick.taker == taker and trick.penalty
-    assert hand.current_seat == 3  # the winner still leads
-    assert set(hand.captured(taker)) >= set(gongzhu.parse_cards("KH JD TC"))
+    assert hand.to_move == 3  # the winner still leads
+    assert set(hand.taken(taker)) >= set(gongzhu.parse_cards("KH JD TC"))
     while not hand.is_over:
         hand.apply(hand.legal_actions()[0])
     lines = hand.score().explain(taker)
@@ -220,7 +220,7 @@ def first_show_deal() -> gongzhu.Deal:
 def test_first_show_is_decided_on_the_first_card_only() -> None:
     rules = Rules.from_plugins(plugins.ShowFamily())
     hand = rules.new_hand(deal=first_show_deal())
-    assert hand.phase is Phase.FIRST_SHOW and hand.current_seat == 2
+    assert hand.phase is Phase.FIRST_SHOW and hand.to_move == 2
     view = hand.view(2)
     assert view.hand == (PIG,)
     assert [str(a) for a in view.legal_actions] == ["first-show -", "first-show QS"]
@@ -261,7 +261,7 @@ def test_secret_sales_are_hidden_from_other_seats() -> None:
 def test_filter_can_force_a_show() -> None:
     rules = Rules.from_plugins(plugins.MustShowPig())
     hand = rules.new_hand(deal=gongzhu.Deal.from_hands(rotation_hands()))
-    while hand.current_seat != 2:
+    while hand.to_move != 2:
         hand.apply(Show(()))
     assert all(PIG in a.cards for a in hand.legal_actions())
     with pytest.raises(IllegalAction, match="forbids this show"):
@@ -306,7 +306,7 @@ def test_match_hooks_and_leaders() -> None:
     match.record_hand(first)
     second = match.new_hand()
     assert second.leader == rules.next_leader(first)
-    assert PIG in first.captured(second.leader)
+    assert PIG in first.taken(second.leader)
     gongzhu.bots.play_hand(second, bots)
     match.record_hand(second)
     match.play(bots)

@@ -32,7 +32,7 @@ def finish_shows(hand: gongzhu.HandState, shows: dict[int, str] | None = None) -
     while hand.phase is Phase.FIRST_SHOW:
         hand.apply(Show((), ShowKind.FIRST))
     while hand.phase is Phase.SHOW:
-        hand.apply(Show(shows.get(hand.current_seat, "")))
+        hand.apply(Show(shows.get(hand.to_move, "")))
 
 
 # -- seed 001's worked examples ------------------------------------------------------------
@@ -72,7 +72,7 @@ def test_seed001_example_1_through_a_played_hand(huapai: gongzhu.Rules) -> None:
         hand, "3S", "2D", "AS", "2H"
     )  # seat 0 loses the lead; with clubs only, it never wins again
     play_hand(hand, [FirstLegalBot()] * 4)
-    assert set(hand.captured(0)) >= set(gongzhu.parse_cards("QS 6H 8H TH JH TC"))
+    assert set(hand.taken(0)) >= set(gongzhu.parse_cards("QS 6H 8H TH JH TC"))
     sheet = hand.score()
     assert sheet.captured[0] == tuple(sorted(gongzhu.parse_cards("QS 6H 8H TH JH TC")))
     assert sheet.raw[0] == -400
@@ -120,7 +120,7 @@ def test_first_show_is_decided_blind(huapai: gongzhu.Rules) -> None:
     assert hand.phase is Phase.FIRST_SHOW
     order = []
     while hand.phase is Phase.FIRST_SHOW:
-        seat = hand.current_seat
+        seat = hand.to_move
         view = hand.view(seat)
         assert len(view.hand) == 1 and view.hand == (hand.deal.first_card(seat),)
         assert view.hand_sizes == (1, 1, 1, 1)
@@ -141,7 +141,7 @@ def test_first_shown_card_scores_x4_and_is_not_locked(huapai: gongzhu.Rules) -> 
     hand.apply(Show("QS", ShowKind.FIRST))
     finish_shows(hand)
     # seat 0 leads (♠3): the first-shown pig is free in the first spade trick
-    assert hand.current_seat == 0 and Play.parse("QS") in hand.legal_actions()
+    assert hand.to_move == 0 and Play.parse("QS") in hand.legal_actions()
 
 
 def test_openly_shown_card_is_locked_under_huapai(huapai: gongzhu.Rules) -> None:
@@ -202,7 +202,7 @@ def legal_shows_by_seat(rules: gongzhu.Rules) -> dict[int, list[str]]:
     hand = rules.new_hand(deal=deal_with(ROTATION))
     out = {}
     while hand.phase is Phase.SHOW:
-        out[hand.current_seat] = [str(a) for a in hand.legal_actions()]
+        out[hand.to_move] = [str(a) for a in hand.legal_actions()]
         hand.apply(hand.legal_actions()[0])
     return out
 
@@ -275,7 +275,7 @@ def test_sold_cards_score_as_shown_and_play_freely() -> None:
     assert lines[0] == "pig ♠Q −100 ×2 (sold 暗卖)"
     hand = rules.new_hand(deal=deal_with(ROTATION), leader=2)
     while hand.phase is Phase.SHOW:
-        seat = hand.current_seat
+        seat = hand.to_move
         hand.apply(Show("QS", ShowKind.SECRET) if seat == 2 else Show(()))
     assert Play.parse("QS") in hand.legal_actions()  # no lock on a sold card
 

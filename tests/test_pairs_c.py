@@ -682,7 +682,7 @@ def test_non_int_keys(key: object) -> None:
         plain().play(key)
 
 
-def test_no_seat_to_move() -> None:
+def test_no_to_move() -> None:
     core = plain()
     core.random_playout(random.Random(1).random)
     assert core.seat == -1

@@ -38,7 +38,7 @@ def test_plays_a_hand_with_any_base(installed: None) -> None:
         rules = gongzhu.load_rules(base, "worthless-sheep")
         hand = play_hand(rules.new_hand(seed=5), [RandomBot(s) for s in range(4)])
         assert gongzhu.replay(hand.to_record()).score() == hand.score()
-        taker = next(s for s in range(4) if gongzhu.SHEEP in hand.captured(s))
+        taker = next(s for s in range(4) if gongzhu.SHEEP in hand.taken(s))
         holder = next(s for s in range(4) if gongzhu.SHEEP in hand.dealt(s))
         lines = hand.score().explain(taker)
         assert ("worthless sheep: counts 0" in lines) == (gongzhu.SHEEP not in hand.shown[holder])

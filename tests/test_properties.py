@@ -38,13 +38,13 @@ def play_and_check(
 
 
 def check_hand_invariants(hand: gongzhu.HandState, *, zero_sum: bool = True) -> None:
-    assert hand.phase is Phase.OVER and hand.current_seat is None
+    assert hand.phase is Phase.OVER and hand.to_move is None
     plays = [c for _, a in hand.history if isinstance(a, Play) for c in a.cards]
     assert sorted(plays) == list(gongzhu.full_deck()), "each card played exactly once"
     assert len(hand.tricks) == 13
     assert all(len(t.plays) == 4 for t in hand.tricks)
     assert all(hand.hand(s) == () for s in range(4))
-    taken = [c for s in range(4) for c in hand.captured(s)]
+    taken = [c for s in range(4) for c in hand.taken(s)]
     assert sorted(taken) == list(gongzhu.full_deck()), "every card taken exactly once"
     for trick in hand.tricks:  # the winner played the highest card of the led suit
         led = trick.plays[0][1][0].suit
@@ -119,7 +119,7 @@ def test_partial_records_replay_to_the_same_state(seed: int, rng: random.Random,
         hand.apply(rng.choice(hand.legal_actions()))
     again = gongzhu.replay(hand.to_record())
     assert again.legal_actions() == hand.legal_actions()
-    assert again.current_seat == hand.current_seat
+    assert again.to_move == hand.to_move
     assert [again.hand(s) for s in range(4)] == [hand.hand(s) for s in range(4)]
 
 
@@ -128,7 +128,7 @@ def test_partial_records_replay_to_the_same_state(seed: int, rng: random.Random,
 def test_views_agree_with_the_state(seed: int, rng: random.Random) -> None:
     hand = RULES.new_hand(seed)
     while not hand.is_over:
-        seat = hand.current_seat
+        seat = hand.to_move
         for viewer in range(4):
             view = hand.view(viewer)
             assert view.hand == hand.hand(viewer)
@@ -163,5 +163,5 @@ def test_compiled_scorer_on_extreme_captures(seed: int) -> None:
     shows = {c: rng.choice([1, 2]) for c in RULES.table.showable if rng.random() < 0.5}
     factors = {c.bit: f for c, f in shows.items()}
     shown = {0: [c for c in shows if shows[c] == 2]}
-    captured = {s: [c for c in scoring if taken[s] & c.bit] for s in range(4)}
-    assert RULES.compiled_scorer.raw(taken, factors) == RULES.score(captured, shown=shown).raw
+    taken_cards = {s: [c for c in scoring if taken[s] & c.bit] for s in range(4)}
+    assert RULES.compiled_scorer.raw(taken, factors) == RULES.score(taken_cards, shown=shown).raw

@@ -46,7 +46,7 @@ def test_unfinished_hand_round_trip() -> None:
         hand.apply(hand.legal_actions()[-1])
     again = gongzhu.replay(hand.to_record())
     assert again.to_record() == hand.to_record()
-    assert again.current_seat == hand.current_seat and not again.is_over
+    assert again.to_move == hand.to_move and not again.is_over
 
 
 def mutate(record: dict, path: tuple, value: object) -> dict:

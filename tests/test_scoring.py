@@ -154,24 +154,24 @@ def test_score_sheet_fields(rules: gongzhu.Rules) -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"captured": {4: "QS"}}, "seat 4"),
-        ({"captured": {-1: "QS"}}, "seat -1"),
-        ({"captured": {"0": "QS"}}, "seat '0'"),
-        ({"captured": {0: "QS", 1: "QS"}}, "QS is taken more than 1"),
-        ({"captured": {0: "QS QS"}}, "QS is taken more than 1"),
-        ({"captured": {0: "QX"}}, "captured of seat 0"),
-        ({"captured": {0: "QS"}, "shown": {0: "KS"}}, "KS, which is not showable"),
-        ({"captured": {0: "QS"}, "shown": {0: "QS", 1: "QS"}}, "QS is shown more than 1"),
-        ({"captured": {0: "QS"}, "shown": {5: "QS"}}, "seat 5"),
-        ({"captured": {0: "QS"}, "shown": {0: "QS"}, "dealt": {1: "QS"}}, "not dealt it"),
-        ({"captured": {0: "QS"}, "first_shown": {0: "QS"}}, "no first shows"),
-        ({"captured": {0: "QS"}, "secret": {0: "QS"}}, "no secret shows"),
-        ({"captured": [["QS"]]}, "must be a mapping"),
+        ({"taken": {4: "QS"}}, "seat 4"),
+        ({"taken": {-1: "QS"}}, "seat -1"),
+        ({"taken": {"0": "QS"}}, "seat '0'"),
+        ({"taken": {0: "QS", 1: "QS"}}, "QS is taken more than 1"),
+        ({"taken": {0: "QS QS"}}, "QS is taken more than 1"),
+        ({"taken": {0: "QX"}}, "taken of seat 0"),
+        ({"taken": {0: "QS"}, "shown": {0: "KS"}}, "KS, which is not showable"),
+        ({"taken": {0: "QS"}, "shown": {0: "QS", 1: "QS"}}, "QS is shown more than 1"),
+        ({"taken": {0: "QS"}, "shown": {5: "QS"}}, "seat 5"),
+        ({"taken": {0: "QS"}, "shown": {0: "QS"}, "dealt": {1: "QS"}}, "not dealt it"),
+        ({"taken": {0: "QS"}, "first_shown": {0: "QS"}}, "no first shows"),
+        ({"taken": {0: "QS"}, "secret": {0: "QS"}}, "no secret shows"),
+        ({"taken": [["QS"]]}, "must be a mapping"),
     ],
 )
 def test_score_validates_input(rules: gongzhu.Rules, kwargs: dict, message: str) -> None:
     kwargs = dict(kwargs)
-    captured = kwargs.pop("captured")
+    taken = kwargs.pop("taken")
     with pytest.raises(InvalidScoreInput, match=message) as info:
-        rules.score(captured, **kwargs)
+        rules.score(taken, **kwargs)
     assert isinstance(info.value, GongzhuError)

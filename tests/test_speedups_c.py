@@ -383,7 +383,7 @@ def test_non_int_keys(key: object) -> None:
         core.play(key)
 
 
-def test_no_seat_to_move() -> None:
+def test_no_to_move() -> None:
     core = make()
     for call in (core.legal, core.legal_mask, lambda: core.play(0)):
         with pytest.raises(ValueError, match="no seat is to move"):

@@ -40,8 +40,8 @@ def test_red_lead_wrong_colour_discard_takes_the_points() -> None:
     play(hand, "2H", "2S", "TC", "JD")
     trick = hand.tricks[0]
     assert trick.winner == 0 and trick.taker == 1 and trick.penalty
-    assert hand.current_seat == 0  # the winner still leads
-    assert set(hand.captured(1)) == set(gongzhu.parse_cards("2H 2S TC JD"))
+    assert hand.to_move == 0  # the winner still leads
+    assert set(hand.taken(1)) == set(gongzhu.parse_cards("2H 2S TC JD"))
     assert "(penalty: seat 1 takes the scoring cards)" in str(trick)
 
 
@@ -60,7 +60,7 @@ def test_no_penalty_without_a_card_of_the_right_colour() -> None:
     play(hand, "TC", "8S", "AH", "2S")
     trick = hand.tricks[0]
     assert trick.taker == trick.winner == 2 and not trick.penalty
-    assert gongzhu.HEART_ACE in hand.captured(2)
+    assert gongzhu.HEART_ACE in hand.taken(2)
 
 
 @pytest.mark.parametrize(("offender", "taker"), [("first", 1), ("last", 3)])
@@ -160,7 +160,7 @@ def test_heart_three_with_huapai_first_show_and_self_capture() -> None:
     hands[0].remove("3H")
     hands[0].insert(0, "3H")  # seat 0's first card: the showable ♥3
     hand = rules.new_hand(deal=deal_with([" ".join(h) for h in hands]))
-    assert hand.phase is Phase.FIRST_SHOW and hand.current_seat == 0
+    assert hand.phase is Phase.FIRST_SHOW and hand.to_move == 0
     assert [str(a) for a in hand.legal_actions()] == ["first-show -", "first-show 3H"]
 
 

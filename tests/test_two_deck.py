@@ -209,7 +209,7 @@ def test_a_hand_deals_26_each_and_shows_copies(two_deck: gongzhu.Rules) -> None:
     hand = two_deck.new_hand(seed=3)
     assert [len(hand.hand(s)) for s in range(4)] == [26] * 4
     assert sorted(c for s in range(4) for c in hand.hand(s)) == list(gongzhu.full_deck(2))
-    leader = hand.current_seat
+    leader = hand.to_move
     assert gongzhu.Card.parse("2C") in hand.hand(leader)
     assert hand.deal.first_receiver(gongzhu.Card.parse("2C")) == leader
     legal = hand.legal_actions()
@@ -222,7 +222,7 @@ def test_illegal_two_deck_plays_name_the_rule(two_deck: gongzhu.Rules) -> None:
     hand = two_deck.new_hand(seed=3)
     while hand.phase is not Phase.PLAY:
         hand.apply(Show(()))
-    highest = hand.hand(hand.current_seat)[-1]
+    highest = hand.hand(hand.to_move)[-1]
     assert str(highest) != "2C"
     with pytest.raises(IllegalAction, match="the opening lead must be 2C"):
         hand.apply(Play((highest,)))
@@ -274,7 +274,7 @@ def test_random_two_deck_hands(
     assert sorted(plays) == list(gongzhu.full_deck(2)), "each of the 104 cards played once"
     assert len(hand.tricks) <= 26
     assert all(len({len(cards) for _, cards in t.plays}) == 1 for t in hand.tricks)
-    assert sorted(c for s in range(4) for c in hand.captured(s)) == list(gongzhu.full_deck(2))
+    assert sorted(c for s in range(4) for c in hand.taken(s)) == list(gongzhu.full_deck(2))
     sheet = hand.score()
     assert sorted(c for cards in sheet.captured for c in cards) == sorted(
         c for c in gongzhu.full_deck(2) if hand.rules.table.is_scoring(c)

@@ -393,14 +393,14 @@ def render_text(hand: HandState) -> str:
     lines = [
         f"gongzhu {' + '.join(hand.rules.names)}: {hand.phase.value}, "
         f"{len(hand.tricks)} tricks played, "
-        + ("hand over" if hand.current_seat is None else f"seat {hand.current_seat} to move")
+        + ("hand over" if hand.to_move is None else f"seat {hand.to_move} to move")
     ]
     shown = hand.shown
     for seat in range(SEATS):
         line = f"  seat {seat}: {_cards(hand.hand(seat))}"
         if shown[seat]:
             line += f"  | shown {_cards(shown[seat])}"
-        scoring = [c for c in hand.captured(seat) if hand.rules.table.is_scoring(c)]
+        scoring = [c for c in hand.taken(seat) if hand.rules.table.is_scoring(c)]
         if scoring:
             line += f"  | took {_cards(scoring)}"
         lines.append(line)

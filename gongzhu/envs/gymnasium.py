@@ -140,15 +140,15 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
 
     def _play_bots(self) -> None:
         hand = self._hand()
-        while not hand.is_over and hand.current_seat != self.seat:
-            seat = hand.current_seat
+        while not hand.is_over and hand.to_move != self.seat:
+            seat = hand.to_move
             assert seat is not None
             hand.apply(self._bots[seat].choose(hand.view(seat)))
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Which actions are legal now (a boolean vector; all ``False`` once the hand is over)."""
         hand = self._hand()
-        legal = hand.legal_actions() if hand.current_seat == self.seat else ()
+        legal = hand.legal_actions() if hand.to_move == self.seat else ()
         return encoding.action_mask(self.rules, legal).astype(bool)
 
     def reset(

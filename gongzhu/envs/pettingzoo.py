@@ -152,7 +152,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
-        seat = self.hand.current_seat
+        seat = self.hand.to_move
         assert seat is not None
         self.agent_selection = AGENTS[seat]
 
@@ -208,7 +208,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = AGENTS[(AGENTS.index(agent) + 1) % len(AGENTS)]
         else:
-            seat = self.hand.current_seat
+            seat = self.hand.to_move
             assert seat is not None
             self.agent_selection = AGENTS[seat]
         self._accumulate_rewards()

@@ -1,0 +1,128 @@
+"""Bots: anything with ``choose(view) -> action``, found by name in an entry-point group.
+
+A bot sees only a :class:`~gongzhu.view.SeatView` (``hand.view(seat)``),
+never the full state.  Every bot, the shipped ones included, is registered
+in the entry-point group ``gongzhu.bots`` as a factory called
+``factory(seed=seed, **options)``; :func:`make_bot` builds one by name and
+:func:`bot_names` lists them.  The shipped bots:
+
+- ``random`` (:class:`RandomBot`) and ``first`` (:class:`FirstLegalBot`);
+- ``heuristic`` (:class:`HeuristicBot`): rules of thumb from the strategy
+  advice of the sources, each a small named function (:data:`PLAY_RULES`);
+- ``search`` (:class:`SearchBot`): determinised Monte-Carlo search over
+  deals sampled consistently with the view (:func:`sample_deal`,
+  :func:`determinize`).
+
+The package's modules: :mod:`~gongzhu.bots.base` (the interface, ``random``,
+``first``, :func:`play_hand`), :mod:`~gongzhu.bots.registry` (bots by name),
+:mod:`~gongzhu.bots.sampler` (hidden hands consistent with a view),
+:mod:`~gongzhu.bots.heuristic` and :mod:`~gongzhu.bots.search`; everything
+public is importable from ``gongzhu.bots``.
+
+Bots that need the ruleset (its card values, discard rule, scoring) take it
+as the ``rules`` option: a view does not say which ruleset is being played.
+
+>>> import gongzhu
+>>> rules = gongzhu.load_rules()
+>>> bots = [make_bot("heuristic", seed=seat, rules=rules) for seat in range(4)]
+>>> play_hand(rules.new_hand(seed=3), bots).is_over
+True
+"""
+
+from __future__ import annotations
+
+from .base import Bot, FirstLegalBot, RandomBot, play_hand
+from .heuristic import (
+    PLAY_RULES,
+    SHOW_RULES,
+    HeuristicBot,
+    Rule,
+    Situation,
+    avoid_transformer_with_negatives,
+    capture_own_sheep,
+    discard_dangerous_cards,
+    discard_pig_guards,
+    duck_under_when_hearts_in_trick,
+    dump_big_hearts_on_discard,
+    dump_pig_on_discard,
+    dump_transformer_on_loser,
+    first_show_decision,
+    guard_pig_until_safe,
+    hunt_pig_with_low_spades,
+    lead_low_safe_card,
+    natural_following,
+    run_full_hearts,
+    safe_fallback,
+    shed_high_card_when_last_and_clean,
+    show_decision,
+    take_sheep_when_safe,
+    void_short_suit,
+)
+from .registry import BOTS, ENTRY_POINT_GROUP, BotRegistry, UnknownBot, bot_names, make_bot
+from .sampler import (
+    Inconsistent,
+    Knowledge,
+    determinize,
+    knowledge,
+    no_pairs,
+    sample_deal,
+    sample_hands,
+    voids,
+)
+from .search import (
+    DEFAULT_BUDGET_MS,
+    RolloutPolicy,
+    SearchBot,
+    greedy_rollout_policy,
+    random_rollout_policy,
+)
+
+__all__ = [
+    "BOTS",
+    "DEFAULT_BUDGET_MS",
+    "ENTRY_POINT_GROUP",
+    "PLAY_RULES",
+    "SHOW_RULES",
+    "Bot",
+    "BotRegistry",
+    "FirstLegalBot",
+    "HeuristicBot",
+    "Inconsistent",
+    "Knowledge",
+    "RandomBot",
+    "RolloutPolicy",
+    "Rule",
+    "SearchBot",
+    "Situation",
+    "UnknownBot",
+    "avoid_transformer_with_negatives",
+    "bot_names",
+    "capture_own_sheep",
+    "determinize",
+    "discard_dangerous_cards",
+    "discard_pig_guards",
+    "duck_under_when_hearts_in_trick",
+    "dump_big_hearts_on_discard",
+    "dump_pig_on_discard",
+    "dump_transformer_on_loser",
+    "first_show_decision",
+    "greedy_rollout_policy",
+    "guard_pig_until_safe",
+    "hunt_pig_with_low_spades",
+    "knowledge",
+    "lead_low_safe_card",
+    "make_bot",
+    "natural_following",
+    "no_pairs",
+    "play_hand",
+    "random_rollout_policy",
+    "run_full_hearts",
+    "safe_fallback",
+    "sample_deal",
+    "sample_hands",
+    "shed_high_card_when_last_and_clean",
+    "show_decision",
+    "take_sheep_when_safe",
+    "void_short_suit",
+    "voids",
+]

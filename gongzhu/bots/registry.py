@@ -1,0 +1,109 @@
+"""Bots by name: the entry-point group ``gongzhu.bots``, :func:`make_bot`, :func:`bot_names`."""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
+
+from ..errors import GongzhuError
+from .base import Bot
+
+__all__ = ["BOTS", "ENTRY_POINT_GROUP", "BotRegistry", "UnknownBot", "bot_names", "make_bot"]
+
+
+ENTRY_POINT_GROUP = "gongzhu.bots"
+"""The entry-point group bots are registered in."""
+
+
+class UnknownBot(GongzhuError, KeyError, ValueError):
+    """No bot is registered under the requested name.
+
+    Also a :class:`KeyError` (a lookup in :data:`BOTS` that fails) and a
+    :class:`ValueError` (what :func:`make_bot` raised before bots were plug-ins).
+
+    :ivar name: the name asked for.
+    :ivar available: the names that are registered.
+    """
+
+    def __init__(self, name: str, available: Iterable[str]) -> None:
+        self.name = name
+        self.available = tuple(sorted(available))
+        listed = ", ".join(self.available) or "none"
+        self.message = f"no gongzhu bot named {name!r}; installed: {listed}"
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class BotRegistry(Mapping[str, Callable[..., Bot]]):
+    """A read-only mapping of bot name -> factory, read from the entry points.
+
+    The names are read once (:meth:`refresh` reads them again); a factory is
+    imported the first time it is looked up.  A missing name raises
+    :class:`UnknownBot`, which is also a :class:`KeyError`.
+    """
+
+    def __init__(self, group: str = ENTRY_POINT_GROUP) -> None:
+        self._group = group
+        self._points: dict[str, importlib.metadata.EntryPoint] | None = None
+        self._loaded: dict[str, Callable[..., Bot]] = {}
+
+    def _entry_points(self) -> dict[str, importlib.metadata.EntryPoint]:
+        if self._points is None:
+            found = importlib.metadata.entry_points(group=self._group)
+            self._points = {ep.name: ep for ep in found}
+        return self._points
+
+    def refresh(self) -> None:
+        """Read the installed entry points again (after installing a bot at run time)."""
+        self._points = None
+        self._loaded.clear()
+
+    def __getitem__(self, name: str) -> Callable[..., Bot]:
+        factory = self._loaded.get(name)
+        if factory is not None:
+            return factory
+        point = self._entry_points().get(name)
+        if point is None:
+            raise UnknownBot(name, self._entry_points())
+        factory = point.load()
+        if not callable(factory):
+            raise GongzhuError(f"bot entry point {name!r} ({point.value}) is not callable")
+        self._loaded[name] = factory
+        return factory
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._entry_points()))
+
+    def __len__(self) -> int:
+        return len(self._entry_points())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entry_points()
+
+    def __repr__(self) -> str:
+        return f"<BotRegistry {self._group}: {', '.join(self)}>"
+
+
+BOTS = BotRegistry()
+"""Bots by name (the ``gongzhu.bots`` entry points), each a factory ``f(seed=..., **options)``."""
+
+
+def bot_names() -> list[str]:
+    """The names of the registered bots, sorted."""
+    return list(BOTS)
+
+
+def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
+    """The bot called ``name``, built from ``seed`` and its ``options``.
+
+    >>> make_bot("first").__class__.__name__
+    'FirstLegalBot'
+
+    :raises UnknownBot: no bot has that name (the message lists the names).
+    """
+    if not isinstance(name, str) or name not in BOTS:
+        raise UnknownBot(str(name), BOTS)
+    return BOTS[name](seed=seed, **options)

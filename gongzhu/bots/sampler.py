@@ -1,0 +1,496 @@
+"""Sampling the hidden cards: what a view tells of the other hands, and deals that agree with it."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import attrs
+
+from ..actions import Play, Show, ShowKind
+from ..cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Suit, full_deck
+from ..deal import SEATS, Deal
+from ..errors import GongzhuError, IllegalAction
+from ..hand import HandState
+from ..rules import Rules
+from ..view import Phase, SeatView
+
+__all__ = [
+    "Inconsistent",
+    "Knowledge",
+    "determinize",
+    "knowledge",
+    "no_pairs",
+    "sample_deal",
+    "sample_hands",
+    "voids",
+]
+
+
+_DEFAULT_SHOWABLE = frozenset({PIG, SHEEP, TRANSFORMER, HEART_ACE})
+
+
+class Inconsistent(GongzhuError):
+    """No deal agrees with the view (the view was not made by a real hand), or none was found."""
+
+
+def voids(view: SeatView, rules: Rules | None = None) -> tuple[frozenset[Suit], ...]:
+    """The suits each seat is known to hold none of now.
+
+    - A seat that plays any card off the led suit has none of it left (it
+      must follow as far as it can).
+    - With ``rules``: a shown card the lock binds (:class:`~gongzhu.plugin.ShownCardLock`,
+      one deck) played in the first trick of its suit was its holder's only
+      card of that suit; a discard outside the preferred suits of a discard
+      rule (:class:`~gongzhu.plugin.DiscardRule`) that drew no penalty, or
+      any such discard under a strict rule, shows the seat had none of them.
+    """
+    found: list[set[Suit]] = [set() for _ in range(SEATS)]
+    tricks: list[tuple[tuple[tuple[int, tuple[Card, ...]], ...], int | None, int | None]] = [
+        (t.plays, t.winner, t.taker) for t in view.tricks
+    ]
+    if view.current_trick:
+        tricks.append((view.current_trick, None, None))
+    lock = rules.shown_card_lock if rules is not None else None
+    locked: list[set[Card]] = [set() for _ in range(SEATS)]
+    if lock is not None and lock.first_trick and rules is not None and rules.table.copies == 1:
+        for show in view.shows:
+            if show.cards is not None and show.kind not in lock.exempt:
+                locked[show.seat].update(show.cards)
+    rule = rules.discard_rule if rules is not None else None
+    led_before: set[Suit] = set()
+    for plays, winner, taker in tricks:
+        led = plays[0][1][0].suit
+        first_of_suit = led not in led_before
+        led_before.add(led)
+        preferred = rule.preferred.get(led, frozenset()) if rule is not None else frozenset()
+        offenders = []
+        for index, (seat, cards) in enumerate(plays):
+            if index and any(card.suit is not led for card in cards):
+                found[seat].add(led)
+                if preferred and any(c.suit is not led and c.suit not in preferred for c in cards):
+                    offenders.append(seat)
+            if first_of_suit and any(c in locked[seat] and c.suit is led for c in cards):
+                found[seat].add(led)
+        if rule is None or not offenders:
+            continue
+        if rule.strict or (taker is not None and taker == winner):
+            innocent = offenders  # no penalty: none of them held a preferred card
+        elif taker is None:
+            innocent = []
+        else:
+            at = offenders.index(taker) if taker in offenders else None
+            if at is None:
+                innocent = []
+            elif rule.offender == "first":
+                innocent = offenders[:at]
+            else:
+                innocent = offenders[at + 1 :]
+        for seat in innocent:
+            found[seat].update(preferred)
+    return tuple(frozenset(v) for v in found)
+
+
+def no_pairs(view: SeatView) -> tuple[frozenset[Suit], ...]:
+    """Two decks: the suits in which each seat holds no pair (it followed a pair unmatched)."""
+    found: list[set[Suit]] = [set() for _ in range(SEATS)]
+    tricks = [t.plays for t in view.tricks]
+    if view.current_trick:
+        tricks.append(view.current_trick)
+    for plays in tricks:
+        lead = plays[0][1]
+        if len(lead) != 2 or lead[0] != lead[1]:
+            continue
+        led = lead[0].suit
+        for seat, cards in plays[1:]:
+            if len(cards) == 2 and cards[0] != cards[1] and all(c.suit is led for c in cards):
+                found[seat].add(led)
+    return tuple(frozenset(v) for v in found)
+
+
+@attrs.frozen
+class Knowledge:
+    """What a view fixes about the hidden cards (computed by :func:`knowledge`).
+
+    :ivar copies: decks in play (1 or 2).
+    :ivar played: each seat's cards played so far (tricks and the trick under way).
+    :ivar known: cards each seat is known to hold now (the viewer: its hand;
+        the others: shown cards not yet played).
+    :ivar sizes: how many cards each seat holds now.
+    :ivar pool: the cards no seat is known to hold, to be dealt.
+    :ivar voids: the suits each seat holds none of.
+    :ivar no_pairs: the suits in which each seat holds no pair (two decks).
+    :ivar secret_need: for each seat, how many showable cards from the pool it
+        must hold to have made its secret sales.
+    :ivar secret_count: for each seat, the number of cards of its hidden secret sales.
+    :ivar showable: the showable cards of the ruleset.
+    :ivar hidden_showable_ok: whether a seat may hold an unshown, unsold showable
+        card (``False`` once the automatic fourth show has revealed them all).
+    """
+
+    copies: int
+    played: tuple[tuple[Card, ...], ...]
+    known: tuple[tuple[Card, ...], ...]
+    sizes: tuple[int, ...]
+    pool: tuple[Card, ...]
+    voids: tuple[frozenset[Suit], ...]
+    no_pairs: tuple[frozenset[Suit], ...]
+    secret_need: tuple[int, ...]
+    secret_count: tuple[int, ...]
+    showable: frozenset[Card]
+    hidden_showable_ok: bool
+
+
+def _minus(cards: Iterable[Card], remove: Iterable[Card]) -> list[Card]:
+    """The multiset ``cards`` less ``remove`` (each removed card once)."""
+    left = Counter(remove)
+    out = []
+    for card in cards:
+        if left[card]:
+            left[card] -= 1
+        else:
+            out.append(card)
+    return out
+
+
+def knowledge(view: SeatView, rules: Rules | None = None) -> Knowledge:
+    """Everything ``view`` fixes about the hidden cards.
+
+    :param rules: the ruleset (its deck count and showable cards); without it,
+        one deck and the default showable cards, or two decks when the view's
+        card count says so.
+    :raises Inconsistent: the view's cards do not add up to a deck.
+    """
+    seat = view.seat
+    played: list[list[Card]] = [[] for _ in range(SEATS)]
+    for trick in view.tricks:
+        for who, cards in trick.plays:
+            played[who].extend(cards)
+    for who, cards in view.current_trick:
+        played[who].extend(cards)
+    first_show = view.phase is Phase.FIRST_SHOW
+    if rules is not None:
+        copies = rules.table.copies
+        showable = frozenset(rules.table.showable)
+    else:
+        total = sum(view.hand_sizes) + sum(map(len, played))
+        copies = 2 if total == 104 else 1
+        showable = _DEFAULT_SHOWABLE
+    full = 13 * copies
+    sizes = tuple(full for _ in range(SEATS)) if first_show else tuple(view.hand_sizes)
+    known: list[list[Card]] = [[] for _ in range(SEATS)]
+    known[seat] = list(view.hand)
+    shown_by: list[list[Card]] = [[] for _ in range(SEATS)]
+    secret_count = [0] * SEATS
+    for show in view.shows:
+        if show.cards is None:
+            secret_count[show.seat] += show.count
+        else:
+            shown_by[show.seat].extend(show.cards)
+    for who in range(SEATS):
+        if who != seat:
+            known[who] = _minus(shown_by[who], played[who])
+    secret_need = [0] * SEATS
+    for who in range(SEATS):
+        if secret_count[who]:
+            candidates = [c for c in _minus(played[who], shown_by[who]) if c in showable]
+            secret_need[who] = max(0, secret_count[who] - len(candidates))
+    seen = [card for cards in known for card in cards] + [c for p in played for c in p]
+    pool = _minus(full_deck(copies), seen)
+    if len(pool) + len(seen) != 52 * copies:
+        raise Inconsistent("the view's cards are not one deck")
+    if sum(sizes) - sum(map(len, known)) != len(pool):
+        raise Inconsistent(
+            f"the view's hand sizes {sizes} do not match the {len(pool)} unseen cards"
+        )
+    hidden_ok = not any(show.forced for show in view.shows)
+    return Knowledge(
+        copies=copies,
+        played=tuple(tuple(p) for p in played),
+        known=tuple(tuple(k) for k in known),
+        sizes=sizes,
+        pool=tuple(pool),
+        voids=voids(view, rules),
+        no_pairs=no_pairs(view),
+        secret_need=tuple(secret_need),
+        secret_count=tuple(secret_count),
+        showable=showable,
+        hidden_showable_ok=hidden_ok,
+    )
+
+
+def _deal_pool(facts: Knowledge, rng: random.Random) -> list[list[Card]] | None:
+    """One random assignment of the pool to the seats' free places, or ``None`` (dead end)."""
+    hands = [list(k) for k in facts.known]
+    room = [size - len(k) for size, k in zip(facts.sizes, facts.known, strict=True)]
+    pool = list(facts.pool)
+    rng.shuffle(pool)
+    showable = facts.showable
+    # secret sales first: each seller gets the showable cards it needs
+    for who, need in enumerate(facts.secret_need):
+        for _ in range(need):
+            options = [
+                i
+                for i, c in enumerate(pool)
+                if c in showable and c.suit not in facts.voids[who] and room[who] > 0
+            ]
+            if not options:
+                return None
+            card = pool.pop(rng.choice(options))
+            hands[who].append(card)
+            room[who] -= 1
+    sellers = [who for who in range(SEATS) if facts.secret_count[who]]
+    by_suit = {
+        suit: [s for s in range(SEATS) if suit not in facts.voids[s] and room[s] > 0]
+        for suit in Suit
+    }
+    pairs_checked = any(facts.no_pairs)
+    showable_checked = not facts.hidden_showable_ok
+    # most constrained suits first (the pool is shuffled, so at random within a suit);
+    # each card to a seat with room, weighted by the room left: a uniform deal if unconstrained
+    pool.sort(key=lambda card: len(by_suit[card.suit]))
+    for card in pool:
+        seats = [s for s in by_suit[card.suit] if room[s] > 0]
+        if pairs_checked:
+            seats = [s for s in seats if not (card.suit in facts.no_pairs[s] and card in hands[s])]
+        if showable_checked and card in showable:
+            seats = [s for s in seats if s in sellers]
+        if not seats:
+            return None
+        if len(seats) == 1:
+            s = seats[0]
+        else:
+            pick = rng.randrange(sum(room[s] for s in seats))
+            for s in seats:
+                pick -= room[s]
+                if pick < 0:
+                    break
+        hands[s].append(card)
+        room[s] -= 1
+    return hands
+
+
+def sample_hands(
+    view: SeatView,
+    rng: random.Random,
+    *,
+    rules: Rules | None = None,
+    tries: int = 200,
+    facts: Knowledge | None = None,
+) -> tuple[tuple[Card, ...], ...]:
+    """Each seat's current cards in one sample consistent with ``view`` (the viewer's own).
+
+    In the 首明 phase the hands are whole (the viewer knows only its first card).
+
+    :raises Inconsistent: no consistent assignment was found in ``tries`` attempts.
+    """
+    facts = knowledge(view, rules) if facts is None else facts
+    for _ in range(tries):
+        hands = _deal_pool(facts, rng)
+        if hands is not None:
+            return tuple(tuple(sorted(h)) for h in hands)
+    raise Inconsistent(f"no deal consistent with seat {view.seat}'s view in {tries} tries")
+
+
+def _first_cards(view: SeatView) -> dict[int, Card]:
+    """The first dealt card of each seat that made a 首明 (and the viewer's, in that phase)."""
+    firsts = {
+        show.seat: show.cards[0]
+        for show in view.shows
+        if show.kind is ShowKind.FIRST and show.cards
+    }
+    if view.phase is Phase.FIRST_SHOW and view.hand:
+        firsts[view.seat] = view.hand[0]
+    return firsts
+
+
+def _deal_of(
+    dealt: Sequence[Sequence[Card]],
+    firsts: dict[int, Card],
+    showable: frozenset[Card],
+    first_seat: int,
+    lead_card: Card | None,
+) -> Deal:
+    """A :class:`Deal` of the ``dealt`` hands: first-shown cards first, other showables last."""
+    ordered = []
+    for who, cards in enumerate(dealt):
+        rest = sorted(cards, key=lambda c: (c in showable, c != lead_card, c.index))
+        first = firsts.get(who)
+        if first is not None:
+            rest.remove(first)
+            rest.insert(0, first)
+        ordered.append(rest)
+    size = len(ordered[0])
+    if any(len(h) != size for h in ordered):
+        raise Inconsistent("the sampled hands are not of equal size")
+    order = tuple(ordered[(first_seat + k) % SEATS][k // SEATS] for k in range(SEATS * size))
+    deal = object.__new__(Deal)  # a permutation of the deck(s) by construction: nothing to check
+    object.__setattr__(deal, "order", order)
+    object.__setattr__(deal, "first_seat", first_seat)
+    return deal
+
+
+def sample_deal(view: SeatView, rng: random.Random, *, rules: Rules | None = None) -> Deal:
+    """A whole deal consistent with ``view``: the hidden cards dealt at random.
+
+    Each seat is dealt its current cards (sampled) and the cards it has
+    played; a seat's 首明 card is its first card.  The first seat of the deal
+    is not public (see :func:`determinize` for what it is set to).
+
+    :param rules: the ruleset (its deck count and showable cards); see :func:`knowledge`.
+    :raises Inconsistent: no consistent deal was found.
+    """
+    facts = knowledge(view, rules)
+    hands = sample_hands(view, rng, rules=rules, facts=facts)
+    leader = view.tricks[0].leader if view.tricks else view.leader
+    if view.phase is Phase.FIRST_SHOW:
+        dealt = [list(h) for h in hands]
+    else:
+        dealt = [list(h) + list(p) for h, p in zip(hands, facts.played, strict=True)]
+    return _deal_of(dealt, _first_cards(view), facts.showable, leader, None)
+
+
+def _replay(
+    view: SeatView,
+    rules: Rules,
+    deal: Deal,
+    leader: int | None,
+    facts: Knowledge,
+    rng: random.Random,
+) -> HandState | None:
+    """``deal`` with the view's public history applied, or ``None`` where it does not fit."""
+    hand = rules.new_hand(deal=deal, leader=leader)
+    dealt = [hand.dealt(s) for s in range(SEATS)]
+    pending = list(view.shows)
+    try:
+        while hand.phase is Phase.FIRST_SHOW or hand.phase is Phase.SHOW:
+            seat = hand.to_move
+            assert seat is not None
+            if hand.phase is view.phase and seat == view.to_move:
+                break  # the state is where the view is
+            kind_first = hand.phase is Phase.FIRST_SHOW
+            match = next(
+                (
+                    s
+                    for s in pending
+                    if s.seat == seat and (s.kind is ShowKind.FIRST) == kind_first and not s.forced
+                ),
+                None,
+            )
+            if match is None:
+                hand.apply(Show((), ShowKind.FIRST if kind_first else ShowKind.OPEN))
+                continue
+            pending.remove(match)
+            if match.cards is None:
+                shown_already = [
+                    c for s in view.shows if s.seat == seat and s.cards for c in s.cards
+                ]
+                candidates = [c for c in _minus(dealt[seat], shown_already) if c in facts.showable]
+                if len(candidates) < match.count:
+                    return None
+                cards = tuple(rng.sample(candidates, match.count))
+            else:
+                cards = match.cards
+            hand.apply(Show(cards, match.kind))
+        if view.phase is Phase.PLAY or view.phase is Phase.OVER:
+            if hand.phase is not Phase.PLAY:
+                return None
+            for trick in view.tricks:
+                for _seat, cards in trick.plays:
+                    hand.apply(_play(cards))
+            for _seat, cards in view.current_trick:
+                hand.apply(_play(cards))
+    except IllegalAction:
+        return None
+    return hand
+
+
+def _play(cards: tuple[Card, ...]) -> Play:
+    """The play of ``cards`` (interned for one card)."""
+    return Play.of(cards[0]) if len(cards) == 1 else Play(cards)
+
+
+def _agrees(view: SeatView, hand: HandState) -> bool:
+    """Whether ``hand`` shows ``view.seat`` exactly ``view``."""
+    return hand.view(view.seat) == view
+
+
+_LEAD_CARDS: dict[int, tuple[Rules, Card | None]] = {}
+
+
+def _lead_card(rules: Rules) -> Card | None:
+    """The card the ruleset's opening lead names (♣2, ♠3...), if any (cached)."""
+    cached = _LEAD_CARDS.get(id(rules))
+    if cached is None or cached[0] is not rules:
+        cached = _LEAD_CARDS[id(rules)] = (
+            rules,
+            rules.opening_lead(Deal.shuffled(0, rules.table.copies)).card,
+        )
+    return cached[1]
+
+
+def determinize(
+    view: SeatView,
+    rules: Rules,
+    rng: random.Random,
+    *,
+    tries: int = 50,
+    check: bool = True,
+    facts: Knowledge | None = None,
+) -> HandState:
+    """A full hand state the seat cannot tell from the real one: a sample, history replayed.
+
+    The hidden cards are dealt by :func:`sample_hands`; the public history
+    (shows and plays) is replayed on the sampled deal, which refutes samples
+    that break a rule the real play kept.  The first seat of the sampled deal
+    is the first trick's leader (the view does not say who was dealt first);
+    the hand's leader is given explicitly unless the ruleset's opening-lead
+    rule picks the same seat from the sample, which keeps a forced opening
+    lead (♣2) in force before the first trick is led.
+
+    :param check: also require ``state.view(view.seat) == view`` (the
+        default; a search may skip it for speed, the replay having checked
+        the cards).
+    :param facts: ``knowledge(view, rules)``, when the caller has it already.
+    :raises Inconsistent: no sample survived ``tries`` attempts.
+    """
+    facts = knowledge(view, rules) if facts is None else facts
+    leader = view.tricks[0].leader if view.tricks else view.leader
+    firsts = _first_cards(view)
+    lead_card = _lead_card(rules)
+    for _ in range(tries):
+        hands = _deal_pool(facts, rng)
+        if hands is None:
+            continue
+        if view.phase is Phase.FIRST_SHOW:
+            return _first_show_state(view, rules, hands, firsts, facts, leader, lead_card, rng)
+        dealt = [h + list(p) for h, p in zip(hands, facts.played, strict=True)]
+        deal = _deal_of(dealt, firsts, facts.showable, leader, lead_card)
+        explicit: int | None = leader
+        if rules.opening_lead(deal).seat == leader:
+            explicit = None
+        state = _replay(view, rules, deal, explicit, facts, rng)
+        if state is not None and (not check or _agrees(view, state)):
+            return state
+    raise Inconsistent(f"no sample agreed with seat {view.seat}'s view in {tries} tries")
+
+
+def _first_show_state(
+    view: SeatView,
+    rules: Rules,
+    hands: list[list[Card]],
+    firsts: dict[int, Card],
+    facts: Knowledge,
+    leader: int,
+    lead_card: Card | None,
+    rng: random.Random,
+) -> HandState:
+    """A state in the 首明 phase: the deal's first seat matters, so try each."""
+    for first_seat in rng.sample(range(SEATS), SEATS):
+        deal = _deal_of(hands, firsts, facts.showable, first_seat, lead_card)
+        explicit: int | None = None if rules.opening_lead(deal).seat == leader else leader
+        state = _replay(view, rules, deal, explicit, facts, rng)
+        if state is not None and _agrees(view, state):
+            return state
+    raise Inconsistent("no 首明-phase sample agreed with the view")

@@ -264,16 +264,34 @@ class HandState:
 
     def clone(self) -> HandState:
         """An independent copy of this state (for search)."""
-        new = object.__new__(type(self))
-        for name in _SHARED:
-            setattr(new, name, getattr(self, name))
-        new._history = self._history[:]
-        new._tricks = self._tricks[:]
+        new = _new_state(type(self))
+        # immutable values, shared
+        new.rules = self.rules
+        new.deal = self.deal
+        new.seed = self.seed
+        new.engine = self.engine
+        new.explicit_leader = self.explicit_leader
+        new.leader = self.leader
+        new.phase = phase = self.phase
+        new.is_over = self.is_over
+        new._to_move = self._to_move
+        new._legal = self._legal
+        new._dealt = self._dealt
+        new._forced_lead = self._forced_lead
+        # what play appends to, copied
+        new._history = history = self._history[:]
+        new._tricks = tricks = self._tricks[:]
         new._trick_objects = self._trick_objects[:]
-        new._core = self._core.copy(new._history, new._tricks)
-        new._shows = self._shows[:]
-        new._shown_bits = self._shown_bits[:]
-        new._pending = self._pending[:]
+        new._core = self._core.copy(history, tricks)
+        # what only the show phases change: shared once play has begun
+        if phase is _PLAY or phase is Phase.OVER:
+            new._shows = self._shows
+            new._shown_bits = self._shown_bits
+            new._pending = self._pending
+        else:
+            new._shows = self._shows[:]
+            new._shown_bits = self._shown_bits[:]
+            new._pending = self._pending[:]
         return new
 
     def __copy__(self) -> HandState:
@@ -631,8 +649,4 @@ def _rebuild_hand(
     return state
 
 
-_COPIED: Final = frozenset(
-    {"_core", "_history", "_tricks", "_trick_objects", "_shows", "_shown_bits", "_pending"}
-)
-_SHARED: Final = tuple(name for name in HandState.__slots__ if name not in _COPIED)
-"""Slots a clone shares with its original: immutable values only."""
+_new_state: Final = object.__new__

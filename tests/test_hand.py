@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import gongzhu
@@ -280,3 +282,20 @@ def test_new_hand_validates_arguments() -> None:
         rules.new_hand(1, leader=4)
     hand = rules.new_hand(deal=[str(c) for c in Deal.shuffled(3).order])
     assert hand.deal == Deal.shuffled(3)
+
+
+@pytest.mark.parametrize("names", [(), ("huapai", "anmai"), ("two-deck",)])
+def test_a_clone_at_any_step_has_every_slot_and_leaves_the_original(names: tuple[str, ...]) -> None:
+    rules = gongzhu.load_rules(*names)
+    hand = rules.new_hand(5)
+    rng = random.Random(1)
+    while not hand.is_over:
+        copy = hand.clone()
+        for name in type(hand).__slots__:
+            if name != "_core":
+                assert getattr(copy, name) == getattr(hand, name), name
+        before = ([hand.view(seat) for seat in range(4)], hand.legal_actions(), hand.phase)
+        while not copy.is_over:  # the clone plays on, through the show phases too
+            copy.apply(rng.choice(copy.legal_actions()))
+        assert ([hand.view(seat) for seat in range(4)], hand.legal_actions(), hand.phase) == before
+        hand.apply(rng.choice(hand.legal_actions()))

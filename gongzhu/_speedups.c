@@ -534,6 +534,184 @@ static PyObject *core_random_playout(Engine *e, PyObject *random)
     Py_RETURN_NONE;
 }
 
+/* greedy_playout(values, random): play to the end with the greedy playout policy
+ * of gongzhu.bots.search.greedy_rollout_policy, card for card the same choices
+ * (the tests compare the two): values is a sequence of the 52 cards' base values
+ * (ints), random() is called once per legal card, lowest first, on every lead
+ * with more than one legal card, and nowhere else.  The errors of
+ * random_playout apply. */
+#define PIG_I 10
+#define SHEEP_I 35
+#define TRANSFORMER_I 47
+#define RANK_OF(c) ((c) % 13 + 2)
+
+static int greedy_choice(Engine *e, uint64_t legal, const long *values, PyObject *random)
+{
+    uint64_t m, follow;
+    int led, best_rank = 0, negative = 0, last, i, choice = -1;
+    long points = 0;
+    if ((legal & (legal - 1)) == 0)
+        return __builtin_ctzll(legal);
+    if (e->ntrick == 0) {
+        double best_key = 1e9;
+        unsigned long version = e->version;
+        for (m = legal; m; m &= m - 1) {
+            int card = __builtin_ctzll(m), rank = RANK_OF(card), suit = card / 13;
+            PyObject *r = PyObject_CallNoArgs(random);
+            double x, key;
+            if (r == NULL)
+                return -1;
+            x = PyFloat_AsDouble(r);
+            Py_DECREF(r);
+            if (x == -1.0 && PyErr_Occurred())
+                return -1;
+            if (!(x >= 0.0 && x < 1.0)) {
+                PyErr_SetString(PyExc_ValueError, "random() must return a float in [0, 1)");
+                return -1;
+            }
+            if (e->version != version) {
+                PyErr_SetString(PyExc_RuntimeError, "random() changed the PlayCore under greedy_playout");
+                return -1;
+            }
+            key = (double)rank + x;
+            if (suit == 0) {
+                if (card == PIG_I)
+                    key += 30;
+                else if (rank > 12)
+                    key += 20;
+            } else if (suit == 1) {
+                key += 2;
+            } else if (card == SHEEP_I || card == TRANSFORMER_I) {
+                key += 15;
+            }
+            if (key < best_key) {
+                best_key = key;
+                choice = card;
+            }
+        }
+        return choice;
+    }
+    led = e->trick[0] / 13;
+    for (i = 0; i < e->ntrick; i++) {
+        int card = e->trick[i];
+        long value = values[card];
+        points += value;
+        if (value < 0)
+            negative = 1;
+        if (card / 13 == led && RANK_OF(card) > best_rank)
+            best_rank = RANK_OF(card);
+    }
+    last = e->ntrick == 3;
+    follow = legal & SUIT[led];
+    if (follow) {
+        /* ranks within a suit are distinct: "max"/"min" below are unique */
+        uint64_t under = 0, over = 0, safe, keep;
+        if (led == 0 && best_rank > 12 && (follow >> PIG_I & 1))
+            return PIG_I;
+        for (m = follow; m; m &= m - 1) {
+            int card = __builtin_ctzll(m);
+            if (RANK_OF(card) < best_rank)
+                under |= 1ULL << card;
+            else if (RANK_OF(card) > best_rank)
+                over |= 1ULL << card;
+        }
+#define HIGHEST(mask) (63 - __builtin_clzll(mask))
+#define LOWEST(mask) (__builtin_ctzll(mask))
+        if (negative || led == 1) {
+            if (under)
+                return HIGHEST(under);
+            return last ? HIGHEST(follow) : LOWEST(follow);
+        }
+        safe = follow & ~(1ULL << PIG_I);
+        if (!safe)
+            safe = follow;
+        if (points > 0 && over)
+            return last ? LOWEST(over) : HIGHEST(over);
+        if (last) {
+            if (over >> SHEEP_I & 1)
+                return SHEEP_I;
+            keep = safe & ~((1ULL << SHEEP_I) | (1ULL << TRANSFORMER_I));
+            return HIGHEST(keep ? keep : safe);
+        }
+        if (under)
+            return HIGHEST(under);
+        return LOWEST(safe);
+#undef HIGHEST
+#undef LOWEST
+    }
+    {
+        long worst_key = 0;
+        int first = 1;
+        for (m = legal; m; m &= m - 1) {
+            int card = __builtin_ctzll(m);
+            long value = values[card], key = -value * 2 + RANK_OF(card);
+            if (card == PIG_I)
+                key += 1000;
+            if (card == TRANSFORMER_I)
+                key += negative ? 300 : -30;
+            if (value > 0)
+                key -= 500;
+            if (first || key > worst_key) {
+                worst_key = key;
+                choice = card;
+                first = 0;
+            }
+        }
+    }
+    return choice;
+}
+
+static PyObject *core_greedy_playout(Engine *e, PyObject *args)
+{
+    PyObject *values_obj, *random, *fast;
+    long values[52];
+    Py_ssize_t i;
+    if (!PyArg_ParseTuple(args, "OO:greedy_playout", &values_obj, &random))
+        return NULL;
+    fast = PySequence_Fast(values_obj, "values must be a sequence of 52 ints");
+    if (fast == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != 52) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "values must be a sequence of 52 ints");
+        return NULL;
+    }
+    for (i = 0; i < 52; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        if (v < -100000 || v > 100000) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "a card value is out of range (|value| <= 100000)");
+            return NULL;
+        }
+        values[i] = v;
+    }
+    Py_DECREF(fast);
+    if (e->seat >= 0 && check_ready(e) < 0)
+        return NULL;
+    while (e->seat >= 0) {
+        uint64_t mask = legal_mask(e);
+        int card;
+        if (mask == 0) {
+            PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
+            return NULL;
+        }
+        card = greedy_choice(e, mask, values, random);
+        if (card < 0)
+            return NULL;
+        if (e->seat < 0 || !(legal_mask(e) >> card & 1)) {
+            PyErr_SetString(PyExc_RuntimeError, "random() changed the PlayCore under greedy_playout");
+            return NULL;
+        }
+        if (play_key(e, card) < 0)
+            return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyObject *ref_or_none(PyObject *list)
 {
     return Py_NewRef(list != NULL ? list : Py_None);
@@ -604,6 +782,8 @@ static PyMethodDef core_methods[] = {
     {"play", (PyCFunction)core_play, METH_O, "play(key) -> next seat, -1 over, -2 illegal"},
     {"random_playout", (PyCFunction)core_random_playout, METH_O,
      "random_playout(random); random() must return a float in [0, 1)"},
+    {"greedy_playout", (PyCFunction)core_greedy_playout, METH_VARARGS,
+     "greedy_playout(values, random): the greedy playout policy of gongzhu.bots.search"},
     {NULL, NULL, 0, NULL},
 };
 

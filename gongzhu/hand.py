@@ -537,6 +537,37 @@ class HandState:
             self._legal = None
             self._end()
 
+    def greedy_play_out(self, values: Sequence[int], random: Callable[[], float]) -> bool:
+        """Play the hand to its end inside the play engine with the greedy playout policy.
+
+        The policy is :func:`gongzhu.bots.search.greedy_rollout_policy`,
+        choice for choice and draw for draw (the tests compare them); search
+        bots use this to play sampled hands out fast.  Engines offer it as
+        ``greedy_playout(values, random)`` on their state (the one-deck C
+        engine does).
+
+        :param values: each card's base value, by card index (52 ints).
+        :param random: returns floats in [0, 1), drawn as the policy draws them.
+        :returns: ``True`` once the hand is over; ``False``, having played
+            nothing, when the engine has no greedy playout or the hand is not
+            in its play phase.
+        """
+        if self.phase is not _PLAY:
+            return False
+        playout = getattr(self._core, "greedy_playout", None)
+        if playout is None:
+            return False
+        try:
+            playout(values, random)
+        finally:
+            self._legal = None
+            seat = self._core.seat
+            if seat < 0:
+                self._end()
+            else:
+                self._to_move = seat
+        return True
+
     def score(self) -> ScoreSheet:
         """The score sheet of the finished hand.
 

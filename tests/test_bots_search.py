@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
 import time
+
+import pytest
 
 import gongzhu
 from gongzhu import Deal, Phase, Play, Show
@@ -85,3 +88,54 @@ def test_search_plays_two_deck_and_anmai() -> None:
         bots = [SearchBot(s, rules=rules, budget_ms=None, samples=1) for s in range(2)]
         bots += [make_bot("heuristic", seed=s, rules=rules) for s in range(2)]
         assert play_hand(rules.new_hand(seed=2), bots).is_over
+
+
+@pytest.mark.parametrize(
+    ("names", "options"),
+    [
+        ((), {}),
+        (("huapai", "anmai", "biming"), {}),
+        (("same-colour-discard",), {}),
+        (("same-colour-discard",), {"same_colour_strict": True}),
+        (("same-colour-discard",), {"same_colour_offender": "last"}),
+        (("hearts-positive", "heart-three"), {}),
+    ],
+)
+def test_the_engines_greedy_playout_is_the_policy_draw_for_draw(
+    names: tuple[str, ...], options: dict[str, object]
+) -> None:
+    rules = gongzhu.load_rules(*names, **options)
+    values = [rules.table.base_value(card) for card in gongzhu.full_deck()]
+    checked = 0
+    for seed in range(40):
+        hand = rules.new_hand(seed=seed)
+        rng = random.Random(seed)
+        while hand.phase is not Phase.PLAY:  # random shows, so that locks apply
+            hand.apply(rng.choice(hand.legal_actions()))
+        for _ in range(rng.randrange(0, 30)):
+            hand.apply(rng.choice(hand.legal_actions()))
+        fast, slow = hand.clone(), hand.clone()
+        if not fast.greedy_play_out(values, random.Random(seed).random):
+            assert fast.engine.name.endswith("python") and fast.history == hand.history
+            continue
+        draws = random.Random(seed)
+        while not slow.is_over:
+            slow.apply(greedy_rollout_policy(slow, draws))
+        assert fast.history == slow.history and fast.is_over and fast.to_move is None
+        assert fast.outcome() == slow.outcome()
+        checked += 1
+    assert checked == 40 or checked == 0
+
+
+def test_greedy_play_out_refuses_bad_values_and_draws() -> None:
+    hand = play_phase_hand(6)
+    if hand.engine.name != "single-c":
+        pytest.skip("the C engine's greedy playout")
+    before = hand.history
+    with pytest.raises(ValueError, match="52 ints"):
+        hand.clone().greedy_play_out([0] * 51, random.random)
+    with pytest.raises(TypeError):
+        hand.clone().greedy_play_out(["x"] * 52, random.random)
+    with pytest.raises(ValueError, match=r"float in \[0, 1\)"):
+        hand.clone().greedy_play_out([0] * 52, lambda: 1.0)
+    assert hand.history == before

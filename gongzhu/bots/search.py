@@ -49,7 +49,7 @@ class _PlayFacts(dict[int, tuple[int, int, int, int, int, int]]):
     def __init__(self, rules: Rules) -> None:
         super().__init__()
         self.rules = weakref.ref(rules)
-        self.values = tuple(rules.table.base_value(card) for card in full_deck())
+        self.card_values = tuple(rules.table.base_value(card) for card in full_deck())
         for key in range(52):
             self[key] = self._facts(key)
 
@@ -67,7 +67,7 @@ class _PlayFacts(dict[int, tuple[int, int, int, int, int, int]]):
             top.index,
             int(top.rank),
             int(cards[0].suit),
-            sum(self.values[card.index] for card in cards),
+            sum(self.card_values[card.index] for card in cards),
             max(int(card.rank) for card in cards),
             flags,
         )
@@ -139,7 +139,7 @@ def greedy_rollout_policy(state: HandState, rng: random.Random) -> Action:
             if key < best_key:
                 best_key, best_play = key, play
         return best_play
-    values = facts.values
+    values = facts.card_values
     led = facts[trick[0]][2]
     best_rank = 0
     points = 0
@@ -291,6 +291,9 @@ class SearchBot:
         samples = 0
         playouts = 0
         policy = self.policy
+        in_engine = policy is greedy_rollout_policy  # the engine may play it out itself
+        values = _play_facts(self.rules).card_values
+        draw = rng.random
         while self.samples is None or samples < self.samples:
             if deadline is not None and samples:
                 now = time.perf_counter()
@@ -307,8 +310,9 @@ class SearchBot:
                 for _ in range(self.playouts):
                     child = state.clone()
                     child.apply(legal[i])
-                    while not child.is_over:
-                        child.apply(policy(child, rng))
+                    if not (in_engine and child.greedy_play_out(values, draw)):
+                        while not child.is_over:
+                            child.apply(policy(child, rng))
                     total += child.returns()[seat]
                 scores[i].append(total / self.playouts)
                 playouts += self.playouts

@@ -65,15 +65,19 @@ def paired_rates(
     return hands / best[0], hands / best[1]
 
 
-def gongzhu_steps(rules: gongzhu.Rules) -> Callable[[int], None]:
+def gongzhu_steps(
+    rules: gongzhu.Rules, *, end: str = "returns", engine: str | None = None
+) -> Callable[[int], None]:
+    """The step API: random legal actions, then ``returns()`` (or ``score()``) at the end."""
+
     def run(hands: int) -> None:
         rng = random.Random(1)
         choice = rng.choice
         for i in range(hands):
-            state = rules.new_hand(i)
+            state = rules.new_hand(i, engine=engine)
             while not state.is_over:
                 state.apply(choice(state.legal_actions()))
-            state.returns()
+            getattr(state, end)()
 
     return run
 
@@ -147,12 +151,10 @@ def memory_per_state(rules: gongzhu.Rules) -> tuple[float, float]:
     return results[0], results[1]
 
 
-def startup_time() -> float:
-    """Seconds for ``import gongzhu`` + ``load_rules()`` in a fresh interpreter (best of 3)."""
-    code = (
-        "import time; t = time.perf_counter(); import gongzhu; gongzhu.load_rules(); "
-        "print(time.perf_counter() - t)"
-    )
+def startup_time(code: str = "import gongzhu; gongzhu.load_rules()") -> float:
+    """Seconds for ``code`` (by default ``import gongzhu`` + ``load_rules()``) in a fresh
+    interpreter (best of 3)."""
+    code = f"import time; t = time.perf_counter(); {code}; print(time.perf_counter() - t)"
     runs = [
         float(
             subprocess.run(
@@ -209,6 +211,27 @@ def main() -> None:
     label = "memory per HandState:"
     print(f"{label:<34} {fresh:>10,.0f} bytes fresh, {midway:,.0f} after 24 plays")
     print(f"import gongzhu + load_rules():     {startup_time() * 1000:>10.1f} ms")
+    if pyspiel is not None:
+        print(
+            f"import pyspiel:                    {startup_time('import pyspiel') * 1000:>10.1f} ms"
+        )
+
+    returns_rate, score_rate = paired_rates(
+        gongzhu_steps(rules), gongzhu_steps(rules, end="score"), hands, repeat
+    )
+    print(
+        f"\nstep API ending in score():        {returns_rate / score_rate:>10.2f}x the time of "
+        "ending in returns() (aim: at most 1.25x)"
+    )
+    python_engine = next((e.name for e in rules.engines if e.name.endswith("python")), None)
+    if python_engine is not None and rules.engine.name != python_engine:
+        c_rate, py_rate = paired_rates(
+            gongzhu_steps(rules), gongzhu_steps(rules, engine=python_engine), hands, repeat
+        )
+        print(
+            f"pure-Python engine ({python_engine}):  {c_rate / py_rate:>10.2f}x the time of "
+            f"{rules.engine.name}, step API (aim: within 2x)"
+        )
 
     print()
     for names in OTHER_RULESETS:

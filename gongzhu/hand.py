@@ -506,19 +506,27 @@ class HandState:
             return scorer.outcome(*self._scoring_inputs())
         taken = self._core.taken
         copies = scorer.table.copies
-        if copies == 1:
+        return Outcome(
+            scorer.normalize(self._compiled_raw()),
+            compiled.full_hearts(taken, copies),
+            compiled.slam(taken, copies),
+        )
+
+    def _compiled_raw(self) -> tuple[int, ...]:
+        """The raw scores by the ruleset's compiled scorer (which it must have)."""
+        scorer = self.rules.scorer
+        compiled = scorer.compiled
+        assert compiled is not None
+        taken = self._core.taken
+        if scorer.table.copies == 1:
             factors: dict[int, int] = {}
             table = scorer.table.show_factors
             for _seat, show, _forced in self._shows:
                 for card in show.cards:
                     factors[card.bit] = factors.get(card.bit, 1) * table[show.kind]
-            raw = compiled.raw(taken, factors)
-        else:
-            shown_taken = self._core.shown_taken() or [[], [], [], []]
-            raw = compiled.raw_copies(taken, self.show_records, shown_taken)
-        return Outcome(
-            scorer.normalize(raw), compiled.full_hearts(taken, copies), compiled.slam(taken, copies)
-        )
+            return compiled.raw(taken, factors)
+        shown_taken = self._core.shown_taken() or [[], [], [], []]
+        return compiled.raw_copies(taken, self.show_records, shown_taken)
 
     def play_out(self, random: Callable[[], float]) -> None:
         """Play the hand to its end with uniformly random legal actions (the bulk API).
@@ -571,9 +579,25 @@ class HandState:
     def score(self) -> ScoreSheet:
         """The score sheet of the finished hand.
 
+        Its numbers come from the ruleset's compiled scorer when it has one;
+        its explanation (:attr:`~gongzhu.scoring.ScoreSheet.lines`) is built
+        by the scoring pipeline when first read.
+
         :raises HandNotOver: while cards remain to be played.
         """
         self._require_over()
+        scorer = self.rules.scorer
+        if scorer.compiled is None:
+            return self._explained_sheet()
+        return scorer.sheet_from_masks(
+            self._compiled_raw(), self._core.taken, self.show_records, self._explained_lines
+        )
+
+    def _explained_lines(self) -> tuple[tuple[str, ...], ...]:
+        return self._explained_sheet().lines
+
+    def _explained_sheet(self) -> ScoreSheet:
+        """The sheet by the scoring pipeline, explanation and all."""
         notes: list[list[str]] = [[], [], [], []]
         is_scoring = self.rules.table.is_scoring
         for number, (_, keys, winner, taker) in enumerate(self._tricks, 1):

@@ -16,9 +16,11 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from .cards import Card
+from .engine import cards_of_mask
 from .plugin import Options
 from .scoring import (
     CompiledScorer,
+    Lines,
     ScoreSheet,
     ScoreStage,
     ScoreTable,
@@ -138,5 +140,39 @@ class Scorer:
                 tuple((list(extra_lines[t.seat]) if extra_lines else []) + t.lines)
                 for t in ctx.seats
             ),
+            normalisation=self.normalisation,
+        )
+
+    def sheet_from_masks(
+        self,
+        raw: tuple[int, ...],
+        taken: Sequence[int],
+        shows: tuple[ShowRecord, ...],
+        explain: Callable[[], Lines],
+    ) -> ScoreSheet:
+        """A score sheet from the :attr:`compiled` scorer's raw scores, explained lazily.
+
+        :param raw: the raw scores, from :attr:`compiled`.
+        :param taken: per seat, the card mask it took.
+        :param shows: every shown card, in the order shown.
+        :param explain: builds the sheet's lines (the pipeline's own), called
+            when :attr:`ScoreSheet.lines <gongzhu.scoring.ScoreSheet.lines>`
+            is first read.
+        """
+        compiled = self.compiled
+        if compiled is None:
+            raise ValueError(
+                "sheet_from_masks needs the compiled scorer: the pipeline is not the core's"
+            )
+        copies = self.table.copies
+        scoring = self.table.scoring_mask
+        return ScoreSheet(
+            raw=raw,
+            final=self.normalize(raw),
+            captured=tuple(cards_of_mask(mask & scoring) for mask in taken),
+            shows=shows,
+            full_hearts=compiled.full_hearts_by_seat(taken, copies),
+            slam=compiled.slam_by_seat(taken, copies),
+            lines=explain,
             normalisation=self.normalisation,
         )

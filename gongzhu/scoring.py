@@ -23,7 +23,7 @@ turns the raw totals into the hand's result.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Final, overload
+from typing import TYPE_CHECKING, Any, Final, overload
 
 import attrs
 
@@ -451,6 +451,16 @@ class CompiledScorer:
         scoring = self._scoring if copies == 1 else self._scoring | self._scoring << 52
         return any(mask & scoring == scoring for mask in taken)
 
+    def full_hearts_by_seat(self, taken: Sequence[int], copies: int = 1) -> tuple[bool, ...]:
+        """Per seat, whether it took every heart, every copy (满红)."""
+        hearts = _HEARTS_MASK if copies == 1 else _HEARTS_MASK | _HEARTS_MASK << 52
+        return tuple(mask & hearts == hearts for mask in taken)
+
+    def slam_by_seat(self, taken: Sequence[int], copies: int = 1) -> tuple[bool, ...]:
+        """Per seat, whether it took every scoring card, every copy (满贯)."""
+        scoring = self._scoring if copies == 1 else self._scoring | self._scoring << 52
+        return tuple(mask & scoring == scoring for mask in taken)
+
     def raw_copies(
         self,
         taken: Sequence[int],
@@ -529,7 +539,11 @@ class CompiledScorer:
         return tuple(out)
 
 
-@attrs.frozen
+Lines = tuple[tuple[str, ...], ...]
+"""Per seat, the readable steps of a score sheet."""
+
+
+@attrs.frozen(eq=False)
 class ScoreSheet:
     """The result of one hand.
 
@@ -543,7 +557,10 @@ class ScoreSheet:
         order.  They are steps, not addends: a later line can restate an
         earlier value (自得 doubles a card already listed, 满红 turns the
         hearts' sign, the transformer multiplies the subtotal), so the raw
-        score is where the steps end, not the sum of the lines.
+        score is where the steps end, not the sum of the lines.  Pass the
+        lines, or a function that builds them: it is called once, when they
+        are first read (:meth:`HandState.score <gongzhu.hand.HandState.score>`
+        explains lazily, so a sheet read only for its numbers costs little).
     :ivar normalisation: a sentence saying how ``final`` follows from ``raw``.
     """
 
@@ -553,8 +570,42 @@ class ScoreSheet:
     shows: tuple[ShowRecord, ...]
     full_hearts: tuple[bool, ...]
     slam: tuple[bool, ...]
-    lines: tuple[tuple[str, ...], ...]
+    _lines: Lines | Callable[[], Lines] = attrs.field(alias="lines", repr=False)
     normalisation: str = ""
+
+    @property
+    def lines(self) -> Lines:
+        """Per seat, the readable steps that give its raw score (built on first use)."""
+        lines = self._lines
+        if callable(lines):
+            lines = lines()
+            object.__setattr__(self, "_lines", lines)
+        return lines
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.raw,
+            self.final,
+            self.captured,
+            self.shows,
+            self.full_hearts,
+            self.slam,
+            self.lines,
+            self.normalisation,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, ScoreSheet)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle with the lines built (a function that builds them may not pickle)."""
+        return (ScoreSheet, self._key())
 
     def explain(self, seat: int) -> list[str]:
         """Readable lines that show how ``seat``'s score came about."""

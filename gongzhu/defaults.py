@@ -43,7 +43,7 @@ def gongzhu_opening_lead(deal: Deal) -> OpeningLead:
 
 
 @hookimpl(trylast=True)
-def gongzhu_normalize(raw: tuple[int, ...]) -> tuple[int, ...]:
+def gongzhu_normalise(raw: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(raw)
 
 

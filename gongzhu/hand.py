@@ -507,10 +507,22 @@ class HandState:
         taken = self._core.taken
         copies = scorer.table.copies
         return Outcome(
-            scorer.normalize(self._compiled_raw()),
+            scorer.normalise(self._compiled_raw()),
             compiled.full_hearts(taken, copies),
             compiled.slam(taken, copies),
         )
+
+    def raw_scores(self) -> tuple[int, ...]:
+        """The raw scores of the finished hand: ``score().raw`` without the sheet.
+
+        :raises HandNotOver: while cards remain to be played.
+        """
+        self._require_over()
+        scorer = self.rules.scorer
+        if scorer.compiled is not None:
+            return self._compiled_raw()
+        ctx = scorer.pipeline(*self._scoring_inputs(), explain=False)
+        return tuple(tally.total for tally in ctx.seats)
 
     def _compiled_raw(self) -> tuple[int, ...]:
         """The raw scores by the ruleset's compiled scorer (which it must have)."""
@@ -524,7 +536,7 @@ class HandState:
             for _seat, show, _forced in self._shows:
                 for card in show.cards:
                     factors[card.bit] = factors.get(card.bit, 1) * table[show.kind]
-            return compiled.raw(taken, factors)
+            return scorer.compiled_raw(taken, self._dealt, factors)
         shown_taken = self._core.shown_taken() or [[], [], [], []]
         return compiled.raw_copies(taken, self.show_records, shown_taken)
 
@@ -629,42 +641,15 @@ class HandState:
         )
 
     def to_record(self) -> dict[str, Any]:
-        """A JSON-ready record of the hand that :func:`gongzhu.replay` rebuilds."""
-        record: dict[str, Any] = {
-            "format": RECORD_FORMAT,
-            "rules": self.rules.spec(),
-            "seed": self.seed,
-            "first_seat": self.deal.first_seat,
-            "deal": [str(card) for card in self.deal.order],
-            "leader": self.explicit_leader,
-            "actions": [{"seat": seat, "action": str(action)} for seat, action in self._history],
-            "shows": [
-                {
-                    "seat": seat,
-                    "kind": show.kind.value,
-                    "cards": [str(c) for c in show.cards],
-                    "forced": forced,
-                }
-                for seat, show, forced in self._shows
-            ],
-            "tricks": [
-                {
-                    "leader": trick.leader,
-                    "cards": [str(c) for c in trick.cards],
-                    "winner": trick.winner,
-                    "taker": trick.taker,
-                }
-                for trick in self.tricks
-            ],
-        }
-        if self.phase is Phase.OVER:
-            sheet = self.score()
-            record["result"] = {
-                "raw": list(sheet.raw),
-                "final": list(sheet.final),
-                "captured": [[str(c) for c in cards] for cards in sheet.captured],
-            }
-        return record
+        """A JSON-ready record of the hand that :func:`gongzhu.replay` rebuilds.
+
+        The same as :func:`gongzhu.record.hand_record(hand) <gongzhu.record.hand_record>`,
+        where records are written (imported when called: the record layer sits
+        above the hand, since replaying a record builds hands).
+        """
+        from .record import hand_record
+
+        return hand_record(self)
 
 
 def _seat(seat: object) -> int:

@@ -241,7 +241,7 @@ def gongzhu_next_leader(hand: HandState, options: Options) -> int | None:
 
 
 @hookspec(firstresult=True)
-def gongzhu_normalize(raw: tuple[int, ...], options: Options) -> tuple[int, ...] | None:
+def gongzhu_normalise(raw: tuple[int, ...], options: Options) -> tuple[int, ...] | None:
     """Turn a hand's raw scores into its result (39baobao: zero-sum, ×12).
 
     Called once per scored hand.  Default: the raw scores unchanged.  Stops at

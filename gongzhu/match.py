@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 __all__ = ["MATCH_FORMAT", "Match"]
 
 MATCH_FORMAT = "gongzhu-match/1"
-"""The ``format`` field of match records written by :meth:`Match.to_record`."""
+"""The ``format`` field of match records (:func:`gongzhu.record.match_record`)."""
 
 
 class Match:
@@ -111,17 +111,15 @@ class Match:
             self.record_hand(hand)
 
     def to_record(self) -> dict[str, Any]:
-        """A JSON-ready record: every hand's record, the totals and (when over) the losers."""
-        return {
-            "format": MATCH_FORMAT,
-            "rules": self.rules.spec(),
-            "seed": self.seed,
-            "target": self.target,
-            "max_hands": self.max_hands,
-            "hands": [hand.to_record() for hand in self.hands],
-            "totals": list(self.totals),
-            "losers": list(self.losers) if self.is_over else None,
-        }
+        """A JSON-ready record: every hand's record, the totals and (when over) the losers.
+
+        The same as :func:`gongzhu.record.match_record(match) <gongzhu.record.match_record>`,
+        where records are written (imported when called: the record layer sits
+        above the match, since replaying a record builds matches).
+        """
+        from .record import match_record
+
+        return match_record(self)
 
 
 def _is_int(value: object) -> bool:

@@ -54,6 +54,10 @@ hookimpl: Final = pluggy.HookimplMarker(PROJECT)
 """Marker for hook implementations: decorate a plug-in's ``gongzhu_*`` functions with it."""
 
 
+def _names(names: Iterable[str]) -> frozenset[str]:
+    return frozenset(names)
+
+
 @attrs.frozen
 class VariantInfo:
     """How a plug-in describes itself (:func:`~gongzhu.hookspecs.gongzhu_variant_info`).
@@ -73,7 +77,7 @@ class VariantInfo:
     title: str
     title_zh: str = ""
     base: bool = False
-    conflicts: frozenset[str] = attrs.field(default=frozenset(), converter=frozenset)
+    conflicts: frozenset[str] = attrs.field(default=frozenset(), converter=_names)
     summary: str = ""
     normalisation: str = ""
 
@@ -237,9 +241,10 @@ class DiscardRule:
 def refuse_show_kinds(rules: Any, variants: Sequence[VariantInfo], name: str, rule: str) -> None:
     """Refuse a ruleset that offers 首明 or secret sales beside a rule that fixes every show.
 
-    For plug-ins such as 分牌全明 whose :func:`~gongzhu.hookspecs.gongzhu_filter_shows`
-    decides each seat's show: call it from
-    :func:`~gongzhu.hookspecs.gongzhu_check_rules`.
+    A public helper for plug-in authors (see :doc:`writing-plugins`), kept in the
+    core because plug-ins do not import each other.  For plug-ins such as
+    分牌全明 whose :func:`~gongzhu.hookspecs.gongzhu_filter_shows` decides each
+    seat's show: call it from :func:`~gongzhu.hookspecs.gongzhu_check_rules`.
 
     The message names the plug-ins whose
     :func:`~gongzhu.hookspecs.gongzhu_show_kinds` offers the refused kind

@@ -1,10 +1,14 @@
-"""Game records: reading, checking and replaying them.
+"""Game records: writing, reading, checking and replaying them.
 
-A **hand record** is the JSON object :meth:`HandState.to_record` writes
-(format ``gongzhu-hand/1``); a **match record** is the object
-:meth:`Match.to_record` writes (format ``gongzhu-match/1``): its hands plus
-the totals and the losers.  Many hands go in JSON Lines, one object a line.
-Their JSON Schemas ship in the package (:func:`schema`).
+All serialisation of hands and matches is here.  A **hand record** is the
+JSON object :func:`hand_record` writes (format ``gongzhu-hand/1``); a
+**match record** is the object :func:`match_record` writes (format
+``gongzhu-match/1``): its hands plus the totals and the losers.
+:meth:`HandState.to_record <gongzhu.hand.HandState.to_record>` and
+:meth:`Match.to_record <gongzhu.match.Match.to_record>` are the same
+functions as methods (they import this module when called: it sits above
+the hand and the match, since replaying builds them).  Many hands go in JSON
+Lines, one object a line.  Their JSON Schemas ship in the package (:func:`schema`).
 
 Records are written strictly (canonical card text: ``QS``, ``TC``) and read
 leniently: card text may be any form :meth:`Card.parse <gongzhu.cards.Card.parse>`
@@ -23,18 +27,106 @@ import json
 import sys
 from collections.abc import Iterator, Mapping
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
-from .actions import parse_action
+from .actions import SINGLE_PLAYS, parse_action
+from .cards import Card
 from .deal import Deal
 from .errors import GongzhuError, IllegalAction, InvalidCard, InvalidRecord
 from .hand import RECORD_FORMAT, HandState
 from .match import MATCH_FORMAT, Match
 from .rules import DEFAULT_BASE, Rules, load_rules
+from .view import Phase
 
-__all__ = ["RecordEntry", "read_records", "replay", "replay_match", "scan_records", "schema"]
+__all__ = [
+    "RecordEntry",
+    "hand_record",
+    "match_record",
+    "read_records",
+    "replay",
+    "replay_match",
+    "scan_records",
+    "schema",
+]
+
+# -- writing ---------------------------------------------------------------------------------
+
+_TEXT: Final = tuple(str(Card.from_index(i)) for i in range(52))
+"""Card index -> its canonical text (both copies of a two-deck card read the same)."""
+_SINGLE_PLAY_TEXT: Final = {id(play): str(play) for play in SINGLE_PLAYS}
+"""The interned single-card plays (most actions of a hand) -> their text, by identity."""
+
+
+def hand_record(hand: HandState) -> dict[str, Any]:
+    """A JSON-ready record of ``hand`` that :func:`replay` rebuilds (``gongzhu-hand/1``).
+
+    :meth:`HandState.to_record <gongzhu.hand.HandState.to_record>` calls this.
+    A finished hand's record holds its ``result``: the raw and final scores
+    and each seat's captured scoring cards.
+    """
+    text = _TEXT
+    single = _SINGLE_PLAY_TEXT
+    record: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "rules": hand.rules.spec(),
+        "seed": hand.seed,
+        "first_seat": hand.deal.first_seat,
+        "deal": [text[card.index] for card in hand.deal.order],
+        "leader": hand.explicit_leader,
+        "actions": [
+            {"seat": seat, "action": single.get(id(action)) or str(action)}
+            for seat, action in hand.history
+        ],
+        "shows": [
+            {
+                "seat": seat,
+                "kind": show.kind.value,
+                "cards": [text[card.index] for card in show.cards],
+                "forced": forced,
+            }
+            for seat, show, forced in hand._shows  # every show, secret ones included
+        ],
+        "tricks": [
+            {
+                "leader": trick.leader,
+                "cards": [text[card.index] for _seat, cards in trick.plays for card in cards],
+                "winner": trick.winner,
+                "taker": trick.taker,
+            }
+            for trick in hand.tricks
+        ],
+    }
+    if hand.phase is Phase.OVER:
+        sheet = hand.score()
+        record["result"] = {
+            "raw": list(sheet.raw),
+            "final": list(sheet.final),
+            "captured": [[text[card.index] for card in cards] for cards in sheet.captured],
+        }
+    return record
+
+
+def match_record(match: Match) -> dict[str, Any]:
+    """A JSON-ready record of ``match`` that :func:`replay_match` rebuilds (``gongzhu-match/1``):
+    every hand's record, the totals and (when over) the losers.
+
+    :meth:`Match.to_record <gongzhu.match.Match.to_record>` calls this.
+    """
+    return {
+        "format": MATCH_FORMAT,
+        "rules": match.rules.spec(),
+        "seed": match.seed,
+        "target": match.target,
+        "max_hands": match.max_hands,
+        "hands": [hand_record(hand) for hand in match.hands],
+        "totals": list(match.totals),
+        "losers": list(match.losers) if match.is_over else None,
+    }
+
+
+# -- reading ---------------------------------------------------------------------------------
 
 _HAND_FIELDS: dict[str, type | tuple[type, ...]] = {
     "format": str,
@@ -136,7 +228,7 @@ def replay(record: Mapping[str, Any], *, hand: int = 0, rules: Rules | None = No
     stored result, and the stored shows and tricks, are compared with the
     replayed hand.
 
-    :param record: a mapping as :meth:`HandState.to_record` returns (or its JSON).
+    :param record: a mapping as :func:`hand_record` returns (or its JSON).
     :param hand: the hand's number within a larger record, for error messages.
     :param rules: the ruleset to replay under, for plug-ins that are not
         installed (:meth:`Rules.from_plugins`); it must match the record's
@@ -172,7 +264,7 @@ def replay(record: Mapping[str, Any], *, hand: int = 0, rules: Rules | None = No
         raise InvalidRecord(
             "the record has a result but its actions do not finish the hand", hand=hand
         )
-    replayed = state.to_record()
+    replayed = hand_record(state)
     if result is not None:
         for name in ("raw", "final"):
             stored, value = result.get(name), replayed["result"][name]

@@ -1,31 +1,34 @@
 """The :class:`Rules` facade: one plugin manager per ruleset, compiled once.
 
-:func:`load_rules` finds plug-ins by entry-point name (group
-``gongzhu.variants``), registers them with the core's defaults in a fresh
-:class:`pluggy.PluginManager`, checks the combination, resolves the options
-and asks every build-time hook once.  The answers are kept as plain data
-(:class:`~gongzhu.scoring.ScoreTable`, card masks, the play engine class), so
-playing a hand never goes through plug-in dispatch for a card.
+A :class:`Rules` registers the chosen plug-ins with the core's defaults in a
+fresh :class:`pluggy.PluginManager`, checks the combination, resolves the
+options and has every build-time hook asked once (:mod:`gongzhu.compile`).
+The answers are kept as plain data (:class:`~gongzhu.scoring.ScoreTable`,
+card masks, the play engine), so playing a hand never goes through plug-in
+dispatch for a card.
+
+Rulesets are usually loaded by entry-point name with :func:`load_rules`: the
+plug-ins are found by :mod:`gongzhu.discovery`, and :mod:`gongzhu.registry`
+keeps equal rulesets one object.  A ruleset pickles as its spec and is
+rebuilt by :func:`load_rules`.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
 import itertools
 import random
-import threading
-import weakref
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
-from types import MappingProxyType, ModuleType
-from typing import Any, Final
+from types import ModuleType
+from typing import Any
 
 import pluggy
 
-from . import defaults, engines, hookspecs
+from . import defaults, engines, hookspecs, registry
 from .actions import Show, ShowKind
-from .cards import Card, Rank, Suit, parse_cards
+from .cards import Card
+from .compile import CompiledRules, compile_rules
 from .deal import SEATS, Deal
+from .discovery import DEFAULT_BASE, ENTRY_POINT_GROUP, installed, load_plugin, plugin_names
 from .engine import add_copy, cards_of_mask
 from .errors import (
     GongzhuError,
@@ -37,13 +40,7 @@ from .errors import (
 )
 from .hand import HandState
 from .match import Match
-from .play import (
-    EngineRegistry,
-    EngineSpec,
-    PlayConfig,
-    PlayConfigurator,
-    select_engines,
-)
+from .play import EngineSpec, PlayConfig
 from .plugin import (
     PROJECT,
     DiscardRule,
@@ -54,141 +51,11 @@ from .plugin import (
     ShownCardLock,
     VariantInfo,
 )
+from .score_input import CardsBySeat, score_cards
 from .scorer import Scorer
-from .scoring import (
-    CompiledScorer,
-    ScoreSheet,
-    ScoreStage,
-    ScoreTable,
-    ShowRecord,
-    core_stages,
-)
+from .scoring import CompiledScorer, ScoreSheet, ScoreStage, ScoreTable
 
 __all__ = ["DEFAULT_BASE", "ENTRY_POINT_GROUP", "Rules", "load_rules", "variant_names"]
-
-ENTRY_POINT_GROUP: Final = "gongzhu.variants"
-"""The entry-point group plug-ins register in."""
-
-DEFAULT_BASE: Final = "39baobao"
-"""The base ruleset used when the names given to :func:`load_rules` contain none."""
-
-_entry_point_cache: dict[str, importlib.metadata.EntryPoint] | None = None
-
-
-def _entry_points(refresh: bool = False) -> dict[str, importlib.metadata.EntryPoint]:
-    global _entry_point_cache
-    if _entry_point_cache is None or refresh:
-        found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
-        _entry_point_cache = {ep.name: ep for ep in found}
-    return _entry_point_cache
-
-
-def variant_names(*, refresh: bool = False) -> list[str]:
-    """The entry-point names of every installed variant plug-in, sorted.
-
-    :param refresh: look at the installed distributions again (after
-        installing a plug-in while the program runs); this also forgets the
-        rulesets :func:`load_rules` keeps.
-    """
-    if refresh:
-        _clear_rules_cache()
-    return sorted(_entry_points(refresh))
-
-
-def _load_plugin(name: str) -> object:
-    eps = _entry_points()
-    if name not in eps:
-        eps = _entry_points(refresh=True)
-    if name not in eps:
-        raise UnknownVariant(name, eps)
-    return eps[name].load()
-
-
-def load_rules(*names: str, **options: Any) -> Rules:
-    """Build a ruleset from plug-ins chosen by entry-point name.
-
-    ``names`` holds at most one base ruleset and any modifiers; without a
-    base, :data:`DEFAULT_BASE` (``"39baobao"``) is used.  ``options`` set the
-    options the loaded plug-ins declare (:attr:`Rules.option_specs`).
-
-    A ruleset is immutable, so equal rulesets are one object: two calls whose
-    rulesets have the same :meth:`Rules.spec` (the base first, the modifiers
-    in the order given, every option resolved, defaults included) return the
-    same :class:`Rules` while either is in use, however many other rulesets
-    were loaded in between.  ``load_rules()``, ``load_rules("39baobao")`` and
-    ``load_rules("39baobao", zero_sum="rounded")`` are one object.  The order
-    of modifiers is part of the spec (it decides the order hooks run in), so
-    ``load_rules("anmai", "biming")`` and ``load_rules("biming", "anmai")``
-    are two rulesets.  The last 64 distinct requests are also kept when no
-    longer used.  Loading is thread-safe.
-
-    >>> rules = load_rules()
-    >>> rules.names
-    ('39baobao',)
-    >>> rules is load_rules("39baobao")
-    True
-
-    :raises UnknownVariant: a name no installed plug-in has (the error lists them).
-    :raises IncompatibleVariants: plug-ins that cannot be combined.
-    :raises InvalidOption: an option no loaded plug-in declares, or a bad value.
-    """
-    for name in names:
-        if not isinstance(name, str):
-            raise TypeError(f"variant names are strings, not {type(name).__name__}: {name!r}")
-    key = _cache_key(names, options)
-    if key is not None:
-        with _cache_lock:
-            cached = _rules_cache.get(key)
-            if cached is not None:
-                _rules_cache.move_to_end(key)
-                return cached
-    plugins = [(name, _load_plugin(name)) for name in names]
-    rules = Rules(plugins, options, default_base=lambda: (DEFAULT_BASE, _load_plugin(DEFAULT_BASE)))
-    rules._loaded_by_name = True
-    canonical = _cache_key(rules.names, rules.options)
-    with _cache_lock:
-        if canonical is not None:
-            # an equal ruleset still in use wins, so equal specs share one object
-            shared = _rules_by_spec.get(canonical)
-            if shared is not None:
-                rules = shared
-            else:
-                _rules_by_spec[canonical] = rules
-        if key is not None:
-            _rules_cache[key] = rules
-            _rules_cache.move_to_end(key)
-            while len(_rules_cache) > _RULES_CACHE_SIZE:
-                _rules_cache.popitem(last=False)
-    return rules
-
-
-def _cache_key(names: Sequence[str], options: Mapping[str, Any]) -> tuple[Any, ...] | None:
-    """A hashable key for a ruleset request or spec, or ``None`` for unhashable options.
-
-    Each option value is keyed with its type, so ``x=1`` and ``x=True`` (equal
-    in Python) stay apart.
-    """
-    key = (tuple(names), tuple(sorted((k, type(v), v) for k, v in options.items())))
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
-
-
-_RULES_CACHE_SIZE: Final = 64
-_cache_lock: Final = threading.Lock()
-_rules_cache: OrderedDict[tuple[Any, ...], Rules] = OrderedDict()
-"""Request (names as given, options as given) -> ruleset: the last 64 requests, LRU."""
-_rules_by_spec: weakref.WeakValueDictionary[tuple[Any, ...], Rules]
-_rules_by_spec = weakref.WeakValueDictionary()
-"""Resolved spec -> the one ruleset with that spec, while anything uses it."""
-
-
-def _clear_rules_cache() -> None:
-    with _cache_lock:
-        _rules_cache.clear()
-        _rules_by_spec.clear()
 
 
 def _info_of(name: str, plugin: object) -> VariantInfo:
@@ -209,28 +76,6 @@ def _info_of(name: str, plugin: object) -> VariantInfo:
     return info
 
 
-def _first_result_chain(caller: Any) -> Any:
-    """A plain function calling a firstresult hook's implementations in pluggy's order.
-
-    Built once per ruleset for the hooks asked at every hand boundary, so they
-    cost a few function calls instead of pluggy's dispatch.  With any wrapper
-    registered, the hook caller itself is returned.
-    """
-    impls = caller.get_hookimpls()
-    if any(impl.hookwrapper or impl.wrapper for impl in impls):
-        return caller
-    chain = [(impl.function, impl.argnames) for impl in reversed(impls)]
-
-    def call(**kwargs: Any) -> Any:
-        for function, argnames in chain:
-            result = function(*[kwargs[name] for name in argnames])
-            if result is not None:
-                return result
-        return None
-
-    return call
-
-
 def _subsets(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
     """Every sub-multiset of ``cards`` (sorted), smallest first, each once."""
     seen: dict[tuple[Card, ...], None] = {}
@@ -240,24 +85,66 @@ def _subsets(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
     return list(seen)
 
 
-def _cards_by_seat(
-    value: Mapping[int, Iterable[Card | str] | str] | None, what: str
-) -> dict[int, tuple[Card, ...]]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise InvalidScoreInput(
-            f"{what} must be a mapping seat -> cards, not {type(value).__name__}"
-        )
-    out: dict[int, tuple[Card, ...]] = {}
-    for seat, cards in value.items():
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in range(SEATS):
-            raise InvalidScoreInput(f"{what}: seat {seat!r} is not a seat 0-3")
-        try:
-            out[seat] = parse_cards(cards)
-        except InvalidCard as exc:
-            raise InvalidScoreInput(f"{what} of seat {seat}: {exc}") from None
-    return out
+def _default_base() -> tuple[str, object]:
+    return DEFAULT_BASE, load_plugin(DEFAULT_BASE)
+
+
+def variant_names(*, refresh: bool = False) -> list[str]:
+    """The entry-point names of every installed variant plug-in, sorted.
+
+    :param refresh: look at the installed distributions again (after
+        installing a plug-in while the program runs); this also forgets the
+        rulesets :func:`load_rules` keeps.
+    """
+    if refresh:
+        registry.forget()
+    return plugin_names(refresh=refresh)
+
+
+def load_rules(*names: str, **options: Any) -> Rules:
+    """Build a ruleset from plug-ins chosen by entry-point name.
+
+    ``names`` holds at most one base ruleset and any modifiers; without a
+    base, :data:`DEFAULT_BASE` (``"39baobao"``) is used.  ``options`` set the
+    options the loaded plug-ins declare (:attr:`Rules.option_specs`).
+
+    A ruleset is immutable, so equal rulesets are one object: two calls whose
+    rulesets have the same :meth:`Rules.spec` (the base first, the modifiers
+    in the order given, every option resolved, defaults included) return the
+    same :class:`Rules` while either is in use, however many other rulesets
+    were loaded in between.  ``load_rules()``, ``load_rules("39baobao")`` and
+    ``load_rules("39baobao", zero_sum="rounded")`` are one object.  The order
+    of modifiers is part of the spec (it decides the order hooks run in), so
+    ``load_rules("anmai", "biming")`` and ``load_rules("biming", "anmai")``
+    are two rulesets.  The last 64 distinct requests are also kept when no
+    longer used (:mod:`gongzhu.registry`).  Loading is thread-safe.
+
+    >>> rules = load_rules()
+    >>> rules.names
+    ('39baobao',)
+    >>> rules is load_rules("39baobao")
+    True
+
+    :raises UnknownVariant: a name no installed plug-in has (the error lists them).
+    :raises IncompatibleVariants: plug-ins that cannot be combined.
+    :raises InvalidOption: an option no loaded plug-in declares, or a bad value.
+    """
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"variant names are strings, not {type(name).__name__}: {name!r}")
+    found: Rules | None = registry.cached(names, options)
+    if found is not None:
+        return found
+    rules = Rules(
+        [(name, load_plugin(name)) for name in names], options, default_base=_default_base
+    )
+    rules._loaded_by_name = True
+    return registry.remember((names, options), (rules.names, rules.options), rules)
+
+
+def _rules_from_spec(names: Sequence[str], options: Mapping[str, Any]) -> Rules:
+    """Unpickle a :class:`Rules`: :func:`load_rules` by its spec."""
+    return load_rules(*names, **options)
 
 
 class Rules:
@@ -267,7 +154,7 @@ class Rules:
     :meth:`from_plugins` (plug-in objects, for tests and unpublished plug-ins).
     A ruleset is immutable and may be shared by any number of hands; its
     copies are itself, and it pickles as its :meth:`spec` (rebuilt by
-    :func:`load_rules`).
+    :func:`load_rules`, see :mod:`gongzhu.registry`).
     """
 
     def __init__(
@@ -373,105 +260,47 @@ class Rules:
                     f"plug-in {item!r} does not implement gongzhu_variant_info"
                 )
             pairs.append((infos[0].name, item))
-        return cls(pairs, options, default_base=lambda: (DEFAULT_BASE, _load_plugin(DEFAULT_BASE)))
+        return cls(pairs, options, default_base=_default_base)
 
     # -- compilation -------------------------------------------------------------------
 
     def _compile(self, hook: Any) -> None:
-        opts = self.options
-        self.play_config: PlayConfig = self._compile_play(hook)
+        compiled = compile_rules(hook, self.names, self.variants, self.options)
+        self.compiled: CompiledRules = compiled
+        """Every build-time hook's answer, frozen (:class:`~gongzhu.compile.CompiledRules`)."""
+        # the answers hands read, as plain attributes (read per card: no indirection)
+        self.play_config: PlayConfig = compiled.play_config
         """How tricks are played: the compiled :class:`~gongzhu.play.PlayConfig`."""
-        registry = EngineRegistry()
-        hook.gongzhu_play_engines(engines=registry)
-        self.engines: tuple[EngineSpec, ...] = select_engines(self.play_config, registry)
+        self.engines: tuple[EngineSpec, ...] = compiled.engines
         """The play engines that can play this ruleset, fastest first."""
-        self._engine = self.engines[0]
-        copies = self.play_config.deck_copies
-        showable = frozenset(parse_cards(hook.gongzhu_showable_cards(options=opts)))
-        hearts = dict(hook.gongzhu_heart_values(options=opts))
-        if set(hearts) != set(Rank):
-            raise IncompatibleVariants("gongzhu_heart_values must give a value for all 13 ranks")
-        factors = dict(hook.gongzhu_show_factors(options=opts))
-        self.table: ScoreTable = ScoreTable(copies, showable, hearts, factors)
+        self._engine = compiled.engines[0]
+        self.table: ScoreTable = compiled.table
         """The compiled scoring data."""
-        if sum(1 for c in showable if c.suit is Suit.HEARTS) > 1:
-            raise IncompatibleVariants("at most one heart can be showable")
-        kinds: set[ShowKind] = set()
-        for answer in hook.gongzhu_show_kinds(options=opts):
-            kinds.update(answer)
-        self.show_kinds: frozenset[ShowKind] = frozenset(kinds)
+        self.show_kinds: frozenset[ShowKind] = compiled.show_kinds
         """The kinds of show the ruleset offers."""
-        self.show_kind_owners: Mapping[ShowKind, tuple[str, ...]] = self._show_kind_owners(
-            hook, kinds
-        )
+        self.show_kind_owners: Mapping[ShowKind, tuple[str, ...]] = compiled.show_kind_owners
         """Show kind -> the plug-ins offering it, base first, then the modifiers in
         order (the core's ``gongzhu.defaults`` offers open shows), for messages such as
         :func:`~gongzhu.plugin.refuse_show_kinds`."""
-        missing = [k.value for k in kinds if k not in factors]
-        if missing:
-            raise IncompatibleVariants(f"no show factor for show kind(s) {', '.join(missing)}")
-        self.auto_show_threshold: int | None = hook.gongzhu_auto_show_threshold(options=opts)
+        self.auto_show_threshold: int | None = compiled.auto_show_threshold
         """Shown-card count that reveals the rest automatically, or ``None``."""
-        stages = core_stages()
-        hook.gongzhu_score_stages(stages=stages, options=opts)
-        self.score_stages: tuple[ScoreStage, ...] = tuple(stages)
+        self.score_stages: tuple[ScoreStage, ...] = compiled.score_stages
         """The scoring pipeline, in order."""
-        first_copies = sum(c.bit for c in showable)
-        self.showable_mask: int = first_copies | (first_copies << 52 if copies == 2 else 0)
+        self.showable_mask: int = compiled.showable_mask
         """Bitmask of the showable cards (every copy of them)."""
-        self.first_shows: bool = ShowKind.FIRST in kinds
+        self.first_shows: bool = compiled.first_shows
         """Whether the ruleset has the 首明 phase."""
-        self._show_cache: dict[tuple[int, ShowKind], tuple[Show, ...]] = {}
-        self._mask_choices: dict[int, tuple[Show, ...]] = {}
-        self._hook = hook
-        self._opening_lead = _first_result_chain(hook.gongzhu_opening_lead)
-        self._normalize = _first_result_chain(hook.gongzhu_normalize)
-        self.scorer: Scorer = Scorer(
-            self.table,
-            self.options,
-            self.score_stages,
-            self._normalized,
-            self.normalisation_note(),
-        )
+        self.scorer: Scorer = compiled.scorer
         """Scores hands under this ruleset (:class:`~gongzhu.scorer.Scorer`)."""
-        self.decides_match_end: bool = any(
-            impl.plugin_name != defaults.NAME for impl in hook.gongzhu_match_over.get_hookimpls()
-        )
+        self.decides_match_end: bool = compiled.decides_match_end
         """Whether a plug-in answers :func:`~gongzhu.hookspecs.gongzhu_match_over` (by a
         target of its own, a number of hands...); without one, a match ends only at the
         ``target`` or the number of hands it was given."""
-
-    def _show_kind_owners(
-        self, hook: Any, kinds: Iterable[ShowKind]
-    ) -> Mapping[ShowKind, tuple[str, ...]]:
-        """Ask each :func:`~gongzhu.hookspecs.gongzhu_show_kinds` implementation alone
-        which kinds it offers: kind -> the offering plug-ins' names, in :attr:`names` order."""
-        owners: dict[ShowKind, list[str]] = {kind: [] for kind in kinds}
-        args = {"options": self.options}
-        for impl in reversed(hook.gongzhu_show_kinds.get_hookimpls()):
-            if impl.hookwrapper or impl.wrapper:
-                continue
-            answer = impl.function(*[args[name] for name in impl.argnames])
-            for kind in answer or ():
-                names = owners.get(kind)
-                if names is not None and impl.plugin_name not in names:
-                    names.append(impl.plugin_name)
-        rank = {name: at for at, name in enumerate(self.names)}
-        return MappingProxyType(
-            {
-                kind: tuple(sorted(names, key=lambda n: rank.get(n, len(rank))))
-                for kind, names in owners.items()
-            }
-        )
-
-    def _compile_play(self, hook: Any) -> PlayConfig:
-        """Ask every :func:`~gongzhu.hookspecs.gongzhu_play_config` once, in pluggy's order."""
-        configurator = PlayConfigurator()
-        for impl in reversed(hook.gongzhu_play_config.get_hookimpls()):
-            configurator._plugin = impl.plugin_name
-            args = {"config": configurator, "options": self.options}
-            impl.function(*[args[name] for name in impl.argnames])
-        return configurator.build()
+        self._show_cache: dict[tuple[int, ShowKind], tuple[Show, ...]] = {}
+        self._mask_choices: dict[int, tuple[Show, ...]] = {}
+        self._hook = hook
+        self._opening_lead = compiled.opening_lead
+        self._normalise = compiled.normalise
 
     @property
     def engine(self) -> EngineSpec:
@@ -561,22 +390,19 @@ class Rules:
         seat: int | None = self._hook.gongzhu_next_leader(hand=hand, options=self.options)
         return seat
 
-    def normalize(self, raw: Sequence[int]) -> tuple[int, ...]:
+    def normalise(self, raw: Sequence[int]) -> tuple[int, ...]:
         """The ruleset's hand-result normalisation alone (39baobao: zero-sum, rounded, ×12).
 
-        >>> load_rules("39baobao").normalize((-120, -280, 0, 160))
+        >>> load_rules("39baobao").normalise((-120, -280, 0, 160))
         (-960, -3516, 960, 3516)
         """
         values = tuple(raw)
         if len(values) != SEATS or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in values
         ):
-            raise InvalidScoreInput(f"normalize takes four integer raw scores, got {raw!r}")
-        result: tuple[int, ...] = self._normalize(raw=values, options=self.options)
+            raise InvalidScoreInput(f"normalise takes four integer raw scores, got {raw!r}")
+        result: tuple[int, ...] = self._normalise(raw=values, options=self.options)
         return tuple(result)
-
-    def _normalized(self, raw: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(self._normalize(raw=raw, options=self.options))
 
     @property
     def compiled_scorer(self) -> CompiledScorer | None:
@@ -585,7 +411,7 @@ class Rules:
 
     def normalisation_note(self) -> str:
         """How final scores follow from raw ones, as the base plug-in states it."""
-        return f"{self.names[0]}: {self.variants[0].normalisation or 'raw scores'}"
+        return self.compiled.normalisation_note
 
     def match_over(self, totals: Sequence[int], hands: int, target: int | None) -> bool:
         """Whether a match with these running ``totals`` is over."""
@@ -664,13 +490,13 @@ class Rules:
 
     def score(
         self,
-        taken: Mapping[int, Iterable[Card | str] | str],
+        taken: CardsBySeat,
         *,
-        shown: Mapping[int, Iterable[Card | str] | str] | None = None,
-        first_shown: Mapping[int, Iterable[Card | str] | str] | None = None,
-        secret: Mapping[int, Iterable[Card | str] | str] | None = None,
-        dealt: Mapping[int, Iterable[Card | str] | str] | None = None,
-        shown_taken: Mapping[int, Iterable[Card | str] | str] | None = None,
+        shown: CardsBySeat | None = None,
+        first_shown: CardsBySeat | None = None,
+        secret: CardsBySeat | None = None,
+        dealt: CardsBySeat | None = None,
+        shown_taken: CardsBySeat | None = None,
     ) -> ScoreSheet:
         """Score a finished hand from what each seat took.
 
@@ -688,89 +514,17 @@ class Rules:
             than the deck holds it, a show of a card that is not showable or
             that the seat was not dealt, or a show kind the ruleset lacks.
         """
-        taken_cards = _cards_by_seat(taken, "taken")
-        limit = self.table.copies
-        counts: dict[Card, int] = {}
-        for cards in taken_cards.values():
-            for card in cards:
-                counts[card] = counts.get(card, 0) + 1
-                if counts[card] > limit:
-                    raise InvalidScoreInput(f"{card} is taken more than {limit} time(s)")
-        dealt_cards = _cards_by_seat(dealt, "dealt") if dealt is not None else None
-        if dealt_cards is not None:
-            deal_counts: dict[Card, int] = {}
-            for cards in dealt_cards.values():
-                for card in cards:
-                    deal_counts[card] = deal_counts.get(card, 0) + 1
-            if any(n > limit for n in deal_counts.values()):
-                raise InvalidScoreInput("dealt: a card is dealt more often than the deck holds it")
-        shows: list[ShowRecord] = []
-        for kind, value in (
-            (ShowKind.OPEN, shown),
-            (ShowKind.FIRST, first_shown),
-            (ShowKind.SECRET, secret),
-        ):
-            by_seat = _cards_by_seat(value, kind.value + " shows")
-            if by_seat and any(by_seat.values()) and kind not in self.show_kinds:
-                raise InvalidScoreInput(f"{' + '.join(self.names)} has no {kind.value} shows")
-            for seat, cards in by_seat.items():
-                for card in cards:
-                    if card not in self.table.showable:
-                        raise InvalidScoreInput(
-                            f"seat {seat} shows {card}, which is not showable under "
-                            f"{' + '.join(self.names)} (showable: "
-                            f"{' '.join(map(str, sorted(self.table.showable)))})"
-                        )
-                    if dealt_cards is not None and cards.count(card) > dealt_cards.get(
-                        seat, ()
-                    ).count(card):
-                        raise InvalidScoreInput(f"seat {seat} shows {card} but was not dealt it")
-                    shows.append(ShowRecord(seat, card, kind))
-        show_counts: dict[Card, int] = {}
-        for record in shows:
-            show_counts[record.card] = show_counts.get(record.card, 0) + 1
-            if show_counts[record.card] > limit:
-                raise InvalidScoreInput(f"{record.card} is shown more than {limit} time(s)")
-        per_seat = [taken_cards.get(seat, ()) for seat in range(SEATS)]
-        attributed = None
-        if limit == 2:
-            attributed = self._attribute_shown_copies(per_seat, shows, shown_taken)
-        elif shown_taken is not None:
-            raise InvalidScoreInput("shown_taken is for two decks, where copies are told apart")
-        dealt_by_seat = (
-            None if dealt_cards is None else tuple(dealt_cards.get(s, ()) for s in range(SEATS))
+        return score_cards(
+            self.scorer,
+            self.show_kinds,
+            " + ".join(self.names),
+            taken,
+            shown=shown,
+            first_shown=first_shown,
+            secret=secret,
+            dealt=dealt,
+            shown_taken=shown_taken,
         )
-        return self.scorer.sheet(per_seat, tuple(shows), dealt_by_seat, attributed)
-
-    def _attribute_shown_copies(
-        self,
-        taken: Sequence[Sequence[Card]],
-        shows: Sequence[ShowRecord],
-        shown_taken: Mapping[int, Iterable[Card | str] | str] | None,
-    ) -> list[list[ShowRecord]]:
-        out: list[list[ShowRecord]] = [[], [], [], []]
-
-        def has_room(seat: int, card: Card) -> bool:
-            """Whether ``seat`` took a copy of ``card`` not yet given a shown copy."""
-            return list(taken[seat]).count(card) > sum(r.card == card for r in out[seat])
-
-        pending = list(shows)
-        if shown_taken is not None:
-            for seat, cards in _cards_by_seat(shown_taken, "shown_taken").items():
-                for card in cards:
-                    record = next((r for r in pending if r.card == card), None)
-                    if record is None or not has_room(seat, card):
-                        raise InvalidScoreInput(
-                            f"shown_taken: seat {seat} cannot have taken a shown {card}"
-                        )
-                    pending.remove(record)
-                    out[seat].append(record)
-            return out
-        for record in pending:
-            taker = next((s for s in range(SEATS) if has_room(s, record.card)), None)
-            if taker is not None:
-                out[taker].append(record)
-        return out
 
     # -- description -------------------------------------------------------------------
 
@@ -792,19 +546,9 @@ class Rules:
     def _loadable(self) -> bool:
         """Whether :func:`load_rules` rebuilds this ruleset from :meth:`spec` alone:
         every plug-in is the object installed under its entry-point name."""
-        if self._loaded_by_name:
-            return True
-        eps = _entry_points()
-        for name in self.names:
-            if name not in eps:
-                return False
-            try:
-                installed = eps[name].load()
-            except Exception:  # a broken entry point: not loadable by name
-                return False
-            if installed is not self._pm.get_plugin(name):
-                return False
-        return True
+        return self._loaded_by_name or all(
+            installed(name, self._pm.get_plugin(name)) for name in self.names
+        )
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle a ruleset as its :meth:`spec`; unpickling calls :func:`load_rules`.
@@ -832,8 +576,3 @@ class Rules:
         defaults_ = {o.name: o.default for o in self.option_specs}
         args += [f"{k}={v!r}" for k, v in self.options.items() if defaults_.get(k) != v]
         return f"load_rules({', '.join(args)})"
-
-
-def _rules_from_spec(names: Sequence[str], options: Mapping[str, Any]) -> Rules:
-    """Unpickle a :class:`Rules`: :func:`load_rules` by its spec."""
-    return load_rules(*names, **options)

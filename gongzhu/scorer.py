@@ -12,7 +12,7 @@ played hand) both come here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from .cards import Card
@@ -21,6 +21,8 @@ from .plugin import Options
 from .scoring import (
     CompiledScorer,
     Lines,
+    MaskScoring,
+    MaskStageFunc,
     ScoreSheet,
     ScoreStage,
     ScoreTable,
@@ -49,9 +51,9 @@ class Scorer:
     :param table: the compiled scoring data.
     :param options: the ruleset's option values (stages read them).
     :param stages: the scoring pipeline, in order.
-    :param normalize: raw scores to final ones (the ruleset's
-        :func:`~gongzhu.hookspecs.gongzhu_normalize`, already checked input).
-    :param normalisation: the sentence score sheets print for ``normalize``.
+    :param normalise: raw scores to final ones (the ruleset's
+        :func:`~gongzhu.hookspecs.gongzhu_normalise`, already checked input).
+    :param normalisation: the sentence score sheets print for ``normalise``.
     """
 
     def __init__(
@@ -59,18 +61,43 @@ class Scorer:
         table: ScoreTable,
         options: Options,
         stages: Sequence[ScoreStage],
-        normalize: Callable[[tuple[int, ...]], tuple[int, ...]],
+        normalise: Callable[[tuple[int, ...]], tuple[int, ...]],
         normalisation: str,
     ) -> None:
         self.table = table
         self.options = options
         self.stages = tuple(stages)
-        self.normalize = normalize
+        self.normalise = normalise
         self.normalisation = normalisation
         self.compiled: CompiledScorer | None = (
-            CompiledScorer(table) if CompiledScorer.fits(self.stages) else None
+            CompiledScorer(table) if CompiledScorer.fits(self.stages, table.copies) else None
         )
-        """The mask-based scorer, when the pipeline is the core's (else ``None``)."""
+        """The mask-based scorer, when the pipeline is the core's, perhaps with stages
+        that have a mask form (else ``None``)."""
+        self.mask_stages: tuple[MaskStageFunc, ...] = CompiledScorer.mask_stages(self.stages)
+        """The mask forms of the plug-ins' stages, run before :attr:`compiled` scores."""
+
+    def compiled_raw(
+        self, taken: Sequence[int], dealt: Sequence[int], factors: Mapping[int, int]
+    ) -> tuple[int, ...]:
+        """One deck: raw scores by :attr:`compiled` (which must exist), the mask
+        stages run first.
+
+        :param taken: per seat, the card mask it took.
+        :param dealt: per seat, the card mask it was dealt.
+        :param factors: card bit -> the product of its show factors.
+        """
+        compiled = self.compiled
+        if compiled is None:
+            raise ValueError(
+                "compiled_raw needs the compiled scorer: the pipeline is not the core's"
+            )
+        if not self.mask_stages:
+            return compiled.raw(taken, factors)
+        masks = MaskScoring(self.table, self.options, taken, dealt, factors)
+        for stage in self.mask_stages:
+            stage(masks)
+        return compiled.raw(taken, factors, masks.own, masks.alone)
 
     def pipeline(
         self,
@@ -104,7 +131,7 @@ class Scorer:
         ctx = self.pipeline(taken, shows, dealt, shown_taken, explain=False)
         seats = ctx.seats
         return Outcome(
-            self.normalize(tuple(t.total for t in seats)),
+            self.normalise(tuple(t.total for t in seats)),
             any(t.full_hearts for t in seats),
             any(t.slam for t in seats),
         )
@@ -131,7 +158,7 @@ class Scorer:
         is_scoring = self.table.is_scoring
         return ScoreSheet(
             raw=raw,
-            final=self.normalize(raw),
+            final=self.normalise(raw),
             captured=tuple(tuple(sorted(c for c in cards if is_scoring(c))) for cards in taken),
             shows=shows,
             full_hearts=tuple(t.full_hearts for t in ctx.seats),
@@ -168,7 +195,7 @@ class Scorer:
         scoring = self.table.scoring_mask
         return ScoreSheet(
             raw=raw,
-            final=self.normalize(raw),
+            final=self.normalise(raw),
             captured=tuple(cards_of_mask(mask & scoring) for mask in taken),
             shows=shows,
             full_hearts=compiled.full_hearts_by_seat(taken, copies),

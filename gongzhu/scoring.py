@@ -16,7 +16,7 @@ through :func:`~gongzhu.hookspecs.gongzhu_score_stages`):
     the sum of the values; with a transformer, times the multiplier, or its
     alone-value when it is the only scoring card taken (a sum of 0 stays 0).
 
-Then the ruleset's normalisation (:func:`~gongzhu.hookspecs.gongzhu_normalize`)
+Then the ruleset's normalisation (:func:`~gongzhu.hookspecs.gongzhu_normalise`)
 turns the raw totals into the hand's result.
 """
 
@@ -64,7 +64,7 @@ DEFAULT_HEART_VALUES: Final[Mapping[Rank, int]] = {
     **{r: -10 for r in (Rank.TEN, Rank.NINE, Rank.EIGHT, Rank.SEVEN, Rank.SIX, Rank.FIVE)},
     **{r: 0 for r in (Rank.FOUR, Rank.THREE, Rank.TWO)},
 }
-"""The standard heart table (seed 000 and seed 001 agree)."""
+"""The standard heart table (source 000 and source 001 agree)."""
 
 DEFAULT_SHOW_FACTORS: Final[Mapping[ShowKind, int]] = {
     ShowKind.OPEN: 2,
@@ -172,12 +172,14 @@ class ScoringContext:
     explain: bool = True
     """Whether stages write readable lines (off when only the numbers are wanted)."""
 
-    def taken_factor(self, seat: int, card: Card) -> int:
-        """The show factor of one copy of ``card`` that ``seat`` took.
+    def pop_copy_factor(self, seat: int, card: Card) -> int:
+        """The show factor of the next copy of ``card`` that ``seat`` took, using it up.
 
-        With one deck, the card's own factor.  With two decks each shown copy
-        doubles only itself (RULES.md, a **(choice)**): the factor of one of
-        the shown copies the seat took, used up, or 1 for an unshown copy.
+        With one deck, the card's own factor (nothing is used up).  With two
+        decks each shown copy doubles only itself (:doc:`rules`, a
+        **(choice)**): the factor of the first shown copy of ``card`` left in
+        :attr:`shown_taken` for the seat, which is removed from it, or 1 when
+        none is left (an unshown copy).  Call it once per copy taken.
         """
         if self.shown_taken is None:
             return self.show_factor(card)
@@ -210,12 +212,60 @@ class ScoringContext:
 StageFunc = Callable[[ScoringContext], None]
 
 
+@attrs.define
+class MaskScoring:
+    """What the card-mask form of a scoring stage reads and changes (one deck).
+
+    A stage that only changes some cards' own values (自得 doubles a
+    self-captured card) can say so on card masks too
+    (:attr:`ScoreStage.on_masks`), and the ruleset then keeps the fast
+    :class:`CompiledScorer`.  Card masks hold bit ``card.index``.
+
+    :ivar table: the compiled scoring data.
+    :ivar options: the ruleset's option values.
+    :ivar taken: per seat, the cards it took.
+    :ivar dealt: per seat, the cards it was dealt.
+    :ivar factors: card bit -> the product of its show factors (read only).
+    :ivar own: card bit -> a factor on that card's own value: the pig's or
+        the sheep's value, one heart's value (before 满红 turns the hearts'
+        sign), or the transformer's multiplier and alone-value both.  Stages
+        multiply into it.
+    :ivar alone: a factor on the transformer's alone-value only.
+    """
+
+    table: ScoreTable
+    options: Options
+    taken: Sequence[int]
+    dealt: Sequence[int]
+    factors: Mapping[int, int]
+    own: dict[int, int] = attrs.field(factory=dict)
+    alone: int = 1
+
+    def multiply(self, card: Card, factor: int) -> None:
+        """Multiply ``card``'s own value by ``factor`` (see :attr:`own`)."""
+        self.own[card.bit] = self.own.get(card.bit, 1) * factor
+
+
+MaskStageFunc = Callable[[MaskScoring], None]
+
+
 @attrs.frozen
 class ScoreStage:
-    """A named step of the scoring pipeline."""
+    """A named step of the scoring pipeline.
+
+    :ivar name: the stage's name (other plug-ins place theirs by it).
+    :ivar run: the step, on the :class:`ScoringContext`.
+    :ivar on_masks: the same step on card masks (:class:`MaskScoring`), or
+        ``None``.  Only a stage that changes cards' own values can have one,
+        and it must sit between ``values`` and ``full-hearts``: a pipeline of
+        the core's stages and such stages is scored by the
+        :class:`CompiledScorer` (one deck), which the tests compare with the
+        pipeline.
+    """
 
     name: str
     run: StageFunc
+    on_masks: MaskStageFunc | None = None
 
 
 class StageList(Sequence[ScoreStage]):
@@ -311,7 +361,7 @@ def stage_values(ctx: ScoringContext) -> None:
                 hearts_base += base
                 entry.value = base * hearts_factor
             else:
-                factor = ctx.taken_factor(tally.seat, entry.card)
+                factor = ctx.pop_copy_factor(tally.seat, entry.card)
                 entry.value = base * factor
                 if explain:
                     name = "pig" if entry.card == PIG else "sheep"
@@ -325,7 +375,7 @@ def stage_values(ctx: ScoringContext) -> None:
             )
         shown = False
         for card in tally.transformers:
-            factor = ctx.taken_factor(tally.seat, card)
+            factor = ctx.pop_copy_factor(tally.seat, card)
             shown = shown or factor != 1
             tally.multiplier *= TRANSFORMER_MULTIPLIER * factor
             tally.alone += TRANSFORMER_ALONE * factor
@@ -391,7 +441,7 @@ def _copy_factors(
     mask: int, index: int, records: Sequence[ShowRecord], factors: Mapping[ShowKind, int]
 ) -> list[int]:
     """The show factor of each copy of card ``index`` in ``mask``: the seat's taken shown
-    copies of it in order (as :meth:`ScoringContext.taken_factor` uses them up), then 1."""
+    copies of it in order (as :meth:`ScoringContext.pop_copy_factor` uses them up), then 1."""
     count = (mask >> index & 1) + (mask >> (52 + index) & 1)
     if not count:
         return []
@@ -423,7 +473,16 @@ class CompiledScorer:
     :meth:`raw_copies`.
     """
 
-    __slots__ = ("_alone", "_factors", "_heart", "_heart_bit", "_hi", "_lo", "_scoring")
+    __slots__ = (
+        "_alone",
+        "_factors",
+        "_heart",
+        "_heart_bit",
+        "_heart_values",
+        "_hi",
+        "_lo",
+        "_scoring",
+    )
 
     def __init__(self, table: ScoreTable) -> None:
         heart = table.showable_heart
@@ -431,15 +490,31 @@ class CompiledScorer:
         self._factors = dict(table.show_factors)
         self._heart_bit = 0 if heart is None else heart.bit
         values = [table.heart_values[Rank(r + 2)] for r in range(13)]
+        self._heart_values = {1 << (13 + r): values[r] for r in range(13)}
         self._lo = [sum(values[r] for r in range(7) if m >> r & 1) for m in range(128)]
         self._hi = [sum(values[7 + r] for r in range(6) if m >> r & 1) for m in range(64)]
         self._scoring = sum(c.bit for c in (PIG, SHEEP, TRANSFORMER)) | _HEARTS_MASK
         self._alone = TRANSFORMER_ALONE
 
     @staticmethod
-    def fits(stages: Sequence[ScoreStage]) -> bool:
-        """Whether ``stages`` is the core pipeline, unchanged."""
-        return tuple(s.run for s in stages) == _CORE_FUNCS
+    def fits(stages: Sequence[ScoreStage], copies: int = 1) -> bool:
+        """Whether ``stages`` is the core pipeline, with (one deck) only stages that
+        have a mask form (:attr:`ScoreStage.on_masks`) added between ``values`` and
+        ``full-hearts``."""
+        core = [s for s in stages if s.on_masks is None]
+        if tuple(s.run for s in core) != _CORE_FUNCS:
+            return False
+        added = [i for i, s in enumerate(stages) if s.on_masks is not None]
+        if not added:
+            return True
+        names = [s.name for s in stages]
+        low, high = names.index("values"), names.index("full-hearts")
+        return copies == 1 and all(low < i < high for i in added)
+
+    @staticmethod
+    def mask_stages(stages: Sequence[ScoreStage]) -> tuple[MaskStageFunc, ...]:
+        """The mask forms of the stages that have one, in order."""
+        return tuple(s.on_masks for s in stages if s.on_masks is not None)
 
     def full_hearts(self, taken: Sequence[int], copies: int = 1) -> bool:
         """Whether some seat took every heart, every copy (满红)."""
@@ -507,12 +582,33 @@ class CompiledScorer:
             out.append(total)
         return tuple(out)
 
-    def raw(self, taken: Sequence[int], factors: Mapping[int, int]) -> tuple[int, ...]:
-        """Raw scores from each seat's taken-card mask and the show factor per card bit."""
+    def raw(
+        self,
+        taken: Sequence[int],
+        factors: Mapping[int, int],
+        own: Mapping[int, int] | None = None,
+        alone: int = 1,
+    ) -> tuple[int, ...]:
+        """Raw scores from each seat's taken-card mask and the show factor per card bit.
+
+        ``own`` and ``alone`` are what the mask stages left
+        (:attr:`MaskScoring.own`, :attr:`MaskScoring.alone`).
+        """
         hearts_factor = factors.get(self._heart_bit, 1)
         pig_factor = factors.get(_PIG_BIT, 1)
         sheep_factor = factors.get(SHEEP.bit, 1)
         transformer_factor = factors.get(_TRANSFORMER_BIT, 1)
+        alone_value = self._alone * alone
+        heart_own: list[tuple[int, int]] = []
+        if own:
+            pig_factor *= own.get(_PIG_BIT, 1)
+            sheep_factor *= own.get(_SHEEP_BIT, 1)
+            transformer_factor *= own.get(_TRANSFORMER_BIT, 1)
+            heart_own = [
+                (bit, self._heart_values[bit] * hearts_factor * (factor - 1))
+                for bit, factor in own.items()
+                if bit & _HEARTS_MASK and factor != 1
+            ]
         scoring_mask = self._scoring
         lo, hi = self._lo, self._hi
         out = []
@@ -523,6 +619,9 @@ class CompiledScorer:
                 continue
             chunk = mask >> 13 & 0x1FFF
             total = (lo[chunk & 0x7F] + hi[chunk >> 7]) * hearts_factor
+            for bit, extra in heart_own:
+                if mask & bit:
+                    total += extra
             if chunk == 0x1FFF:
                 total = -total
             if mask & _PIG_BIT:
@@ -532,7 +631,7 @@ class CompiledScorer:
                 total += SHEEP_VALUE * sheep_factor
             if mask & _TRANSFORMER_BIT:
                 if mask == _TRANSFORMER_BIT:
-                    total = self._alone * transformer_factor
+                    total = alone_value * transformer_factor
                 else:
                     total *= TRANSFORMER_MULTIPLIER * transformer_factor
             out.append(total)

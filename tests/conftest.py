@@ -5,11 +5,13 @@ from __future__ import annotations
 import shutil
 import tomllib
 from pathlib import Path
+from typing import Final
 
 import pytest
 
 import gongzhu
 from gongzhu.cards import Card, Rank, Suit
+from gongzhu.play import EngineSpec
 from gongzhu.plugin import Deal
 
 
@@ -69,6 +71,7 @@ def play_through_shows(hand: gongzhu.HandState, shows: dict[int, str] | None = N
     shows = shows or {}
     while hand.phase is gongzhu.Phase.SHOW:
         seat = hand.to_move
+        assert seat is not None
         hand.apply(gongzhu.Show(shows.get(seat, "")))
 
 
@@ -88,22 +91,33 @@ ENGINES = [
     ),
 ]
 
+BOTH_ENGINES: Final = pytest.mark.usefixtures("engine")
+"""Run a test (or, as ``pytestmark = BOTH_ENGINES``, a module's tests) on both engines.
+
+Only tests that play hands where the engines could differ need it; every other
+test runs once, on the ruleset's own (fastest) engine.  A test that takes the
+``engine`` argument runs on both as well.
+"""
+
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "one_engine: run the test with the pure-Python play engine only"
+        "markers",
+        "one_engine: in a module that runs on both engines (BOTH_ENGINES), run the test "
+        "with the pure-Python play engine only",
     )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Every test runs with the pure-Python play engine and, when built, the C one."""
+    """Tests using the ``engine`` fixture run with the pure-Python play engine and, when
+    built, the C one (unless marked ``one_engine``)."""
     if "engine" in metafunc.fixturenames and not metafunc.definition.get_closest_marker(
         "one_engine"
     ):
         metafunc.parametrize("engine", ENGINES, indirect=True)
 
 
-def python_engine(rules: gongzhu.Rules) -> object:
+def python_engine(rules: gongzhu.Rules) -> EngineSpec:
     """The pure-Python reference engine among those that can play ``rules``."""
     for spec in rules.engines:
         if spec.name.endswith("-python"):
@@ -111,9 +125,13 @@ def python_engine(rules: gongzhu.Rules) -> object:
     return rules.engines[0]  # a third party's engine, alone able to play the ruleset
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The play engine of the test: ``"python"`` (the references) or ``"c"`` (the fastest)."""
+    """The play engine of the test: ``"python"`` (the references) or ``"c"`` (the fastest).
+
+    Opt-in (:data:`BOTH_ENGINES`, or take ``engine`` as an argument): tests
+    that do not use it run once, on the ruleset's own engine.
+    """
     name = getattr(request, "param", "python")
     if name == "python":
         monkeypatch.setattr(gongzhu.Rules, "engine", property(python_engine))

@@ -133,7 +133,7 @@ class Bonus:
         stages.append(ScoreStage("bonus", bonus))
 
     @hookimpl
-    def gongzhu_normalize(self, raw):
+    def gongzhu_normalise(self, raw):
         return tuple(2 * r for r in raw)
 
     @hookimpl

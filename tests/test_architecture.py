@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from .conftest import BOTH_ENGINES
+
 ROOT = Path(__file__).resolve().parent.parent
 CORE = sorted((ROOT / "gongzhu").glob("*.py"))
 PLUGINS = sorted((ROOT / "variants").glob("*.py"))
@@ -43,6 +45,7 @@ def test_plugins_do_not_import_each_other(path: Path) -> None:
 RULESETS = [(), ("huapai", "anmai"), ("same-colour-discard",), ("two-deck",)]
 
 
+@BOTH_ENGINES
 @pytest.mark.parametrize("names", RULESETS, ids=lambda names: "+".join(names) or "39baobao")
 def test_no_hook_is_called_while_cards_are_played(names: tuple[str, ...]) -> None:
     """Hooks are asked when a ruleset is built and at phase boundaries, never for a card.
@@ -67,6 +70,7 @@ def test_no_hook_is_called_while_cards_are_played(names: tuple[str, ...]) -> Non
         try:
             while not hand.is_over:
                 seat = hand.to_move
+                assert seat is not None
                 legal = hand.legal_actions()
                 held = hand.hand(seat)
                 refused = [c for c in held if gongzhu.Play.of(c) not in legal]

@@ -238,7 +238,9 @@ def test_interrupted_simulation_keeps_finished_records(tmp_path: Path) -> None:
     for number, line in enumerate(lines[:50]):
         gongzhu.replay(json.loads(line), hand=number)
     json.loads(lines[-1])  # the last line is whole too
-    played = int(re.search(r"interrupted after (\d+)", stderr).group(1))
+    found = re.search(r"interrupted after (\d+)", stderr)
+    assert found is not None
+    played = int(found.group(1))
     assert played == len(lines)
 
 

@@ -357,7 +357,7 @@ class DriftingScores:
         return VariantInfo("drifting-scores", "Drifting scores")
 
     @hookimpl(tryfirst=True)
-    def gongzhu_normalize(self, raw: tuple[int, ...]) -> tuple[int, ...]:
+    def gongzhu_normalise(self, raw: tuple[int, ...]) -> tuple[int, ...]:
         self.calls += 1
         return tuple(score + self.calls for score in raw)
 

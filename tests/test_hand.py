@@ -12,7 +12,9 @@ from gongzhu.bots import FirstLegalBot, play_hand
 from gongzhu.errors import HandNotOver, IllegalAction
 from gongzhu.plugin import Deal
 
-from .conftest import deal_with, play, play_through_shows
+from .conftest import BOTH_ENGINES, deal_with, play, play_through_shows
+
+pytestmark = BOTH_ENGINES  # hands are played: on both play engines
 
 # The rotation deal played by "lowest legal card" bots (legal_actions()[0]), worked out
 # by hand: (leader, cards in play order, winner) for each trick.

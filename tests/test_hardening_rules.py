@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gongzhu
-from gongzhu import rules as rules_module
+from gongzhu import registry
 from gongzhu.actions import ShowKind
 from gongzhu.errors import GongzhuError, IncompatibleVariants
 from gongzhu.plugin import VariantInfo, hookimpl
@@ -126,7 +126,7 @@ def test_a_ruleset_is_the_one_its_spec_loads(
 
 @pytest.mark.one_engine
 def test_loading_from_many_threads(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rules_module, "_RULES_CACHE_SIZE", 3)  # evict all the time
+    monkeypatch.setattr(registry, "CACHE_SIZE", 3)  # evict all the time
     requests = distinct_requests(10)
     requests += [(names, {"zero_sum": "rounded"}) for names, _ in requests if "huapai" not in names]
     expected = {repr(load_rules(*n, **o).spec()) for n, o in requests}

@@ -15,6 +15,10 @@ from gongzhu import Card, Play, load_rules, parse_cards
 from gongzhu.actions import SINGLE_PLAYS, play_of_key
 from gongzhu.errors import GongzhuError, InvalidCard, InvalidScoreInput
 
+from .conftest import BOTH_ENGINES
+
+pytestmark = BOTH_ENGINES  # hands are played: on both play engines
+
 
 @pytest.fixture
 def midhand() -> gongzhu.HandState:
@@ -74,17 +78,28 @@ def test_new_hand_deals_are_card_sequences(deal: Any) -> None:
         load_rules().new_hand(1, deal=deal)
 
 
+def untyped(value: object) -> Any:
+    """``value``, typed as anything: these calls pass wrong types on purpose."""
+    return value
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: parse_cards(None), "expected card text or an iterable of cards, got NoneType"),
-        (lambda: parse_cards(5), "expected card text or an iterable of cards, got int: 5"),
-        (lambda: parse_cards([None]), "expected card text, got NoneType: None"),
-        (lambda: Play.parse(None), "expected play text, got NoneType: None"),
-        (lambda: Play.parse(3), "expected play text, got int: 3"),
-        (lambda: Play(None), "expected card text or an iterable of cards, got NoneType"),
-        (lambda: Card.parse(None), "expected card text, got NoneType: None"),
-        (lambda: gongzhu.Show(None), "expected card text or an iterable of cards, got NoneType"),
+        (
+            lambda: parse_cards(untyped(None)),
+            "expected card text or an iterable of cards, got NoneType",
+        ),
+        (lambda: parse_cards(untyped(5)), "expected card text or an iterable of cards, got int: 5"),
+        (lambda: parse_cards([untyped(None)]), "expected card text, got NoneType: None"),
+        (lambda: Play.parse(untyped(None)), "expected play text, got NoneType: None"),
+        (lambda: Play.parse(untyped(3)), "expected play text, got int: 3"),
+        (lambda: Play(untyped(None)), "expected card text or an iterable of cards, got NoneType"),
+        (lambda: Card.parse(untyped(None)), "expected card text, got NoneType: None"),
+        (
+            lambda: gongzhu.Show(untyped(None)),
+            "expected card text or an iterable of cards, got NoneType",
+        ),
     ],
 )
 def test_card_input_is_checked(call: Callable[[], object], message: str) -> None:

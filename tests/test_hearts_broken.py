@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,9 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "hearts_broken"
 pytestmark = pytest.mark.one_engine
 
 RULESETS = [("hearts-broken",), ("huapai", "hearts-broken"), ("two-deck", "hearts-broken")]
-CASES = [(names, {}) for names in RULESETS] + [(RULESETS[0], {"hearts_broken_by_pig": True})]
+CASES: list[tuple[tuple[str, ...], dict[str, Any]]] = [(names, {}) for names in RULESETS] + [
+    (RULESETS[0], {"hearts_broken_by_pig": True})
+]
 CASE_IDS = ["39baobao", "huapai", "two-deck", "by-pig"]
 
 

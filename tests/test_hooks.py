@@ -19,8 +19,10 @@ from gongzhu.plugin import ShownCardLock, VariantInfo, hookimpl
 from gongzhu.rules import Rules
 
 from . import plugins
-from .conftest import deal_with, play, play_through_shows, rotation_hands
+from .conftest import BOTH_ENGINES, deal_with, play, play_through_shows, rotation_hands
 from .test_hand import VOID_IN_CLUBS
+
+pytestmark = BOTH_ENGINES  # hands are played: on both play engines
 
 # -- a reference for the legal plays, written from the rules, not from the engine ----------
 
@@ -34,6 +36,7 @@ def reference(hand: HandState, lifted: frozenset[int] = frozenset()) -> tuple[se
     """The legal cards, and whether the shown-card lock had to be lifted to find any."""
     rules = hand.rules
     seat = hand.to_move
+    assert seat is not None
     cards = set(hand.hand(seat))
     lock = rules.shown_card_lock
     locked = set()
@@ -143,7 +146,7 @@ def test_a_lock_that_leaves_nothing_is_lifted(stuck: str) -> None:
             assert {a.cards[0] for a in legal} == expected, (seed, len(hand.tricks))
             if was_stuck:
                 found += 1
-                if stuck == "hand":
+                if stuck == "hand" and hand.to_move is not None:
                     lifted.add(hand.to_move)
             hand.apply(rng.choice(legal))
     assert found >= len(STUCK_SEEDS), "the seeds no longer reach a stuck position: search again"

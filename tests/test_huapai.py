@@ -14,8 +14,10 @@ from gongzhu import HEART_ACE, PIG, SHEEP, TRANSFORMER, Phase, Play, Show, ShowK
 from gongzhu.bots import FirstLegalBot, RandomBot, play_hand
 from gongzhu.errors import IllegalAction, IncompatibleVariants
 
-from .conftest import deal_with, play
+from .conftest import BOTH_ENGINES, deal_with, play
 from .test_properties import play_and_check
+
+pytestmark = BOTH_ENGINES  # hands are played: on both play engines
 
 ALL_HEARTS = "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"
 EVERYTHING = ALL_HEARTS + " QS JD TC"
@@ -32,20 +34,22 @@ def finish_shows(hand: gongzhu.HandState, shows: dict[int, str] | None = None) -
     while hand.phase is Phase.FIRST_SHOW:
         hand.apply(Show((), ShowKind.FIRST))
     while hand.phase is Phase.SHOW:
-        hand.apply(Show(shows.get(hand.to_move, "")))
+        seat = hand.to_move
+        assert seat is not None
+        hand.apply(Show(shows.get(seat, "")))
 
 
-# -- seed 001's worked examples ------------------------------------------------------------
+# -- source 001's worked examples ------------------------------------------------------------
 
 
-def test_seed001_example_1_through_score(huapai: gongzhu.Rules) -> None:
+def test_source001_example_1_through_score(huapai: gongzhu.Rules) -> None:
     """豬，明紅桃6、8、10、J，變壓器 = (−100 + (−20×3) + (−40)) × 2 = −400."""
     sheet = huapai.score({0: "QS 6H 8H TH JH TC"}, shown={3: "AH"})
     assert sheet.raw[0] == -400
     assert sheet.final == sheet.raw  # 华牌: no normalisation
 
 
-def test_seed001_example_2_through_score(huapai: gongzhu.Rules) -> None:
+def test_source001_example_2_through_score(huapai: gongzhu.Rules) -> None:
     """明豬，明全紅，變壓器，自得羊 (豬羊滿圈) = (200 + 400 + 200) × 2 = 1600."""
     dealt = {0: "JD", 1: "TC", 2: "QS", 3: "AH"}
     sheet = huapai.score({0: EVERYTHING}, shown={2: "QS", 3: "AH"}, dealt=dealt)
@@ -62,7 +66,7 @@ EXAMPLE_1_DEAL = [
 ]
 
 
-def test_seed001_example_1_through_a_played_hand(huapai: gongzhu.Rules) -> None:
+def test_source001_example_1_through_a_played_hand(huapai: gongzhu.Rules) -> None:
     hand = huapai.new_hand(deal=deal_with(EXAMPLE_1_DEAL))
     assert hand.leader == 0  # the ♠3 holder
     finish_shows(hand, {3: "AH"})
@@ -86,7 +90,7 @@ EXAMPLE_2_DEAL = [
 ]
 
 
-def test_seed001_example_2_through_a_played_hand(huapai: gongzhu.Rules) -> None:
+def test_source001_example_2_through_a_played_hand(huapai: gongzhu.Rules) -> None:
     """A slam with a shown pig, ♥A shown, ♣10 and the sheep taken back: 1600.
 
     Spades and hearts are never led, so the holders of the shown pig and ♥A end
@@ -121,6 +125,7 @@ def test_first_show_is_decided_blind(huapai: gongzhu.Rules) -> None:
     order = []
     while hand.phase is Phase.FIRST_SHOW:
         seat = hand.to_move
+        assert seat is not None
         view = hand.view(seat)
         assert len(view.hand) == 1 and view.hand == (hand.deal.first_card(seat),)
         assert view.hand_sizes == (1, 1, 1, 1)
@@ -161,7 +166,7 @@ def test_openly_shown_card_is_locked_under_huapai(huapai: gongzhu.Rules) -> None
         ("QS", "QS", {}, -200),  # pig taken back: −100 ×2
         ("QS", "QS", {0: "QS"}, -400),  # shown and taken back
         ("QS", "JD", {}, -100),  # someone else's pig: no 自得
-        ("JD", "JD", {}, 200),  # the unshown self-captured sheep of seed 001
+        ("JD", "JD", {}, 200),  # the unshown self-captured sheep of source 001
         ("JD", "JD", {0: "JD"}, 400),
         ("AH KH", "AH", {}, -140),  # only the ♥A itself doubles
         ("AH KH", "AH", {0: "AH"}, -280),  # ♥A shown: every heart ×2, the ♥A ×2 again
@@ -200,9 +205,9 @@ ROTATION = [
 
 def legal_shows_by_seat(rules: gongzhu.Rules) -> dict[int, list[str]]:
     hand = rules.new_hand(deal=deal_with(ROTATION))
-    out = {}
-    while hand.phase is Phase.SHOW:
-        out[hand.to_move] = [str(a) for a in hand.legal_actions()]
+    out: dict[int, list[str]] = {}
+    while (seat := hand.to_move) is not None and hand.phase is Phase.SHOW:
+        out[seat] = [str(a) for a in hand.legal_actions()]
         hand.apply(hand.legal_actions()[0])
     return out
 

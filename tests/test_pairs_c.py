@@ -16,6 +16,7 @@ import math
 import random
 import sys
 import weakref
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -86,10 +87,10 @@ def start_both(
     leader: int,
     forced: int,
     locked: list[int],
-    shows: list[tuple[int, int, object]],
+    shows: list[tuple[int, int, Any]],
 ) -> None:
     records = [ShowRecord(seat, Card.from_index(index), kind) for seat, index, kind in shows]
-    python.start(leader, forced, locked, records)  # type: ignore[arg-type]
+    python.start(leader, forced, locked, records)
     c.start(leader, forced, locked, shows)
 
 
@@ -295,7 +296,7 @@ crowded = st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1)), min_size=52,
     ),
     wild_locked=st.booleans(),
 )
-def test_fuzz_matches_python_on_any_hands(  # type: ignore[no-untyped-def]
+def test_fuzz_matches_python_on_any_hands(
     hands, pair_beats_unmatched, lock, leader, forced, seed, extra_shows, wild_locked
 ) -> None:
     rng = random.Random(seed)
@@ -455,7 +456,7 @@ def test_getters_are_read_only_and_config_is_kept() -> None:
 
 
 class Holder:
-    core: object = None
+    core: Any = None
 
 
 def test_garbage_collector_frees_cycles() -> None:
@@ -582,6 +583,7 @@ def test_a_failed_init_or_start_leaves_the_engine_as_it_was() -> None:
     core = plain()
     core.play(core.legal_keys()[0])
     before = (state(core), list(core.history))
+    args: Sequence[Any]
     for args in ([[0, 0, 0, -1]], [[1, 1, 1, 0]], [[0, 0, 0, "x"]]):
         with pytest.raises(CLEAN):
             core.__init__(*args, True, True, True, True, [], [])
@@ -786,10 +788,8 @@ anything = st.one_of(ints, st.floats(allow_nan=True), st.none(), st.text(max_siz
 
 @settings(max_examples=300, deadline=None)
 @given(hands=st.lists(ints, max_size=5), forced=ints, locked=st.lists(ints, max_size=5))
-def test_fuzz_int_arguments_are_judged_like_the_python(  # type: ignore[no-untyped-def]
-    hands, forced, locked
-) -> None:
-    errors = []
+def test_fuzz_int_arguments_are_judged_like_the_python(hands, forced, locked) -> None:
+    errors: list[str | None] = []
     engines = []
     for make in (
         lambda: PythonPairs(PlayConfig(deck_copies=2, pairs=True), hands, [], []),
@@ -804,7 +804,7 @@ def test_fuzz_int_arguments_are_judged_like_the_python(  # type: ignore[no-untyp
     if errors[0] is not None:
         return
     python, c = engines
-    results = []
+    results: list[str | None] = []
     for engine_ in (python, c):
         try:
             engine_.start(1, forced, locked, [])
@@ -855,7 +855,7 @@ def cards_in(core: Any) -> list[int]:
 
 @settings(max_examples=300, deadline=None)
 @given(hands=st.one_of(owners, crowded), flags=st.tuples(*[st.booleans()] * 4), ops=operations)
-def test_fuzz_never_crashes(hands, flags, ops) -> None:  # type: ignore[no-untyped-def]
+def test_fuzz_never_crashes(hands, flags, ops) -> None:
     core = CPairs(hands, *flags, [], [], object())
     expected = cards_in(core)
     with pytest.raises(ValueError):

@@ -16,7 +16,7 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "worthless_sheep
 
 
 @pytest.fixture
-def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """``pip install examples/worthless_sheep``, undone afterwards."""
     install_example(tmp_path, monkeypatch, EXAMPLE)
     yield

@@ -13,6 +13,10 @@ import gongzhu
 from gongzhu import Phase, Play, Show
 from gongzhu.errors import IllegalAction
 
+from .conftest import BOTH_ENGINES
+
+pytestmark = BOTH_ENGINES  # hands are played: on both play engines
+
 RULES = gongzhu.load_rules()
 SCORING = {c for c in gongzhu.full_deck() if RULES.table.is_scoring(c)}
 
@@ -59,7 +63,7 @@ def check_hand_invariants(hand: gongzhu.HandState, *, zero_sum: bool = True) -> 
     assert sorted(got) == sorted(SCORING), "each scoring card counted once"
     if zero_sum:
         assert abs(sum(sheet.final)) <= 12, "39baobao results are zero-sum up to rounding"
-    assert sheet.final == hand.rules.normalize(sheet.raw)
+    assert sheet.final == hand.rules.normalise(sheet.raw)
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -164,4 +168,5 @@ def test_compiled_scorer_on_extreme_captures(seed: int) -> None:
     factors = {c.bit: f for c, f in shows.items()}
     shown = {0: [c for c in shows if shows[c] == 2]}
     taken_cards = {s: [c for c in scoring if taken[s] & c.bit] for s in range(4)}
+    assert RULES.compiled_scorer is not None
     assert RULES.compiled_scorer.raw(taken, factors) == RULES.score(taken_cards, shown=shown).raw

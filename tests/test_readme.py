@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,14 +29,14 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert test_command in ci
 
 
-def test_readme_usage_example_runs(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_readme_usage_example_runs(capsys) -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     code = re.findall(r"```python\n(.*?)\n```", text, flags=re.S)
     assert code
-    namespace: dict[str, object] = {}
+    namespace: dict[str, Any] = {}
     exec(compile(code[0], "README.md", "exec"), namespace)
     sheet = namespace["sheet"]
-    assert str(sheet.raw) in capsys.readouterr().out  # type: ignore[attr-defined]
+    assert str(sheet.raw) in capsys.readouterr().out
     import gongzhu
 
-    assert namespace["hand"].shown[0] == (gongzhu.PIG,)  # as the comment says  # type: ignore[attr-defined]
+    assert namespace["hand"].shown[0] == (gongzhu.PIG,)  # as the comment says

@@ -11,6 +11,10 @@ import gongzhu
 from gongzhu.bots import RandomBot, play_hand
 from gongzhu.errors import InvalidRecord
 
+from .conftest import BOTH_ENGINES
+
+pytestmark = BOTH_ENGINES  # hands are played: on both play engines
+
 
 @pytest.fixture(scope="module")
 def record() -> dict:

@@ -96,7 +96,7 @@ def test_match_record_round_trip() -> None:
         (lambda r: r["hands"][1]["actions"].pop(), "hand 1"),
     ],
 )
-def test_bad_match_records(change, reason: str) -> None:  # type: ignore[no-untyped-def]
+def test_bad_match_records(change, reason: str) -> None:
     match = gongzhu.load_rules().new_match(seed=2, hands=3)
     match.play([RandomBot(seat) for seat in range(4)])
     record = match.to_record()
@@ -210,7 +210,7 @@ json_values = st.recursive(
 )
 
 
-def paths(value, prefix=()):  # type: ignore[no-untyped-def]
+def paths(value, prefix=()):
     yield prefix
     if isinstance(value, dict):
         for key, item in value.items():
@@ -229,7 +229,7 @@ def paths(value, prefix=()):  # type: ignore[no-untyped-def]
         max_size=3,
     ),
 )
-def test_mutated_records_are_valid_or_refused(which: int, picks: list) -> None:  # type: ignore[type-arg]
+def test_mutated_records_are_valid_or_refused(which: int, picks: list) -> None:
     record = copy.deepcopy(BASE_RECORDS[which])
     for number, how, value in picks:
         places = [p for p in paths(record) if p]

@@ -15,7 +15,7 @@ def test_default_base_is_39baobao() -> None:
     rules = load_rules()
     assert rules.names == ("39baobao",)
     assert rules.variants[0].base
-    assert rules.plugin("39baobao").__name__ == "gongzhu_variants.baobao39"
+    assert getattr(rules.plugin("39baobao"), "__name__", None) == "gongzhu_variants.baobao39"
 
 
 def test_shipped_plugins_come_from_entry_points() -> None:
@@ -132,10 +132,10 @@ def test_first_result_chain_follows_pluggy_order() -> None:
     """The precompiled chains give the same answers as calling the hooks."""
     rules = Rules.from_plugins(plugins.Bonus())
     raw = (-100, 30, 0, 70)
-    assert rules.normalize(raw) == tuple(
-        rules._hook.gongzhu_normalize(raw=raw, options=rules.options)
+    assert rules.normalise(raw) == tuple(
+        rules._hook.gongzhu_normalise(raw=raw, options=rules.options)
     )
-    assert rules.normalize(raw) == (-200, 60, 0, 140)  # the modifier answers before the base
+    assert rules.normalise(raw) == (-200, 60, 0, 140)  # the modifier answers before the base
     deal = gongzhu.Deal.shuffled(3)
     assert rules.opening_lead(deal) == rules._hook.gongzhu_opening_lead(
         deal=deal, options=rules.options
@@ -151,9 +151,9 @@ def test_wrappers_keep_pluggy_dispatch() -> None:
             return VariantInfo("wrapper", "Wrapper")
 
         @hookimpl(wrapper=True)
-        def gongzhu_normalize(self, raw):
+        def gongzhu_normalise(self, raw):
             result = yield
             return tuple(r + 1 for r in result)
 
     rules = Rules.from_plugins(Wrapper())
-    assert rules.normalize((0, 0, 0, 0)) == (1, 1, 1, 1)
+    assert rules.normalise((0, 0, 0, 0)) == (1, 1, 1, 1)

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import functools
 import pickle
 import random
+from typing import cast
 
 import pytest
 
 import gongzhu
 from gongzhu.scoring import ScoreSheet
 
-RULESETS = [
+RULESETS: list[tuple[str, ...] | tuple[tuple[str, ...], dict[str, str]]] = [
     (),
     ("huapai",),
+    (("huapai",), {"zide_transformer": "alone"}),
+    (("huapai",), {"zide_transformer": "none"}),
+    ("huapai", "heart-three"),
+    ("huapai", "hearts-positive"),
     ("huapai", "anmai"),
     ("two-deck",),
     ("hearts-positive", "heart-three"),
@@ -21,8 +27,14 @@ RULESETS = [
 ]
 
 
-def finished(names: tuple[str, ...], seed: int) -> gongzhu.HandState:
-    rules = gongzhu.load_rules(*names)
+def finished(
+    names: tuple[str, ...] | tuple[tuple[str, ...], dict[str, str]], seed: int
+) -> gongzhu.HandState:
+    if names and isinstance(names[0], tuple):
+        variants, options = cast(tuple[tuple[str, ...], dict[str, str]], names)
+        rules = gongzhu.load_rules(*variants, **options)
+    else:
+        rules = gongzhu.load_rules(*cast(tuple[str, ...], names))
     hand = rules.new_hand(seed)
     rng = random.Random(seed)
     while not hand.is_over:
@@ -32,7 +44,7 @@ def finished(names: tuple[str, ...], seed: int) -> gongzhu.HandState:
 
 @pytest.mark.parametrize("names", RULESETS)
 def test_the_lazy_sheet_is_the_pipelines_sheet(names: tuple[str, ...]) -> None:
-    for seed in range(60):
+    for seed in range(120):
         hand = finished(names, seed)
         sheet = hand.score()
         explained = hand._explained_sheet()
@@ -102,9 +114,18 @@ def test_mask_sheets_agree_on_slams_and_full_hearts(names: tuple[str, ...]) -> N
             else scorer.compiled.raw_copies(masks, (), [[], [], [], []])
         )
         eager = scorer.sheet([tuple(c) for c in cards], (), None)
-        lazy = scorer.sheet_from_masks(raw, masks, (), lambda eager=eager: eager.lines)
+        lazy = scorer.sheet_from_masks(raw, masks, (), functools.partial(getattr, eager, "lines"))
         assert lazy == eager
         if deal is deals[0]:
             assert lazy.slam == (False, False, True, False)
         if deal is deals[1]:
             assert lazy.full_hearts == (False, True, False, False) and not any(lazy.slam)
+
+
+@pytest.mark.parametrize("names", [(), ("huapai", "anmai"), ("two-deck",), ("huapai", "two-deck")])
+def test_raw_scores_are_the_sheets(names: tuple[str, ...]) -> None:
+    for seed in range(30):
+        hand = finished(names, seed)
+        assert hand.raw_scores() == hand.score().raw == hand._explained_sheet().raw
+    with pytest.raises(gongzhu.errors.HandNotOver):
+        gongzhu.load_rules(*names).new_hand(1).raw_scores()

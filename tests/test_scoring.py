@@ -1,4 +1,5 @@
-"""The scoring table of RULES.md and the worked examples of the seeds, through ``rules.score``."""
+"""The scoring table of docs/rules.rst and the worked examples of the rule sources, through
+``rules.score``."""
 
 from __future__ import annotations
 
@@ -17,39 +18,39 @@ def raw(rules: gongzhu.Rules, cards: str, **shows: dict[int, str]) -> int:
     return rules.score({0: cards}, **shows).raw[0]
 
 
-# -- seed 000 (39baobao) --------------------------------------------------------------
+# -- source 000 (39baobao) --------------------------------------------------------------
 
 
-def test_seed000_worked_example_normalisation(rules: gongzhu.Rules) -> None:
+def test_source000_worked_example_normalisation(rules: gongzhu.Rules) -> None:
     """-120, -280, 0, 160 → -80, -293, 80, 293 → ×12."""
     assert zero_sum_thirds((-120, -280, 0, 160)) == (-80, -293, 80, 293)
-    assert rules.normalize((-120, -280, 0, 160)) == (-960, -3516, 960, 3516)
+    assert rules.normalise((-120, -280, 0, 160)) == (-960, -3516, 960, 3516)
 
 
 def test_rounded_results_may_leave_twelve_and_exact_ones_never() -> None:
     rounded = gongzhu.load_rules()
-    assert rounded.normalize((10, 10, 10, 0)) == (36, 36, 36, -120)  # sums to −12
+    assert rounded.normalise((10, 10, 10, 0)) == (36, 36, 36, -120)  # sums to −12
     exact = gongzhu.load_rules(zero_sum="exact")
-    assert exact.normalize((10, 10, 10, 0)) == (40, 40, 40, -120)
-    assert exact.normalize((-120, -280, 0, 160)) == (-960, -3520, 960, 3520)
+    assert exact.normalise((10, 10, 10, 0)) == (40, 40, 40, -120)
+    assert exact.normalise((-120, -280, 0, 160)) == (-960, -3520, 960, 3520)
     assert "±12" in rounded.score({0: "QS"}).normalisation
 
 
 @settings(max_examples=300, deadline=None)
 @given(raw=st.tuples(*[st.integers(-2000, 2000)] * 4))
 def test_exact_results_are_zero_sum_and_near_the_rounded_ones(raw: tuple[int, ...]) -> None:
-    exact = gongzhu.load_rules(zero_sum="exact").normalize(raw)
-    rounded = gongzhu.load_rules().normalize(raw)
+    exact = gongzhu.load_rules(zero_sum="exact").normalise(raw)
+    rounded = gongzhu.load_rules().normalise(raw)
     assert sum(exact) == 0
     assert sum(rounded) in (-12, 0, 12)
     assert all(abs(e - r) <= 4 for e, r in zip(exact, rounded, strict=True))
 
 
-def test_normalize_validates_input(rules: gongzhu.Rules) -> None:
+def test_normalise_validates_input(rules: gongzhu.Rules) -> None:
     with pytest.raises(InvalidScoreInput, match="four integer"):
-        rules.normalize((1, 2, 3))
+        rules.normalise((1, 2, 3))
     with pytest.raises(InvalidScoreInput):
-        rules.normalize((1.5, 2, 3, 4))  # type: ignore[arg-type]
+        rules.normalise((1.5, 2, 3, 4))  # type: ignore[arg-type]
 
 
 def test_rounding_is_to_nearest_both_ways() -> None:
@@ -124,7 +125,7 @@ def test_slam_with_shows_doubles_accordingly(rules: gongzhu.Rules) -> None:
     assert raw(rules, everything, shown={0: "QS JD TC AH"}) == (200 + 400 + 200) * 4
 
 
-def test_seed001_example_pig_hearts_transformer(rules: gongzhu.Rules) -> None:
+def test_source001_example_pig_hearts_transformer(rules: gongzhu.Rules) -> None:
     """豬，明紅桃6、8、10、J，變壓器 = (−100 − 60 − 40) × 2 = −400 (♥A shown by someone)."""
     sheet = rules.score({0: "QS 6H 8H TH JH TC"}, shown={3: "AH"})
     assert sheet.raw[0] == -400
@@ -146,7 +147,7 @@ def test_explain_lines(rules: gongzhu.Rules) -> None:
 def test_score_sheet_fields(rules: gongzhu.Rules) -> None:
     sheet = rules.score({0: "QS 2C", 1: "JD", 2: "AH", 3: "TC"}, shown={1: "JD"})
     assert sheet.raw == (-100, 200, -50, 50)
-    assert sheet.final == rules.normalize(sheet.raw)
+    assert sheet.final == rules.normalise(sheet.raw)
     assert [str(c) for c in sheet.captured[0]] == ["QS"]
     assert [(s.seat, str(s.card), s.kind.value) for s in sheet.shows] == [(1, "JD", "open")]
 

@@ -13,8 +13,10 @@ import gongzhu
 from gongzhu import Phase, Play, Show
 from gongzhu.errors import IllegalAction, IncompatibleVariants, InvalidScoreInput
 
-from .conftest import deal_with, play, play_through_shows
+from .conftest import BOTH_ENGINES, deal_with, play, play_through_shows
 from .test_properties import play_and_check
+
+pytestmark = BOTH_ENGINES  # hands are played: on both play engines
 
 ALL_HEARTS = "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"
 

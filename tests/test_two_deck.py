@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,9 +15,13 @@ from gongzhu.actions import play_of_key
 from gongzhu.engine import add_copy
 from gongzhu.engine_pairs import pair_key, two_key
 from gongzhu.errors import IllegalAction, IncompatibleVariants
-from gongzhu.play import PlayConfig, PlayEngine
+from gongzhu.play import PlayConfig
 from gongzhu.plugin import ShownCardLock
 from gongzhu.scoring import ShowRecord
+
+from .conftest import BOTH_ENGINES
+
+pytestmark = BOTH_ENGINES  # hands are played: on both play engines
 
 ALL_HEARTS = "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"
 LOCK = ShownCardLock(first_trick=True, discard_before_led=False)  # 39baobao's lock
@@ -48,7 +53,7 @@ def core(
     forced: int = 0,
     shows: tuple[ShowRecord, ...] = (),
     lock: ShownCardLock | None = LOCK,
-) -> PlayEngine:
+) -> Any:  # the engine's own methods beyond the PlayEngine protocol
     config = PlayConfig(
         deck_copies=2, pairs=True, pair_beats_unmatched=pair_beats_unmatched, shown_card_lock=lock
     )
@@ -61,7 +66,7 @@ def core(
     return engine
 
 
-def legal(engine: PlayEngine) -> list[str]:
+def legal(engine: Any) -> list[str]:
     return [" ".join(map(str, play_of_key(k).cards)) for k in engine.legal_keys()]
 
 
@@ -109,7 +114,7 @@ def test_opening_lead_two_of_clubs_one_or_both() -> None:
 FILLERS = ("6H 6H", "7H 7H", "8H 8H", "9H 9H")
 
 
-def trick_winner(plays: list[str], **options: bool) -> int:
+def trick_winner(plays: list[str], **options: Any) -> int:
     tricks: list[tuple[int, tuple[int, ...], int, int]] = []
     engine = core([p + " " + f for p, f in zip(plays, FILLERS, strict=True)], **options)
     for play in plays:
@@ -210,6 +215,7 @@ def test_a_hand_deals_26_each_and_shows_copies(two_deck: gongzhu.Rules) -> None:
     assert [len(hand.hand(s)) for s in range(4)] == [26] * 4
     assert sorted(c for s in range(4) for c in hand.hand(s)) == list(gongzhu.full_deck(2))
     leader = hand.to_move
+    assert leader is not None
     assert gongzhu.Card.parse("2C") in hand.hand(leader)
     assert hand.deal.first_receiver(gongzhu.Card.parse("2C")) == leader
     legal = hand.legal_actions()
@@ -222,7 +228,9 @@ def test_illegal_two_deck_plays_name_the_rule(two_deck: gongzhu.Rules) -> None:
     hand = two_deck.new_hand(seed=3)
     while hand.phase is not Phase.PLAY:
         hand.apply(Show(()))
-    highest = hand.hand(hand.to_move)[-1]
+    seat = hand.to_move
+    assert seat is not None
+    highest = hand.hand(seat)[-1]
     assert str(highest) != "2C"
     with pytest.raises(IllegalAction, match="the opening lead must be 2C"):
         hand.apply(Play((highest,)))
@@ -355,7 +363,7 @@ def test_compiled_scorer_on_extreme_two_deck_captures(seed: int) -> None:
             if captured[s].count(record.card) > [r.card for r in shown_taken[s]].count(record.card)
         ]
         shown_taken[rng.choice(seats)].append(record)
-    kinds = {kind: {} for kind in gongzhu.ShowKind}
+    kinds: dict[gongzhu.ShowKind, dict[Any, Any]] = {kind: {} for kind in gongzhu.ShowKind}
     for record in shows:
         kinds[record.kind].setdefault(record.seat, []).append(record.card)
     sheet = rules.score(

@@ -1,6 +1,6 @@
 """``anmai`` 暗卖: secret sales, a modifier for any base.
 
-Source: seed ``001``, special rule 1 (暗卖：只说明牌×张，并不出示所明花色。出牌规则同
+Source: rule source ``001``, special rule 1 (暗卖：只说明牌×张，并不出示所明花色。出牌规则同
 "首明"，分数按明牌计算).  In its show turn a seat may, instead of showing
 openly, sell showable cards secretly (``sell QS JD``): the other seats learn
 only how many were sold (their :meth:`~gongzhu.hand.HandState.view` shows the

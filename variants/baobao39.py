@@ -1,6 +1,6 @@
 """``39baobao``: the single-deck rules of the 39baobao page (QQ game), the default base.
 
-Source: seed ``000`` (一副牌规则).  What the plug-in sets:
+Source: rule source ``000`` (一副牌规则).  What the plug-in sets:
 
 * opening lead: the holder of ♣2 leads ♣2 in a hand dealt with no leader;
   in a match, each later hand is led by the seat that took the pig in the
@@ -25,13 +25,15 @@ Options:
     results always add up to zero (a **(choice)** for tables that keep
     running totals).
 
-The **(choice)** of RULES.md on a restriction that leaves a seat no legal
+The **(choice)** of docs/rules.rst on a restriction that leaves a seat no legal
 card never arises here: a single deck has one showable card per suit, a lone
 card of its suit is exempt, and discards are free, so some card is always
 legal.  It arises under rulesets that also lock discards (华牌).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from gongzhu.cards import PIG, Card
 from gongzhu.play import PlayConfigurator
@@ -44,6 +46,9 @@ from gongzhu.plugin import (
     VariantInfo,
     hookimpl,
 )
+
+if TYPE_CHECKING:
+    from gongzhu.hand import HandState
 
 NAME = "39baobao"
 SCALE = 12
@@ -68,7 +73,7 @@ def gongzhu_opening_lead(deal: Deal) -> OpeningLead:
 
 
 @hookimpl
-def gongzhu_next_leader(hand) -> int | None:  # type: ignore[no-untyped-def]
+def gongzhu_next_leader(hand: HandState) -> int | None:
     # the first seat to take a pig (with two decks there are two: the earlier trick counts)
     for trick in hand.tricks:
         if PIG in trick.cards:
@@ -110,7 +115,7 @@ def zero_sum_thirds(raw: tuple[int, ...]) -> tuple[int, ...]:
 
 
 @hookimpl
-def gongzhu_normalize(raw: tuple[int, ...], options: Options) -> tuple[int, ...]:
+def gongzhu_normalise(raw: tuple[int, ...], options: Options) -> tuple[int, ...]:
     if options["zero_sum"] == "exact":
         total = sum(raw)
         return tuple(4 * (4 * value - total) for value in raw)  # = 12 · (4·raw − total) / 3

@@ -1,6 +1,6 @@
 """``chuyang-quanming`` 除羊全明: every showable card but the sheep is shown.
 
-Source: seed ``001``, special rule 2 (除了羊以外的分牌全都必须明，但是羊必须不明).
+Source: rule source ``001``, special rule 2 (除了羊以外的分牌全都必须明，但是羊必须不明).
 In its show turn a seat's only legal action is the show of every showable
 card it holds except ♦J (``show -`` for a seat holding none, or only the
 sheep); it still takes that action itself.  The rule replaces 首明 and secret
@@ -11,10 +11,14 @@ sales: combining it with a ruleset that offers either (华牌, 暗卖) or with
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gongzhu.actions import ShowKind
 from gongzhu.cards import SHEEP, Card
 from gongzhu.plugin import VariantInfo, hookimpl, refuse_show_kinds
+
+if TYPE_CHECKING:
+    from gongzhu.rules import Rules
 
 NAME = "chuyang-quanming"
 
@@ -40,5 +44,5 @@ def gongzhu_filter_shows(
 
 
 @hookimpl
-def gongzhu_check_rules(rules, variants: Sequence) -> None:  # type: ignore[no-untyped-def]
+def gongzhu_check_rules(rules: Rules, variants: Sequence[VariantInfo]) -> None:
     refuse_show_kinds(rules, variants, NAME, "除羊全明")

@@ -1,6 +1,6 @@
 """``fenpai-quanming`` 分牌全明: every showable card is shown.
 
-Source: seed ``001``, special rule 3 (所有的分牌全都必须明).  In its show turn a
+Source: rule source ``001``, special rule 3 (所有的分牌全都必须明).  In its show turn a
 seat's only legal action is the show of every showable card it holds
 (``show -`` for a seat holding none); it still takes that action itself.  The
 rule replaces 首明 and secret sales: combining it with a ruleset that offers
@@ -10,10 +10,14 @@ either (华牌, 暗卖) or with ``chuyang-quanming`` is refused.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gongzhu.actions import ShowKind
 from gongzhu.cards import Card
 from gongzhu.plugin import VariantInfo, hookimpl, refuse_show_kinds
+
+if TYPE_CHECKING:
+    from gongzhu.rules import Rules
 
 NAME = "fenpai-quanming"
 
@@ -38,5 +42,5 @@ def gongzhu_filter_shows(
 
 
 @hookimpl
-def gongzhu_check_rules(rules, variants: Sequence) -> None:  # type: ignore[no-untyped-def]
+def gongzhu_check_rules(rules: Rules, variants: Sequence[VariantInfo]) -> None:
     refuse_show_kinds(rules, variants, NAME, "分牌全明")

@@ -1,6 +1,6 @@
 """``heart-three``: ♥3 is the showable heart, in place of ♥A, a modifier.
 
-Source: seed ``003`` (明：…豬、羊、變壓器或紅桃3).  The showable cards are ♠Q ♦J
+Source: rule source ``003`` (明：…豬、羊、變壓器或紅桃3).  The showable cards are ♠Q ♦J
 ♣10 ♥3; showing ♥3 multiplies every heart, as showing ♥A does elsewhere, and
 ♥3 is the heart that 首明 and 自得 concern (its own value is 0, so 自得
 changes nothing for it).

@@ -1,6 +1,6 @@
 """``hearts-pips``: the heart table of some primers, a modifier.
 
-Source: seed ``001``, special rule 7: ♥9 to ♥5 count their pips (−9 … −5),
+Source: rule source ``001``, special rule 7: ♥9 to ♥5 count their pips (−9 … −5),
 ♥4 counts −10 (特别注意), ♥3 −3 and ♥2 −2; ♥A K Q J 10 as usual (−50 −40 −30
 −20 −10).  The hearts still total −200, and full hearts (满红) changes their
 sign as usual.

@@ -1,6 +1,6 @@
 """``hearts-positive``: hearts count for you, a modifier.
 
-Source: seed ``001``, special rule 7: ♥A K Q J count +50 +40 +30 +20 and
+Source: rule source ``001``, special rule 7: ♥A K Q J count +50 +40 +30 +20 and
 ♥10 to ♥2 +10 each; full hearts (满红) adds a bonus of +200 (doubled with the
 showable heart shown, as every heart is) instead of changing the hearts' sign.
 """

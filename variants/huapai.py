@@ -1,6 +1,6 @@
 """``huapai``: the 华牌 competition rules (《中国华牌竞赛规则》), a base ruleset.
 
-Source: seed ``001``.  What the plug-in sets:
+Source: rule source ``001``.  What the plug-in sets:
 
 * opening lead: the holder of ♠3 leads every hand, any card;
 * 首明 first show: a seat whose first dealt card is showable may show it
@@ -15,7 +15,7 @@ Source: seed ``001``.  What the plug-in sets:
   which ends when a total reaches +1000 or −1000 (option: 800); the lowest
   total is 当猪.
 
-Options (each a **(choice)** of RULES.md):
+Options (each a **(choice)** of docs/rules.rst):
 
 ``shown_lock_stuck`` = ``"play"`` | ``"hand"``
     When the restriction leaves a seat no legal card (it can: a seat void in
@@ -27,13 +27,13 @@ Options (each a **(choice)** of RULES.md):
     (default: the source doubles "the value" of a self-captured card, and the
     transformer's value is both), only the alone-value, or nothing.
 ``match_target`` = ``1000`` | ``800``
-    The total that ends a match (局); seed 001 names both.
+    The total that ends a match (局); source 001 names both.
 """
 
 from __future__ import annotations
 
 from gongzhu.actions import ShowKind
-from gongzhu.cards import Card
+from gongzhu.cards import TRANSFORMER, Card
 from gongzhu.play import PlayConfigurator
 from gongzhu.plugin import (
     Deal,
@@ -44,7 +44,7 @@ from gongzhu.plugin import (
     VariantInfo,
     hookimpl,
 )
-from gongzhu.scoring import ScoreStage, ScoringContext, StageList, signed
+from gongzhu.scoring import MaskScoring, ScoreStage, ScoringContext, StageList, signed
 
 NAME = "huapai"
 OPENING_CARD = Card.parse("3S")
@@ -135,9 +135,24 @@ def self_capture(ctx: ScoringContext) -> None:
                 )
 
 
+def self_capture_masks(hand: MaskScoring) -> None:
+    """自得 on card masks (one deck): the same as :func:`self_capture`, for the compiled scorer."""
+    showable = sum(card.bit for card in hand.table.showable)
+    transformer_rule = hand.options["zide_transformer"]
+    for taken, dealt in zip(hand.taken, hand.dealt, strict=True):
+        mine = taken & dealt & showable
+        while mine:
+            bit = mine & -mine
+            mine ^= bit
+            if bit != TRANSFORMER.bit or transformer_rule == "both":
+                hand.own[bit] = hand.own.get(bit, 1) * 2
+            elif transformer_rule == "alone":
+                hand.alone *= 2
+
+
 @hookimpl
 def gongzhu_score_stages(stages: StageList) -> None:
-    stages.insert_after("values", ScoreStage("self-capture", self_capture))
+    stages.insert_after("values", ScoreStage("self-capture", self_capture, self_capture_masks))
 
 
 @hookimpl

@@ -1,6 +1,6 @@
 """``same-colour-discard`` 垫牌规则: discard in the led suit's colour, a modifier.
 
-Source: seed ``001``, special rule 5 (出红色花色的牌时的垫牌必须是红色花色的牌；出黑色花色
+Source: rule source ``001``, special rule 5 (出红色花色的牌时的垫牌必须是红色花色的牌；出黑色花色
 的牌时的垫牌必须是黑色花色的牌。如果垫错，需得当圈所有的分牌).  A seat void in the led
 suit must discard a card of the led suit's colour (red ♥♦, black ♠♣) if it
 holds one.  By default a wrong discard is legal but penalised: the offender
@@ -16,7 +16,7 @@ Options:
     reading); ``False`` (default) is the source's penalty.
 ``same_colour_offender`` = ``"first"`` | ``"last"``
     With several offenders in one trick, who takes the penalty: the first in
-    play order (default, a **(choice)** of RULES.md: the first wrong discard
+    play order (default, a **(choice)** of docs/rules.rst: the first wrong discard
     is the one that breaks the trick) or the last.
 """
 

@@ -1,6 +1,6 @@
 """``shuangzhu`` 双豬: the highest and the lowest total both lose the match.
 
-Source: seed ``001``, special rule 6 (一轮牌中得分最高和最低的都视为"当猪").  At the
+Source: rule source ``001``, special rule 6 (一轮牌中得分最高和最低的都视为"当猪").  At the
 end of a match the seats at the highest total and those at the lowest are
 all 当猪.
 """

@@ -1,6 +1,6 @@
 """``two-deck`` 拱雙豬: two decks, 26 cards each, pairs, a modifier for either base.
 
-Source: seed ``003`` (拱雙豬), with RULES.md deciding what it leaves open.
+Source: rule source ``003`` (拱雙豬), with docs/rules.rst deciding what it leaves open.
 
 * 104 cards, dealt 26 to each seat; identical cards are interchangeable, so
   ``legal_actions()`` lists each distinct play once (a pair appears once).
@@ -17,7 +17,7 @@ Source: seed ``003`` (拱雙豬), with RULES.md deciding what it leaves open.
   scoring cards.
 * Showing: each copy is shown on its own and doubles only itself (a shown
   ♥A still doubles every heart; two shown ♥A ×4) — a **(choice)** of
-  RULES.md.  A seat holding a shown and an unshown copy of a card plays the
+  docs/rules.rst.  A seat holding a shown and an unshown copy of a card plays the
   unshown one first, so the shown-card restriction only binds when every copy
   the seat holds is shown; a shown copy taken by another seat scores its
   factor for that seat.  39baobao's "three shown reveal the fourth" is a

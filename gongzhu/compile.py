@@ -1,0 +1,181 @@
+"""Compiling a ruleset: the build-time hooks asked once, their answers frozen.
+
+:func:`compile_rules` asks every build-time hook of a ruleset's plugin manager
+once and returns a :class:`CompiledRules`: the play configuration and the
+engines able to play it, the score table, the show kinds, the scoring
+pipeline and its :class:`~gongzhu.scorer.Scorer`, and plain functions for the
+hooks asked at every hand boundary.  :class:`~gongzhu.rules.Rules` keeps it
+(:attr:`Rules.compiled <gongzhu.rules.Rules.compiled>`) and copies the fields
+hands read per card to plain attributes of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from . import defaults
+from .actions import ShowKind
+from .cards import Rank, Suit, parse_cards
+from .errors import IncompatibleVariants
+from .play import EngineRegistry, EngineSpec, PlayConfig, PlayConfigurator, select_engines
+from .plugin import Options, VariantInfo
+from .scorer import Scorer
+from .scoring import ScoreStage, ScoreTable, core_stages
+
+__all__ = ["CompiledRules", "compile_rules", "first_result_chain"]
+
+
+@attrs.frozen
+class CompiledRules:
+    """What a ruleset's build-time hooks answered, as plain data."""
+
+    play_config: PlayConfig
+    """How tricks are played (:func:`~gongzhu.hookspecs.gongzhu_play_config`)."""
+    engines: tuple[EngineSpec, ...]
+    """The play engines that can play the ruleset, fastest first."""
+    table: ScoreTable
+    """The compiled scoring data."""
+    show_kinds: frozenset[ShowKind]
+    """The kinds of show the ruleset offers."""
+    show_kind_owners: Mapping[ShowKind, tuple[str, ...]]
+    """Show kind -> the plug-ins offering it, in the ruleset's order."""
+    auto_show_threshold: int | None
+    """Shown-card count that reveals the rest automatically, or ``None``."""
+    score_stages: tuple[ScoreStage, ...]
+    """The scoring pipeline, in order."""
+    showable_mask: int
+    """Bitmask of the showable cards (every copy of them)."""
+    first_shows: bool
+    """Whether the ruleset has the 首明 phase."""
+    opening_lead: Callable[..., Any]
+    """:func:`~gongzhu.hookspecs.gongzhu_opening_lead` as a plain function (keywords)."""
+    normalise: Callable[..., Any]
+    """:func:`~gongzhu.hookspecs.gongzhu_normalise` as a plain function (keywords)."""
+    normalisation_note: str
+    """How final scores follow from raw ones, as the base plug-in states it."""
+    scorer: Scorer
+    """Scores hands under the ruleset."""
+    decides_match_end: bool
+    """Whether a plug-in answers :func:`~gongzhu.hookspecs.gongzhu_match_over`."""
+
+
+def compile_rules(
+    hook: Any, names: Sequence[str], variants: Sequence[VariantInfo], options: Options
+) -> CompiledRules:
+    """Ask every build-time hook of ``hook`` (a plugin manager's hook relay) once.
+
+    :param names: the ruleset's plug-in names, base first (orders
+        :attr:`CompiledRules.show_kind_owners`).
+    :param variants: their descriptions (the base's states the normalisation).
+    :param options: the resolved option values.
+    :raises IncompatibleVariants: answers that do not fit together (no engine
+        for the play configuration, a heart table without 13 ranks, two
+        showable hearts, a show kind without a factor).
+    """
+    play_config = _compile_play(hook, options)
+    registry = EngineRegistry()
+    hook.gongzhu_play_engines(engines=registry)
+    engines = select_engines(play_config, registry)
+    copies = play_config.deck_copies
+    showable = frozenset(parse_cards(hook.gongzhu_showable_cards(options=options)))
+    hearts = dict(hook.gongzhu_heart_values(options=options))
+    if set(hearts) != set(Rank):
+        raise IncompatibleVariants("gongzhu_heart_values must give a value for all 13 ranks")
+    factors = dict(hook.gongzhu_show_factors(options=options))
+    table = ScoreTable(copies, showable, hearts, factors)
+    if sum(1 for c in showable if c.suit is Suit.HEARTS) > 1:
+        raise IncompatibleVariants("at most one heart can be showable")
+    kinds: set[ShowKind] = set()
+    for answer in hook.gongzhu_show_kinds(options=options):
+        kinds.update(answer)
+    missing = [k.value for k in kinds if k not in factors]
+    if missing:
+        raise IncompatibleVariants(f"no show factor for show kind(s) {', '.join(missing)}")
+    stages = core_stages()
+    hook.gongzhu_score_stages(stages=stages, options=options)
+    score_stages = tuple(stages)
+    first_copies = sum(c.bit for c in showable)
+    normalise = first_result_chain(hook.gongzhu_normalise)
+
+    def normalised(raw: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(normalise(raw=raw, options=options))
+
+    note = f"{names[0]}: {variants[0].normalisation or 'raw scores'}"
+    return CompiledRules(
+        play_config=play_config,
+        engines=engines,
+        table=table,
+        show_kinds=frozenset(kinds),
+        show_kind_owners=_show_kind_owners(hook, kinds, names, options),
+        auto_show_threshold=hook.gongzhu_auto_show_threshold(options=options),
+        score_stages=score_stages,
+        showable_mask=first_copies | (first_copies << 52 if copies == 2 else 0),
+        first_shows=ShowKind.FIRST in kinds,
+        opening_lead=first_result_chain(hook.gongzhu_opening_lead),
+        normalise=normalise,
+        normalisation_note=note,
+        scorer=Scorer(table, options, score_stages, normalised, note),
+        decides_match_end=any(
+            impl.plugin_name != defaults.NAME for impl in hook.gongzhu_match_over.get_hookimpls()
+        ),
+    )
+
+
+def first_result_chain(caller: Any) -> Callable[..., Any]:
+    """A plain function calling a firstresult hook's implementations in pluggy's order.
+
+    Built once per ruleset for the hooks asked at every hand boundary, so they
+    cost a few function calls instead of pluggy's dispatch.  With any wrapper
+    registered, the hook caller itself is returned.
+    """
+    impls = caller.get_hookimpls()
+    if any(impl.hookwrapper or impl.wrapper for impl in impls):
+        return caller
+    chain = [(impl.function, impl.argnames) for impl in reversed(impls)]
+
+    def call(**kwargs: Any) -> Any:
+        for function, argnames in chain:
+            result = function(*[kwargs[name] for name in argnames])
+            if result is not None:
+                return result
+        return None
+
+    return call
+
+
+def _compile_play(hook: Any, options: Options) -> PlayConfig:
+    """Ask every :func:`~gongzhu.hookspecs.gongzhu_play_config` once, in pluggy's order."""
+    configurator = PlayConfigurator()
+    for impl in reversed(hook.gongzhu_play_config.get_hookimpls()):
+        configurator._plugin = impl.plugin_name
+        args = {"config": configurator, "options": options}
+        impl.function(*[args[name] for name in impl.argnames])
+    return configurator.build()
+
+
+def _show_kind_owners(
+    hook: Any, kinds: Iterable[ShowKind], names: Sequence[str], options: Options
+) -> Mapping[ShowKind, tuple[str, ...]]:
+    """Ask each :func:`~gongzhu.hookspecs.gongzhu_show_kinds` implementation alone
+    which kinds it offers: kind -> the offering plug-ins' names, in ``names`` order."""
+    owners: dict[ShowKind, list[str]] = {kind: [] for kind in kinds}
+    args = {"options": options}
+    for impl in reversed(hook.gongzhu_show_kinds.get_hookimpls()):
+        if impl.hookwrapper or impl.wrapper:
+            continue
+        answer = impl.function(*[args[name] for name in impl.argnames])
+        for kind in answer or ():
+            found = owners.get(kind)
+            if found is not None and impl.plugin_name not in found:
+                found.append(impl.plugin_name)
+    rank = {name: at for at, name in enumerate(names)}
+    return MappingProxyType(
+        {
+            kind: tuple(sorted(found, key=lambda n: rank.get(n, len(rank))))
+            for kind, found in owners.items()
+        }
+    )

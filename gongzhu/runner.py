@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import random
 import signal
 import threading
@@ -21,6 +20,7 @@ from typing import Any, NamedTuple, Protocol
 
 import attrs
 
+from . import backends
 from .bots import BOTS, Bot, make_bot, play_hand
 from .errors import GongzhuError
 from .match import Match
@@ -188,8 +188,14 @@ def run(
     workers: int = 1,
     out: Writer | None = None,
     progress: Callable[[int, int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> RunSummary:
     """Play ``count`` hands (or matches) of ``job`` over ``workers`` processes.
+
+    ``backend="ray"`` plays the chunks as Ray tasks instead, on the cluster
+    at ``address`` or a local Ray instance (:func:`gongzhu.backends.imap`):
+    the same seeds give the same summary and records as locally.
 
     Records go to ``out`` as JSON Lines, in order, written and flushed chunk
     by chunk (when :attr:`Job.records` has them built).  ``progress(done,
@@ -229,19 +235,21 @@ def run(
     main_thread = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, hold) if main_thread else None
     try:
-        if workers == 1:
-            for task in tasks:
-                take(_play_chunk(task))
+        chunks = backends.imap(
+            _play_chunk,
+            tasks,
+            backend=backend,
+            workers=workers,
+            address=address,
+            initializer=_ignore_interrupts,
+        )
+        try:
+            for chunk in chunks:
+                take(chunk)
                 if interrupted:
                     break
-        else:
-            context = multiprocessing.get_context("spawn")
-            with context.Pool(workers, initializer=_ignore_interrupts) as pool:
-                for chunk in pool.imap(_play_chunk, tasks):
-                    take(chunk)
-                    if interrupted:
-                        pool.terminate()
-                        break
+        finally:
+            chunks.close()  # stops the workers (a local pool, pending Ray tasks)
     finally:
         if main_thread:
             signal.signal(signal.SIGINT, previous)

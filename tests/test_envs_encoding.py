@@ -217,3 +217,22 @@ def test_rules_are_resolved_from_names() -> None:
     assert encoding.resolve_rules(rules) is rules
     assert encoding.resolve_rules("huapai") is gongzhu.load_rules("huapai")
     assert encoding.resolve_rules(None) is gongzhu.load_rules()
+
+
+def test_score_bounds_hold_the_extreme_hands_and_random_ones() -> None:
+    from gongzhu.envs.encoding import default_illegal_reward, score_bounds
+
+    rules = gongzhu.load_rules()
+    bounds = score_bounds(rules)
+    assert (bounds.raw_low, bounds.raw_high) == (-2400, 3200)  # all shown, ×4 transformer
+    assert bounds.final_low == -29604 and default_illegal_reward(rules) == -59208.0
+    for names in (("39baobao",), ("huapai", "anmai"), ("two-deck",)):
+        rules = gongzhu.load_rules(*names)
+        bounds = score_bounds(rules)
+        for seed in range(30):
+            hand = rules.new_hand(seed)
+            hand.play_out(random.Random(seed).random)
+            sheet = hand.score()
+            assert all(bounds.raw_low <= x <= bounds.raw_high for x in sheet.raw)
+            assert all(bounds.final_low <= x <= bounds.final_high for x in sheet.final)
+            assert default_illegal_reward(rules) < min(sheet.final)

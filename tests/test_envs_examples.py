@@ -19,6 +19,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
     [
         ("pettingzoo_random.py", "pettingzoo", "hand "),
         ("gymnasium_seat.py", "gymnasium", "episode "),
+        ("openspiel_ismcts.py", "pyspiel", "hand "),
     ],
 )
 def test_env_example_runs(script: str, package: str, lines: str) -> None:
@@ -40,13 +41,20 @@ import importlib.abc, sys
 
 class Block(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in {"numpy", "gymnasium", "pettingzoo"}:
+        if name.split(".")[0] in {"numpy", "gymnasium", "pettingzoo", "pyspiel", "open_spiel"}:
             raise ImportError(f"blocked: {name}")
         return None
 
 sys.meta_path.insert(0, Block())
 import gongzhu, gongzhu.envs
 import gongzhu.envs.encoding, gongzhu.envs.pettingzoo, gongzhu.envs.gymnasium
+import gongzhu.envs.openspiel
+try:
+    gongzhu.envs.openspiel.GongzhuGame()
+except ImportError as error:
+    assert "gongzhu[openspiel]" in str(error), error
+else:
+    raise AssertionError("GongzhuGame was built without OpenSpiel")
 try:
     gongzhu.envs.pettingzoo.raw_env()
 except ImportError as error:
@@ -74,7 +82,7 @@ def test_the_env_modules_import_without_the_extras() -> None:
 def test_import_gongzhu_imports_no_framework() -> None:
     code = (
         "import sys, gongzhu, gongzhu.envs; "
-        "print(sorted(set(sys.modules) & {'numpy', 'gymnasium', 'pettingzoo'}))"
+        "print(sorted(set(sys.modules) & {'numpy', 'gymnasium', 'pettingzoo', 'pyspiel', 'ray'}))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

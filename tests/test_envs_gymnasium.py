@@ -107,3 +107,17 @@ def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
     human.reset(seed=2)
     assert human.render() is None
     assert "seat 0:" in capsys.readouterr().out
+
+
+def test_the_default_illegal_reward_is_below_every_result_of_the_ruleset() -> None:
+    from gongzhu.envs.encoding import default_illegal_reward, score_bounds
+
+    for names in ("39baobao", ("huapai", "anmai"), "two-deck"):
+        env = SeatEnv(rules=names)
+        assert env.illegal_reward == default_illegal_reward(env.rules)
+        assert env.illegal_reward < score_bounds(env.rules).final_low < 0
+    assert SeatEnv(rules="two-deck").illegal_reward < -400_000  # two-deck finals pass -300 000
+    env = SeatEnv(rules="two-deck")
+    env.reset(seed=3)
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    assert env.step(illegal)[1] == default_illegal_reward(env.rules)

@@ -125,3 +125,16 @@ def test_rules_and_render_mode_are_checked() -> None:
         raw_env(rules="no-such-rules")
     with pytest.raises(ValueError, match="render_mode"):
         raw_env(render_mode="rgb_array")
+
+
+def test_the_default_illegal_reward_follows_the_ruleset() -> None:
+    from gongzhu.envs.encoding import default_illegal_reward
+
+    for names in ("39baobao", "two-deck"):
+        wrapped = env(rules=names)
+        wrapped.reset(seed=2)
+        agent = wrapped.agent_selection
+        mask = wrapped.observe(agent)["action_mask"]
+        wrapped.step(int(np.flatnonzero(mask == 0)[0]))
+        expected = default_illegal_reward(gongzhu.load_rules(names))
+        assert wrapped.rewards[agent] == expected < -50_000

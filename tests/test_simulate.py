@@ -29,8 +29,8 @@ RULESETS = {
 
 
 def playout(
-    rules: Rules, seed: int, draws: int, accelerated: bool, monkeypatch
-) -> gongzhu.HandState:  # type: ignore[no-untyped-def]
+    rules: Rules, seed: int, draws: int, accelerated: bool, monkeypatch: pytest.MonkeyPatch
+) -> gongzhu.HandState:
     """Deal from ``seed``; play ``draws`` random steps one by one, then the rest in bulk."""
     rng = random.Random(seed)
     hand = rules.new_hand(seed, engine="single-c" if accelerated else "single-python")

@@ -55,12 +55,13 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 from ..actions import Action, Play, Show, ShowKind, play_of_key
-from ..cards import Card
+from ..cards import Card, Suit, full_deck
+from ..errors import InvalidScoreInput
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
 
@@ -74,10 +75,12 @@ __all__ = [
     "PAIR_COUNT",
     "Layout",
     "RulesLike",
+    "ScoreBounds",
     "Segment",
     "action_mask",
     "action_size",
     "decode_action",
+    "default_illegal_reward",
     "encode_action",
     "encode_observation",
     "layout",
@@ -86,6 +89,7 @@ __all__ = [
     "observation_size",
     "render_text",
     "resolve_rules",
+    "score_bounds",
 ]
 
 SEATS: Final = 4
@@ -412,3 +416,97 @@ def render_text(hand: HandState) -> str:
     if hand.is_over:
         lines.append(f"  scores: {' '.join(map(str, hand.returns()))}")
     return "\n".join(lines)
+
+
+# -- score bounds --------------------------------------------------------------------------
+
+
+@attrs.frozen
+class ScoreBounds:
+    """The extreme scores of one seat in one hand of a ruleset (see :func:`score_bounds`).
+
+    :ivar raw_low: the lowest raw score (:attr:`ScoreSheet.raw
+        <gongzhu.scoring.ScoreSheet.raw>`).
+    :ivar raw_high: the highest raw score.
+    :ivar final_low: the lowest final (normalised) score
+        (:meth:`HandState.returns <gongzhu.hand.HandState.returns>`).
+    :ivar final_high: the highest final score.
+    """
+
+    raw_low: int
+    raw_high: int
+    final_low: int
+    final_high: int
+
+
+@functools.lru_cache(maxsize=64)
+def score_bounds(rules: Rules) -> ScoreBounds:
+    """The extreme scores of ``rules``, from its own scorer on the extreme hands.
+
+    Every candidate hand gives one seat all the scoring cards (every copy) but
+    for a few left to a second seat: any of the sheep, the pig, the
+    transformer and one copy of one heart (so that 满红 and 满贯 are both in
+    and out).  Each is scored with no shows, with every showable card shown
+    openly, sold secretly, or first-shown one card (the rest openly), by
+    either seat, as the ruleset offers, with and without that seat having
+    been dealt the cards it showed (自得); the bounds are the extremes of
+    every seat's raw and final scores.  That covers the core scoring pipeline's
+    worst and best hands (all the negative cards, every factor applied) and
+    those of the shipped variants; a plug-in whose extremes lie elsewhere
+    may exceed them, which is why :func:`default_illegal_reward` keeps a
+    margin.  Computed once per ruleset (a few thousand scorings), then cached.
+    """
+    table = rules.table
+    copies = table.copies
+    scoring = [card for card in full_deck(1) if table.is_scoring(card)]
+    showable = sorted(table.showable)
+    hearts = [card for card in scoring if card.suit is Suit.HEARTS]
+    singles = [card for card in scoring if card.suit is not Suit.HEARTS]
+    shows: list[dict[str, tuple[Card, ...]]] = [{}]
+    every = tuple(card for card in showable for _ in range(copies))
+    if ShowKind.OPEN in rules.show_kinds:
+        shows.append({"shown": every})
+    if ShowKind.SECRET in rules.show_kinds:
+        shows.append({"secret": every})
+    if ShowKind.FIRST in rules.show_kinds:
+        for card in showable:
+            rest = list(every)
+            rest.remove(card)
+            show: dict[str, tuple[Card, ...]] = {"first_shown": (card,)}
+            if rest and ShowKind.OPEN in rules.show_kinds:
+                show["shown"] = tuple(rest)
+            shows.append(show)
+    raw: list[int] = []
+    final: list[int] = []
+    for left_singles in itertools.chain.from_iterable(
+        itertools.combinations(singles, n) for n in range(len(singles) + 1)
+    ):
+        for left_heart in (None, *hearts):
+            left = [*left_singles] + ([left_heart] if left_heart is not None else [])
+            mine = [card for card in scoring for _ in range(copies)]
+            for card in left:
+                mine.remove(card)
+            theirs = [card for card in scoring for _ in range(copies)]
+            for card in mine:
+                theirs.remove(card)
+            for show, shower, dealt in itertools.product(shows, (0, 1), (False, True)):
+                kwargs: dict[str, Any] = {key: {shower: cards} for key, cards in show.items()}
+                if dealt:  # the shower was dealt what it showed (自得 reads it)
+                    kwargs["dealt"] = {shower: [c for cards in show.values() for c in cards]}
+                try:
+                    sheet = rules.score({0: mine, 1: theirs}, **kwargs)
+                except InvalidScoreInput:  # a show this ruleset refuses
+                    continue
+                raw.extend(sheet.raw)
+                final.extend(sheet.final)
+    return ScoreBounds(min(raw), max(raw), min(final), max(final))
+
+
+def default_illegal_reward(rules: Rules) -> float:
+    """The adapters' default reward for an illegal action: below any hand's result.
+
+    Twice the lowest final score :func:`score_bounds` finds (and at most -1):
+    -59 208 for 39baobao, -28 800 for huapai, -692 808 for two-deck (whose
+    final scores reach several hundred thousand).
+    """
+    return float(min(-1, 2 * score_bounds(rules).final_low))

@@ -27,7 +27,7 @@ builds); building an environment then raises :class:`ImportError`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, SupportsFloat
+from typing import TYPE_CHECKING, Any, Literal, SupportsFloat
 
 from ..bots import Bot, make_bot
 from ..errors import IllegalAction
@@ -78,8 +78,10 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
     :param render_mode: ``"ansi"`` (:meth:`render` returns the text),
         ``"human"`` (it prints it) or ``None``.
     :param illegal_reward: the reward of an action outside the mask, which
-        ends the episode (``info["illegal_action"]`` is then ``True``).
-        Choose it below the ruleset's worst scores if the policy acts unmasked.
+        ends the episode (``info["illegal_action"]`` is then ``True``).  The
+        default ``"auto"`` is the ruleset's
+        :func:`~gongzhu.envs.encoding.default_illegal_reward`, below any
+        hand's result (-59 208 for 39baobao, -692 808 for two-deck).
 
     ``reset(seed=...)`` seeds the deals and the bots; ``reset(options={"deal":
     deal})`` plays the given :class:`~gongzhu.deal.Deal`.
@@ -93,7 +95,7 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         seat: int = 0,
         bots: str | Sequence[str] = "random",
         render_mode: str | None = None,
-        illegal_reward: float = -1000.0,
+        illegal_reward: float | Literal["auto"] = "auto",
     ) -> None:
         super().__init__()  # without Gymnasium: ImportError, naming the extra
         import numpy
@@ -118,7 +120,12 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         self.bot_names: tuple[str, ...] = tuple(names)
         """The other seats' bots, in seat order."""
         self.render_mode = render_mode
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward: float = (
+            encoding.default_illegal_reward(self.rules)
+            if illegal_reward == "auto"
+            else float(illegal_reward)
+        )
+        """The reward of an illegal action (it ends the episode)."""
         self.action_space = spaces.Discrete(encoding.action_size(self.rules))
         self.observation_space = spaces.Box(
             low=0.0, high=encoding.observation_high(self.rules), dtype=numpy.float32

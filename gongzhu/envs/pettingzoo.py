@@ -30,7 +30,7 @@ builds); building an environment then raises :class:`ImportError`.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from ..rules import Rules
 from . import encoding
@@ -69,7 +69,7 @@ def env(
     rules: RulesLike = None,
     render_mode: str | None = None,
     *,
-    illegal_reward: float | None = -1000.0,
+    illegal_reward: float | Literal["auto"] | None = "auto",
 ) -> AECEnv:
     """A wrapped :class:`raw_env`, as PettingZoo's classic games build theirs.
 
@@ -77,15 +77,19 @@ def env(
     the mask ends the hand, the offender receiving ``illegal_reward`` and the
     others 0; ``illegal_reward=None`` leaves it out, so that an illegal
     action raises :class:`~gongzhu.errors.IllegalAction`), then
-    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``.  Choose
-    ``illegal_reward`` below the ruleset's worst scores if an agent may
-    act unmasked.
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``.  The default
+    ``"auto"`` is the ruleset's
+    :func:`~gongzhu.envs.encoding.default_illegal_reward`, below any hand's
+    result (-59 208 for 39baobao, -692 808 for two-deck).
     """
     from pettingzoo.utils import wrappers
 
-    game: AECEnv = raw_env(rules=rules, render_mode=render_mode)
+    raw = raw_env(rules=rules, render_mode=render_mode)
+    game: AECEnv = raw
+    if illegal_reward == "auto":
+        illegal_reward = encoding.default_illegal_reward(raw.rules)
     if illegal_reward is not None:
-        game = wrappers.TerminateIllegalWrapper(game, illegal_reward=illegal_reward)
+        game = wrappers.TerminateIllegalWrapper(game, illegal_reward=float(illegal_reward))
     game = wrappers.AssertOutOfBoundsWrapper(game)
     game = wrappers.OrderEnforcingWrapper(game)
     return game

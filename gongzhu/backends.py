@@ -1,0 +1,146 @@
+"""Where many independent jobs run: local processes, or tasks on a Ray cluster.
+
+:func:`imap` maps a job function over a list of tasks and yields the
+results in task order, whichever backend runs them, so a run that derives
+each task's seed from its index alone gives the same results on every
+backend and any number of workers.  ``gongzhu simulate`` and
+``gongzhu arena`` use it (``--backend``, ``--address``).
+
+``"local"``
+    the calling process (one worker) or a pool of spawned processes.
+``"ray"``
+    Ray remote tasks (extra ``gongzhu[ray]``): on the cluster at
+    ``address`` (``"auto"``, ``"ray://head:10001"``…), else on a Ray
+    instance started on this machine, or the one already initialised in
+    this process.  Ray is imported only here, when the backend is used:
+    ``import gongzhu`` never imports it.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from collections.abc import Callable, Generator, Sequence
+from typing import Any, Final, TypeVar
+
+from .errors import GongzhuError
+
+__all__ = ["BACKENDS", "BackendUnavailable", "imap"]
+
+BACKENDS: Final = ("local", "ray")
+"""The backends :func:`imap` knows."""
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class BackendUnavailable(GongzhuError, ImportError):
+    """A backend whose optional dependency is not installed (the message names the extra)."""
+
+
+def imap(
+    function: Callable[[T], R],
+    tasks: Sequence[T],
+    *,
+    backend: str = "local",
+    workers: int = 1,
+    address: str | None = None,
+    initializer: Callable[[], None] | None = None,
+    chunksize: int = 1,
+) -> Generator[R, None, None]:
+    """``function(task)`` for each task, yielded in task order.
+
+    :param function: a module-level function (it is pickled to the workers).
+    :param backend: one of :data:`BACKENDS`.
+    :param workers: local: processes (1 runs in this process); Ray: the most
+        tasks in flight at once (and the CPUs of a Ray instance started here).
+    :param address: the Ray cluster to attach to (Ray only); ``None`` starts
+        a local instance unless this process has initialised Ray already.
+    :param initializer: called once in each local worker process.
+    :param chunksize: tasks sent to a worker at a time (one Ray task each).
+    :raises GongzhuError: an unknown backend, or an address without Ray.
+    :raises BackendUnavailable: Ray is not installed.
+
+    Closing the iterator early (``break``) stops the workers: the local
+    pool is terminated, Ray tasks still pending are cancelled.
+    """
+    if backend not in BACKENDS:
+        raise GongzhuError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if workers < 1 or chunksize < 1:
+        raise GongzhuError("imap needs at least one worker and a chunk size of at least one")
+    if backend == "ray":
+        return _ray_imap(function, tasks, workers, address, chunksize)
+    if address is not None:
+        raise GongzhuError("a cluster address is only for the ray backend")
+    return _local_imap(function, tasks, workers, initializer, chunksize)
+
+
+def _local_imap(
+    function: Callable[[T], R],
+    tasks: Sequence[T],
+    workers: int,
+    initializer: Callable[[], None] | None,
+    chunksize: int,
+) -> Generator[R, None, None]:
+    if workers == 1:
+        for task in tasks:
+            yield function(task)
+        return
+    with multiprocessing.get_context("spawn").Pool(workers, initializer=initializer) as pool:
+        yield from pool.imap(function, tasks, chunksize=chunksize)
+    # leaving the with block (normally or by close()) terminates the pool
+
+
+def _run_batch(function: Callable[[T], R], batch: Sequence[T]) -> list[R]:
+    """One Ray task: a batch of tasks, run in order."""
+    return [function(task) for task in batch]
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise BackendUnavailable(
+            "the ray backend needs Ray: python -m pip install 'gongzhu[ray]'"
+        ) from None
+    return ray
+
+
+def _ray_imap(
+    function: Callable[[T], R],
+    tasks: Sequence[T],
+    workers: int,
+    address: str | None,
+    chunksize: int,
+) -> Generator[R, None, None]:
+    ray = _ray()
+    if not ray.is_initialized():
+        options: dict[str, Any] = {
+            "include_dashboard": False,
+            "log_to_driver": False,
+            "logging_level": logging.WARNING,
+        }
+        if address is None:
+            options["num_cpus"] = workers
+        ray.init(address=address, **options)
+    remote = ray.remote(_run_batch)
+    batches = [tasks[start : start + chunksize] for start in range(0, len(tasks), chunksize)]
+    pending: list[Any] = []
+    submitted = 0
+    try:
+        for _ in range(len(batches)):
+            while submitted < len(batches) and len(pending) < 2 * workers:
+                pending.append(remote.remote(function, batches[submitted]))
+                submitted += 1
+            ref = pending.pop(0)
+            try:
+                results = ray.get(ref)
+            except ray.exceptions.RayTaskError as exc:
+                cause = exc.cause if isinstance(exc.cause, BaseException) else None
+                if cause is None:
+                    raise
+                raise cause from None
+            yield from results
+    finally:
+        for ref in pending:
+            ray.cancel(ref)

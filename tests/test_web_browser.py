@@ -1,0 +1,258 @@
+"""The pages in a real browser: Playwright driving headless Chromium against a live server.
+
+Skipped, with the reason, when Playwright, Chromium or the web extra is missing.
+``GONGZHU_WEB_SCREENSHOTS=docs/_static`` also writes the documentation's screenshots.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import gongzhu
+
+pytestmark = [pytest.mark.browser, pytest.mark.one_engine]
+
+CHROMIUM = os.environ.get("GONGZHU_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHOTS = os.environ.get("GONGZHU_WEB_SCREENSHOTS")
+
+
+def missing() -> str | None:
+    """Why the browser tests cannot run here, or ``None``."""
+    for module, extra in (("starlette", "web"), ("uvicorn", "web"), ("playwright", "webtest")):
+        if importlib.util.find_spec(module) is None:
+            return f"{module} is not installed: pip install '.[{extra}]'"
+    if not Path(CHROMIUM).exists() and shutil.which("chromium") is None:
+        return f"no Chromium at {CHROMIUM}: apt-get install chromium (or set GONGZHU_CHROMIUM)"
+    return None
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"web-{name}.png"), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[tuple[str, Any]]:
+    reason = missing()
+    if reason:
+        pytest.skip(reason)
+    import uvicorn
+
+    from gongzhu.web.app import create_app
+    from gongzhu.web.lobby import Lobby
+    from gongzhu.web.serve import base_url, open_socket
+
+    lobby = Lobby(bot_delay=0.02)
+    sock = open_socket("127.0.0.1", 0)
+    config = uvicorn.Config(create_app(lobby), log_level="warning", lifespan="on")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if running.started:
+            break
+        time.sleep(0.05)
+    yield base_url(sock), lobby
+    running.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser(server: tuple[str, Any]) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    executable = CHROMIUM if Path(CHROMIUM).exists() else shutil.which("chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1000, "height": 820}, accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(15000)
+    yield page
+    context.close()
+    assert not errors, errors  # no JavaScript error on any page
+
+
+def seat_link(server: tuple[str, Any], players: str, *rules: str, **kwargs: Any) -> str:
+    url, lobby = server
+    table = lobby.open_table(list(rules), players.split(","), **kwargs)
+    return f"{url}/play/{table.seats[0].token}"
+
+
+def states(page: Any) -> int:
+    return int(page.evaluate("Number(document.body.dataset.states || 0)"))
+
+
+def wait_for_my_turn(page: Any, after: int) -> str:
+    """Wait for a state newer than ``after`` where it is this seat's turn or the hand is over."""
+    page.wait_for_function(
+        """after => Number(document.body.dataset.states || 0) > after &&
+        /Your turn|is over/.test(document.getElementById("status").textContent)""",
+        arg=after,
+    )
+    return str(page.text_content("#status"))
+
+
+def test_a_whole_hand_against_bots_through_the_page(page: Any, server: Any) -> None:
+    page.goto(seat_link(server, "human,heuristic,heuristic,heuristic", "39baobao", seed=3))
+    status = wait_for_my_turn(page, 0)
+    assert "亮牌" in status and page.locator("#actions button").count() >= 1
+    shot(page, "show")
+    count = states(page)
+    page.keyboard.press("1")  # the keyboard: the first show choice, show nothing
+    status = wait_for_my_turn(page, count)
+    refused = played = 0
+    while "is over" not in status:
+        assert "play a highlighted card" in status
+        legal = page.locator("#hand button.card.legal")
+        illegal = page.locator("#hand button.card.illegal")
+        assert legal.count() >= 1
+        if illegal.count() and not refused:  # the engine's explanation reaches the page
+            illegal.first.click()
+            page.wait_for_selector("#error[data-code='illegal-action']")
+            assert "illegal action" in str(page.text_content("#error"))
+            refused += 1
+        if played == 5:
+            shot(page, "table")
+        count = states(page)
+        if played % 2:  # the keyboard: move to a playable card, Enter plays it
+            page.keyboard.press("ArrowRight")
+            assert page.evaluate("document.activeElement.classList.contains('legal')")
+            page.keyboard.press("Enter")
+        else:
+            legal.first.click()
+        played += 1
+        status = wait_for_my_turn(page, count)
+    assert played == 13
+    rows = page.locator(".sheet tbody tr")
+    assert rows.count() == 4
+    assert "raw" in str(rows.first.text_content())
+    shot(page, "sheet")
+    with page.expect_download() as download:
+        page.click("text=hand 1 record")
+    record = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    hand = gongzhu.replay(record)
+    assert hand.is_over and len(hand.tricks) == 13
+
+
+def test_the_viewer_steps_through_a_record_trick_by_trick(
+    page: Any, server: Any, tmp_path: Path
+) -> None:
+    rules = gongzhu.load_rules("huapai")
+    hand = rules.new_hand(seed=12)
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        hand.apply(legal[-1] if hand.phase is gongzhu.Phase.SHOW else legal[0])
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(hand.to_record()), encoding="utf-8")
+    page.goto(server[0] + "/viewer")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#view:not([hidden])")
+    assert page.text_content("#step") == "the deal (13 tricks)"
+    assert page.locator("#seats .seat").nth(0).locator(".card").count() >= 13
+    page.keyboard.press("ArrowRight")
+    assert page.text_content("#step") == "trick 1 of 13"
+    first = hand.tricks[0]
+    shown = page.locator("#trick .played .card")
+    assert [shown.nth(i).get_attribute("data-card") for i in range(4)] == [
+        str(c) for c in first.cards
+    ]
+    winner = page.locator("#trick .winner")
+    assert winner.get_attribute("data-seat") == str(first.winner)
+    cards = page.locator(f"#seats .seat[data-seat='{first.leader}'] .cards .card")
+    assert cards.count() == 12
+    page.click("#next")
+    assert page.text_content("#step") == "trick 2 of 13"
+    shot(page, "viewer")
+    page.keyboard.press("End")
+    assert page.text_content("#step") == "trick 13 of 13"
+    assert page.locator(".sheet tbody tr").count() == 4
+    assert page.locator("#next").is_disabled()
+    page.keyboard.press("Home")
+    assert page.text_content("#step") == "the deal (13 tricks)"
+    page.click("summary")  # a broken record: the server's reason, no view
+    page.fill("#paste", '{"format": "gongzhu-hand/1"}')
+    page.click("#load-paste")
+    page.wait_for_function("document.getElementById('error').textContent.length > 0")
+    assert "invalid record" in str(page.text_content("#error"))
+
+
+def test_the_table_fits_a_phones_width(browser: Any, server: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    try:
+        page.goto(seat_link(server, "human,heuristic,heuristic,heuristic", "huapai", seed=9))
+        wait_for_my_turn(page, 0)
+        assert page.locator("#hand button.card").count() == 13
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width}px wide on a 390px screen"
+        shot(page, "phone")
+    finally:
+        context.close()
+
+
+def test_reloading_restores_the_seat_and_a_second_window_can_take_it_over(
+    page: Any, browser: Any, server: Any
+) -> None:
+    link = seat_link(server, "human,first,first,first", "39baobao", seed=4)
+    page.goto(link)
+    wait_for_my_turn(page, 0)
+    count = states(page)
+    page.locator("#actions button").first.click()
+    wait_for_my_turn(page, count)
+    before = page.locator("#hand button.card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    page.reload()
+    wait_for_my_turn(page, 0)
+    after = page.locator("#hand button.card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert after == before
+    other = page.context.new_page()
+    other.goto(link)
+    other.wait_for_selector("#error[data-code='seat-taken']")
+    assert "already open" in str(other.text_content("#error"))
+    other.click("text=Take over this seat here")
+    page.wait_for_selector("#error[data-code='taken-over']")
+    wait_for_my_turn(other, 0)
+    other.close()
+
+
+def test_the_lobby_opens_a_table_with_chosen_rules_and_bots(page: Any, server: Any) -> None:
+    page.goto(server[0] + "/")
+    page.wait_for_selector("#base option[value='huapai']", state="attached")
+    page.select_option("#base", "huapai")
+    page.check("input[name=modifier][value='anmai']")
+    page.select_option("#seat-2", "human")
+    page.select_option("#seat-3", "random")
+    shot(page, "lobby")
+    page.click("#open")
+    page.wait_for_selector("#links:not([hidden])")
+    links = page.locator("a.seat-link")
+    assert links.count() == 2
+    page.goto(server[0] + str(links.first.get_attribute("href")))
+    page.wait_for_function("document.getElementById('rules').textContent.includes('anmai')")

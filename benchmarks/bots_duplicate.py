@@ -78,6 +78,9 @@ def main() -> None:
     parser.add_argument("--rules", nargs="*", default=[])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print JSON lines")
+    parser.add_argument(
+        "--rst", action="store_true", help="print the results table of docs/bots.rst"
+    )
     args = parser.parse_args()
     for item in args.search_option:
         key, _, text = item.partition("=")
@@ -96,17 +99,43 @@ def main() -> None:
             f"{datetime.date.today()}  python {platform.python_version()} on "
             f"{platform.machine()}, rules {rules!r}, {args.workers} worker(s)"
         )
+    results = []
     for match in matches:
         a, b = match.split(":")
         result = run(args.rules, a, b, args.deals, args.seed, args.workers, args.budget_ms)
+        results.append(result)
         if args.json:
             print(json.dumps(result))
-        else:
+        elif not args.rst:
             print(
                 f"{a:>10} vs {b:<10} {result['hands']:6d} hands: "
                 f"{result['mean']:+8.1f} ± {result['stderr']:5.1f} raw points per hand "
                 f"(z = {result['z']:+.2f}, {result['seconds']:.0f} s)"
             )
+    if args.rst:
+        print(rst_table(results))
+
+
+def rst_table(results: list[dict[str, Any]]) -> str:
+    """The results as the list-table of docs/bots.rst."""
+    rows = [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :widths: 30 14 28 28",
+        "",
+        "   * - match",
+        "     - hands",
+        "     - raw points per hand (A − B)",
+        "     - standard error",
+    ]
+    for result in results:
+        rows += [
+            f"   * - {result['a']} vs {result['b']}",
+            f"     - {result['hands']}",
+            f"     - {result['mean']:+.1f}",
+            f"     - {result['stderr']:.1f}",
+        ]
+    return "\n".join(rows)
 
 
 if __name__ == "__main__":

@@ -15,18 +15,19 @@ and the luck of the deal cancels out:
 A deal's value is the mean over its hands, and the standard error is taken
 over deals (the hands of one deal are correlated).  Identical bots score
 exactly 0.  Deal *i* comes from a seed derived from the run's seed and *i*
-alone, so results do not depend on the number of workers.
+alone, so results do not depend on the number of workers, nor on the
+backend that runs them (local processes or Ray tasks: :mod:`gongzhu.backends`).
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
 
+from . import backends
 from .actions import Action, Show
 from .bots import Bot, make_bot
 from .errors import GongzhuError
@@ -154,33 +155,52 @@ def run_arena(
     shows: bool = False,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> ArenaResult:
     """Play ``deals`` duplicate deals of bot ``a`` against bot ``b``.
 
     :param workers: processes to play in (the result is the same for any number).
     :param progress: called as ``progress(done, deals)`` as deals finish.
-    :raises GongzhuError: an unknown format, bot or a non-positive count.
+    :param backend: ``"local"`` (processes) or ``"ray"`` (Ray tasks, on the
+        cluster at ``address`` or a local Ray instance); see
+        :func:`gongzhu.backends.imap`.  The result is the same on both.
+    :param options: bot name -> keyword options for that bot
+        (``{"search": {"objective": "team"}}``).
+    :raises GongzhuError: an unknown format, bot or backend, options a bot
+        refuses, or a non-positive count.
+    :raises BackendUnavailable: ``backend="ray"`` without Ray installed.
     """
     if format not in FORMATS:
         raise GongzhuError(f"arena format must be one of {', '.join(FORMATS)}, not {format!r}")
     if deals < 1 or workers < 1:
         raise GongzhuError("an arena needs at least one deal and one worker")
-    for name in (a, b):
-        make_bot(name, rules=rules)  # an unknown bot fails here, before any work
     plain = {name: dict(values) for name, values in (options or {}).items()}
+    for name in (a, b):  # an unknown bot, or options it refuses, fail here, before any work
+        try:
+            make_bot(name, rules=rules, **plain.get(name, {}))
+        except (TypeError, ValueError) as exc:
+            if isinstance(exc, GongzhuError):
+                raise
+            raise GongzhuError(f"bot {name!r} refuses its options: {exc}") from None
     jobs = [(rules.spec(), _deal_seed(seed, i), a, b, format, shows, plain) for i in range(deals)]
     results: list[float] = []
-    if workers == 1:
-        for job in jobs:
-            results.append(_job(job))
+    workers = min(workers, deals)
+    values = backends.imap(
+        _job,
+        jobs,
+        backend=backend,
+        workers=workers,
+        address=address,
+        chunksize=max(1, deals // (workers * 8)),
+    )
+    try:
+        for value in values:
+            results.append(value)
             if progress is not None:
                 progress(len(results), deals)
-    else:
-        with multiprocessing.get_context("spawn").Pool(min(workers, deals)) as pool:
-            for value in pool.imap(_job, jobs, chunksize=max(1, deals // (workers * 8))):
-                results.append(value)
-                if progress is not None:
-                    progress(len(results), deals)
+    finally:
+        values.close()
     mean = sum(results) / deals
     variance = sum((x - mean) ** 2 for x in results) / (deals - 1) if deals > 1 else 0.0
     return ArenaResult(

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import IO, Any, NoReturn
 
 from .arena import FORMATS, run_arena
+from .backends import BACKENDS, BackendUnavailable
 from .bots import BOTS, Bot, make_bot, play_hand
 from .errors import GongzhuError, InvalidRecord
 from .match import MATCH_FORMAT
@@ -34,7 +35,9 @@ EXIT_CODES: dict[int, str] = {
     1: "invalid input: a refused record, an unknown variant, an option a ruleset refuses, "
     "a match that reaches --hand-limit; `play`: end of input",
     2: "usage error: a bad command line, an unreadable input file, an --out file "
-    "that cannot be written (missing folder, a folder, no permission, disk full)",
+    "that cannot be written (missing folder, a folder, no permission, disk full); "
+    "`serve`: the web extra is not installed, or the address cannot be listened on; "
+    "`simulate`, `arena`: --backend ray without Ray installed",
     3: "internal error: a bug in gongzhu (please report it)",
     130: "interrupted (Ctrl-C)",
 }
@@ -62,6 +65,22 @@ def _rules(args: argparse.Namespace) -> Rules:
         except (json.JSONDecodeError, RecursionError, ValueError):
             options[name] = text
     return load_rules(*args.rules, **options)
+
+
+def _bot_options(items: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``--bot-option BOT:NAME=VALUE`` (VALUE read as JSON, else text), by bot name."""
+    options: dict[str, dict[str, Any]] = {}
+    for item in items:
+        bot, colon, rest = item.partition(":")
+        name, sep, text = rest.partition("=")
+        if not colon or not sep or not bot or not name:
+            raise _UsageError(f"--bot-option takes BOT:NAME=VALUE, not {item!r}")
+        try:
+            value = json.loads(text)
+        except (json.JSONDecodeError, RecursionError, ValueError):
+            value = text
+        options.setdefault(bot, {})[name] = value
+    return options
 
 
 def _bots(names: tuple[str, ...], seed: int | None, rules: Rules) -> list[Bot]:
@@ -274,19 +293,32 @@ def _progress_bar(stream: IO[str]) -> Callable[[int, int], None]:
     return show
 
 
+def _check_backend(args: argparse.Namespace) -> None:
+    """``--address`` needs ``--backend ray``."""
+    if args.address is not None and args.backend != "ray":
+        raise _UsageError("--address needs --backend ray")
+
+
 def _run_arena(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    _check_backend(args)
     rules = _rules(args)
-    result = run_arena(
-        rules,
-        args.a,
-        args.b,
-        args.deals,
-        format=args.format,
-        seed=args.seed,
-        workers=min(args.workers, args.deals),
-        shows=args.shows,
-        progress=_progress_bar(err) if err.isatty() else None,
-    )
+    try:
+        result = run_arena(
+            rules,
+            args.a,
+            args.b,
+            args.deals,
+            format=args.format,
+            seed=args.seed,
+            workers=min(args.workers, args.deals),
+            shows=args.shows,
+            options=_bot_options(args.bot_option),
+            progress=_progress_bar(err) if err.isatty() else None,
+            backend=args.backend,
+            address=args.address,
+        )
+    except BackendUnavailable as exc:
+        raise _UsageError(str(exc)) from None
     if args.json:
         print(json.dumps(result.to_json()), file=out)
         return 0
@@ -404,6 +436,7 @@ class _Records:
 def _run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     if args.target is not None and not args.matches:
         raise _UsageError("--target needs --matches")
+    _check_backend(args)
     rules = _rules(args)
     if args.matches and args.target is None and not rules.decides_match_end:
         raise _UsageError(
@@ -425,7 +458,17 @@ def _run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     committed = False
     try:
         try:
-            summary = run(job, args.hands, workers=workers, out=sink, progress=progress)
+            summary = run(
+                job,
+                args.hands,
+                workers=workers,
+                out=sink,
+                progress=progress,
+                backend=args.backend,
+                address=args.address,
+            )
+        except BackendUnavailable as exc:
+            raise _UsageError(str(exc)) from None
         except KeyboardInterrupt as exc:
             partial: RunSummary = getattr(exc, "summary", RunSummary())
             if sink is not None:
@@ -453,13 +496,138 @@ def _run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             sink.discard()
     print(
         f"rules {rules!r}, bots {','.join(args.bots)}, seed {args.seed}, "
-        f"{plural(workers, 'worker')}",
+        f"{plural(workers, 'worker')}" + (" (ray)" if args.backend == "ray" else ""),
         file=out,
     )
     _print_summary(summary, job, out)
     if args.out:
         print(f"records: {args.out}", file=out)
     return 0
+
+
+# -- serve --
+
+
+def _run_serve(args: argparse.Namespace, out: IO[str]) -> int:
+    """``gongzhu serve``: open a table, print its links, serve until Ctrl-C.
+
+    The web modules are imported here, so other commands never load them.
+    """
+    from .web import MissingExtra, require_extra
+
+    try:
+        require_extra()
+    except MissingExtra as exc:
+        raise _UsageError(str(exc)) from None
+    from .web.lobby import Lobby
+    from .web.serve import base_url, open_socket, print_links, serve
+
+    if args.target is not None and args.match:
+        raise _UsageError("--target already plays a match: drop --match")
+    lobby = Lobby(bot_delay=args.bot_delay)
+    table = None
+    if not args.no_table:
+        table = lobby.open_table(
+            _rules(args),
+            args.seats,
+            seed=args.seed,
+            hands=None if args.match or args.target else args.hands,
+            target=args.target,
+        )
+    try:
+        sock = open_socket(args.host, args.port)
+    except OSError as exc:
+        raise _UsageError(
+            f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}"
+        ) from None
+    url = base_url(sock)
+    print(f"gongzhu serving on {url} (Ctrl-C stops it)", file=out)
+    print(f"  open a table: {url}/   hand viewer: {url}/viewer", file=out)
+    if table is not None:
+        print_links(table, url, out)
+    out.flush()
+    serve(lobby, sock)
+    return 0
+
+
+def _seat_players(text: str) -> tuple[str, ...]:
+    """``--seats``: four comma-separated players, seat 0 first: ``human`` or a bot's name."""
+    names = tuple(name.strip() for name in text.split(","))
+    unknown = [name for name in names if name != "human" and name not in BOTS]
+    if unknown or len(names) != 4 or "human" not in names:
+        problem = (
+            f"no bot named {unknown[0]!r}"
+            if unknown
+            else f"{len(names)} names"
+            if len(names) != 4
+            else "no person"
+        )
+        raise argparse.ArgumentTypeError(
+            f"{problem}: give four players, comma-separated, at least one 'human', "
+            f"the others from {', '.join(sorted(BOTS))}"
+        )
+    return names
+
+
+def _port(text: str) -> int:
+    """``--port``: 0 (any free port) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, not {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0-65535, not {value}")
+    return value
+
+
+def _delay(text: str) -> float:
+    """``--bot-delay``: seconds, 0 to 10."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 10 seconds, not {value}")
+    return value
+
+
+def _add_serve_options(
+    serve: argparse.ArgumentParser, rules_option: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port",
+        type=_port,
+        default=8000,
+        help="port to listen on; 0 for any free one (default 8000)",
+    )
+    rules_option(serve)
+    serve.add_argument(
+        "--seats",
+        type=_seat_players,
+        default=("human", "heuristic", "heuristic", "heuristic"),
+        metavar="P,P,P,P",
+        help="the table's players, seat 0 first: human (a link is printed) or a bot's name "
+        "(default human,heuristic,heuristic,heuristic)",
+    )
+    serve.add_argument("--hands", type=_positive, default=1, help="hands to play (default 1)")
+    serve.add_argument("--target", type=_positive, default=None, help="play a match to ±T")
+    serve.add_argument(
+        "--match", action="store_true", help="play a match until the ruleset ends it"
+    )
+    serve.add_argument("--seed", type=int, default=None, help="seed for the deals and the bots")
+    serve.add_argument(
+        "--bot-delay",
+        type=_delay,
+        default=0.6,
+        metavar="SECONDS",
+        help="how long a bot waits before acting (default 0.6)",
+    )
+    serve.add_argument(
+        "--no-table", action="store_true", help="open no table: tables are opened from the page"
+    )
 
 
 # -- the parser --
@@ -489,6 +657,22 @@ def _workers(text: str) -> int:
     if value > MAX_WORKERS:
         raise argparse.ArgumentTypeError(f"must be at most {MAX_WORKERS}, not {value}")
     return value
+
+
+def _backend_options(p: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--address`` (simulate, arena)."""
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="local processes (default) or Ray tasks (needs gongzhu[ray])",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        metavar="ADDRESS",
+        help="the Ray cluster to run on (auto, ray://HOST:10001); default: a local Ray",
+    )
 
 
 def _bot_names(text: str) -> tuple[str, str, str, str]:
@@ -617,6 +801,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"processes, at most {MAX_WORKERS} (never more than --hands)",
     )
     sim.add_argument("--seed", type=int, default=0, help="the run's seed")
+    _backend_options(sim)
     sim.add_argument(
         "--out",
         default=None,
@@ -636,10 +821,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers", type=_workers, default=1, metavar="K", help=f"processes, at most {MAX_WORKERS}"
     )
     arena.add_argument("--seed", type=int, default=0, help="the run's seed")
+    _backend_options(arena)
     arena.add_argument(
         "--shows", action="store_true", help="let the bots show cards (default: none)"
     )
+    arena.add_argument(
+        "--bot-option",
+        action="append",
+        default=[],
+        metavar="BOT:NAME=VALUE",
+        help="an option for every bot of that name (VALUE read as JSON, else text): "
+        "--bot-option search:objective=team",
+    )
     arena.add_argument("--json", action="store_true", help="print the result as one JSON object")
+
+    serve = sub.add_parser("serve", help="play in the browser (extra gongzhu[web])")
+    _add_serve_options(serve, rules_option)
     return parser
 
 
@@ -659,6 +856,8 @@ def _run(args: argparse.Namespace, stdin: IO[str] | None, out: IO[str], err: IO[
         return _run_simulate(args, out, err)
     if args.command == "arena":
         return _run_arena(args, out, err)
+    if args.command == "serve":
+        return _run_serve(args, out)
     raise _UsageError(f"unknown command {args.command}")  # pragma: no cover
 
 

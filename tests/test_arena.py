@@ -61,3 +61,73 @@ def test_the_arena_command() -> None:
     )
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
     assert "no bot named 'nope'" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_backend_is_checked_and_ray_is_optional(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gongzhu import backends, cli
+
+    rules = gongzhu.load_rules()
+    with pytest.raises(GongzhuError, match="backend must be one of local, ray"):
+        run_arena(rules, "first", "first", 2, backend="dask")
+    with pytest.raises(GongzhuError, match="only for the ray backend"):
+        run_arena(rules, "first", "first", 2, address="auto")
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as if not installed
+    with pytest.raises(backends.BackendUnavailable, match=r"pip install 'gongzhu\[ray\]'"):
+        run_arena(rules, "first", "first", 2, backend="ray")
+    for command in (["arena", "first", "first", "--deals", "2"], ["simulate", "--hands", "2"]):
+        assert cli.main([*command, "--backend", "ray"]) == 2
+        err = capsys.readouterr().err
+        assert err == "gongzhu: the ray backend needs Ray: python -m pip install 'gongzhu[ray]'\n"
+        assert cli.main([*command, "--address", "auto"]) == 2
+        assert capsys.readouterr().err == "gongzhu: --address needs --backend ray\n"
+
+
+def test_import_gongzhu_never_imports_ray() -> None:
+    code = "import sys, gongzhu, gongzhu.cli, gongzhu.backends; print('ray' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
+def test_bot_options_reach_the_bots_and_bad_ones_are_refused_up_front() -> None:
+    rules = gongzhu.load_rules()
+    result = run_arena(
+        rules, "search", "first", 1, options={"search": {"budget_ms": None, "samples": 1}}
+    )
+    assert result.hands == 2
+    with pytest.raises(GongzhuError, match="bot 'random' refuses its options"):
+        run_arena(rules, "random", "first", 1, options={"random": {"depth": 3}})
+
+
+@pytest.mark.parametrize(
+    ("option", "code", "message"),
+    [
+        ("bad", 2, "gongzhu: --bot-option takes BOT:NAME=VALUE, not 'bad'\n"),
+        (
+            "search:objective=mine",
+            1,
+            "gongzhu: bot 'search' refuses its options: objective must be one of "
+            "'final', 'raw', 'team', not 'mine'\n",
+        ),
+    ],
+)
+def test_the_command_line_checks_bot_options(option: str, code: int, message: str) -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gongzhu",
+            "arena",
+            "search",
+            "first",
+            "--deals",
+            "1",
+            "--bot-option",
+            option,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stderr) == (code, message)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 import time
+from typing import cast
 
 import pytest
 
 import gongzhu
 from gongzhu import Deal, Phase, Play, Show
 from gongzhu.bots import (
+    Bot,
     SearchBot,
     greedy_rollout_policy,
     make_bot,
@@ -85,7 +87,7 @@ def test_rollout_policies_finish_hands() -> None:
 def test_search_plays_two_deck_and_anmai() -> None:
     for names in (("two-deck", "anmai"), ("huapai", "anmai")):
         rules = gongzhu.load_rules(*names)
-        bots = [SearchBot(s, rules=rules, budget_ms=None, samples=1) for s in range(2)]
+        bots: list[Bot] = [SearchBot(s, rules=rules, budget_ms=None, samples=1) for s in range(2)]
         bots += [make_bot("heuristic", seed=s, rules=rules) for s in range(2)]
         assert play_hand(rules.new_hand(seed=2), bots).is_over
 
@@ -135,7 +137,32 @@ def test_greedy_play_out_refuses_bad_values_and_draws() -> None:
     with pytest.raises(ValueError, match="52 ints"):
         hand.clone().greedy_play_out([0] * 51, random.random)
     with pytest.raises(TypeError):
-        hand.clone().greedy_play_out(["x"] * 52, random.random)
+        hand.clone().greedy_play_out(cast(list[int], ["x"] * 52), random.random)
     with pytest.raises(ValueError, match=r"float in \[0, 1\)"):
         hand.clone().greedy_play_out([0] * 52, lambda: 1.0)
     assert hand.history == before
+
+
+def test_the_team_objective_keeps_the_pig_from_the_partner() -> None:
+    # seat 0, last to a diamond trick its partner (seat 2) wins with ♦A, holds the pig
+    hands = [
+        "QS 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC",
+        "2D 4D 5D 6D 7D 8D 9D 2S 3S 4S 5S 6S 7S",
+        "AD KD QD JD TD 2H 3H 4H 5H 6H 7H 8H 9H",
+        "3D AC 8S 9S TS JS KS AS TH JH QH KH AH",
+    ]
+    hand = RULES.new_hand(deal=Deal.from_hands(hands), leader=1)
+    while hand.phase is not Phase.PLAY:
+        hand.apply(Show(()))
+    for card in ("2D", "AD", "3D"):
+        hand.apply(Play.parse(card))
+    view = hand.view(0)
+    alone = SearchBot(1, rules=RULES, budget_ms=None, samples=30)
+    team = SearchBot(1, rules=RULES, budget_ms=None, samples=30, objective="team")
+    assert alone.choose(view) == Play.parse("QS")  # the pig goes to another seat: good alone
+    assert team.choose(view) != Play.parse("QS")  # but not to the partner
+
+
+def test_an_unknown_objective_is_refused() -> None:
+    with pytest.raises(ValueError, match="objective must be one of 'final', 'raw', 'team'"):
+        SearchBot(1, rules=RULES, objective="mine")

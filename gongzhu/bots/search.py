@@ -210,6 +210,8 @@ def _by_top_rank(entry: tuple[tuple[int, int, int, int, int, int], Play]) -> int
     return entry[0][1]
 
 
+_OBJECTIVES = ("final", "raw", "team")
+
 _POLICIES: dict[str, RolloutPolicy] = {
     "greedy": greedy_rollout_policy,
     "random": random_rollout_policy,
@@ -236,6 +238,12 @@ class SearchBot:
     :param prune: after four sampled deals, stop playing out the actions whose
         mean is ``prune`` standard errors (paired) below the best's, so the
         budget goes to the contenders; ``None`` plays out every action.
+    :param objective: what a playout is worth to the seat: ``"final"``
+        (default) its final score under the ruleset, normalisation included
+        (under 39baobao's zero-sum results that counts every other seat's
+        points against it); ``"raw"`` its own raw points only; ``"team"`` its
+        raw points plus its partner's (the seat opposite), for 2-vs-2
+        partnership play.
     """
 
     def __init__(
@@ -249,9 +257,15 @@ class SearchBot:
         playouts: int = 1,
         margin: float | None = 1.0,
         prune: float | None = 2.0,
+        objective: str = "final",
     ) -> None:
         if budget_ms is None and samples is None:
             raise ValueError("SearchBot needs a budget: budget_ms, samples or both")
+        if objective not in _OBJECTIVES:
+            raise ValueError(
+                f"objective must be one of {', '.join(map(repr, _OBJECTIVES))}, not {objective!r}"
+            )
+        self.objective = objective
         self.rules = load_rules() if rules is None else rules
         self.budget_ms = budget_ms
         self.samples = samples
@@ -291,6 +305,8 @@ class SearchBot:
         samples = 0
         playouts = 0
         policy = self.policy
+        objective = self.objective
+        partner = (seat + 2) % 4
         in_engine = policy is greedy_rollout_policy  # the engine may play it out itself
         values = _play_facts(self.rules).card_values
         draw = rng.random
@@ -313,7 +329,11 @@ class SearchBot:
                     if not (in_engine and child.greedy_play_out(values, draw)):
                         while not child.is_over:
                             child.apply(policy(child, rng))
-                    total += child.returns()[seat]
+                    if objective == "final":
+                        total += child.returns()[seat]
+                    else:
+                        raw = child.raw_scores()
+                        total += raw[seat] + (raw[partner] if objective == "team" else 0)
                 scores[i].append(total / self.playouts)
                 playouts += self.playouts
             if self.prune is not None and samples >= 4 and len(active) > 2:

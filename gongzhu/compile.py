@@ -19,7 +19,7 @@ import attrs
 
 from . import defaults
 from .actions import ShowKind
-from .cards import Rank, Suit, parse_cards
+from .cards import TRANSFORMER, Card, Rank, Suit, parse_cards
 from .errors import IncompatibleVariants
 from .play import EngineRegistry, EngineSpec, PlayConfig, PlayConfigurator, select_engines
 from .plugin import Options, VariantInfo
@@ -86,7 +86,20 @@ def compile_rules(
     if set(hearts) != set(Rank):
         raise IncompatibleVariants("gongzhu_heart_values must give a value for all 13 ranks")
     factors = dict(hook.gongzhu_show_factors(options=options))
-    table = ScoreTable(copies, showable, hearts, factors)
+    values: dict[Card, int] = {}
+    for answer in reversed(hook.gongzhu_card_values(options=options)):  # the core's first
+        for key, value in dict(answer).items():
+            card = key if isinstance(key, Card) else Card.parse(key)
+            if card.suit is Suit.HEARTS or card == TRANSFORMER:
+                raise IncompatibleVariants(
+                    f"gongzhu_card_values: {card} is valued by the heart table or is the "
+                    "transformer, not a card value"
+                )
+            if value is None:
+                values.pop(card, None)
+            else:
+                values[card] = value
+    table = ScoreTable(copies, showable, hearts, factors, values)
     if sum(1 for c in showable if c.suit is Suit.HEARTS) > 1:
         raise IncompatibleVariants("at most one heart can be showable")
     kinds: set[ShowKind] = set()

@@ -11,7 +11,7 @@ from collections.abc import Collection, Mapping, Sequence
 from .actions import ShowKind
 from .cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Rank
 from .plugin import Deal, OpeningLead, Options, hookimpl
-from .scoring import DEFAULT_HEART_VALUES, DEFAULT_SHOW_FACTORS
+from .scoring import DEFAULT_CARD_VALUES, DEFAULT_HEART_VALUES, DEFAULT_SHOW_FACTORS
 
 NAME = "gongzhu.defaults"
 """The name the defaults are registered under in each plugin manager."""
@@ -25,6 +25,11 @@ def gongzhu_showable_cards() -> Collection[Card]:
 @hookimpl(trylast=True)
 def gongzhu_heart_values() -> Mapping[Rank, int]:
     return DEFAULT_HEART_VALUES
+
+
+@hookimpl(trylast=True)
+def gongzhu_card_values() -> Mapping[Card, int]:
+    return DEFAULT_CARD_VALUES
 
 
 @hookimpl(trylast=True)

@@ -103,6 +103,22 @@ def gongzhu_heart_values(options: Options) -> Mapping[Rank, int] | None:
     """
 
 
+@hookspec
+def gongzhu_card_values(options: Options) -> Mapping[Card | str, int | None]:
+    """The scoring cards other than the hearts and the transformer, with their base values.
+
+    Default (the core's): ♠Q (the pig) −100 and ♦J (the sheep) +100.  Every
+    plug-in's answer is merged over the core's, base first, then the
+    modifiers in order: a plug-in may change a value, add a scoring card (it
+    counts in 满贯, is taken under 垫牌 penalties and shows on the score
+    sheet) or, answering ``None`` for it, make a card score nothing.  A
+    ruleset whose scoring cards or values differ from the core's is scored by
+    the pipeline rather than the compiled scorer.
+
+    :param options: the resolved option values.
+    """
+
+
 @hookspec(firstresult=True)
 def gongzhu_show_factors(options: Options) -> Mapping[ShowKind, int] | None:
     """The factor a shown card's value is multiplied by, for each kind of show.

@@ -70,10 +70,13 @@ class Scorer:
         self.normalise = normalise
         self.normalisation = normalisation
         self.compiled: CompiledScorer | None = (
-            CompiledScorer(table) if CompiledScorer.fits(self.stages, table.copies) else None
+            CompiledScorer(table)
+            if table.is_standard and CompiledScorer.fits(self.stages, table.copies)
+            else None
         )
-        """The mask-based scorer, when the pipeline is the core's, perhaps with stages
-        that have a mask form (else ``None``)."""
+        """The mask-based scorer, when the scoring cards are the core's
+        (:attr:`ScoreTable.is_standard <gongzhu.scoring.ScoreTable.is_standard>`) and the
+        pipeline is the core's, perhaps with stages that have a mask form (else ``None``)."""
         self.mask_stages: tuple[MaskStageFunc, ...] = CompiledScorer.mask_stages(self.stages)
         """The mask forms of the plug-ins' stages, run before :attr:`compiled` scores."""
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .plugin import Options
 
 __all__ = [
+    "DEFAULT_CARD_VALUES",
     "DEFAULT_HEART_VALUES",
     "DEFAULT_SHOW_FACTORS",
     "SHOWN_WORDS",
@@ -66,6 +67,9 @@ DEFAULT_HEART_VALUES: Final[Mapping[Rank, int]] = {
 }
 """The standard heart table (source 000 and source 001 agree)."""
 
+DEFAULT_CARD_VALUES: Final[Mapping[Card, int]] = {PIG: PIG_VALUE, SHEEP: SHEEP_VALUE}
+"""The scoring cards besides the hearts and the transformer: the pig and the sheep."""
+
 DEFAULT_SHOW_FACTORS: Final[Mapping[ShowKind, int]] = {
     ShowKind.OPEN: 2,
     ShowKind.FIRST: 4,
@@ -76,12 +80,37 @@ DEFAULT_SHOW_FACTORS: Final[Mapping[ShowKind, int]] = {
 
 @attrs.frozen
 class ScoreTable:
-    """The compiled scoring data of a ruleset (built once by :func:`gongzhu.load_rules`)."""
+    """The compiled scoring data of a ruleset (built once by :func:`gongzhu.load_rules`).
+
+    The scoring cards (分牌) are the table's: every heart (valued by
+    :attr:`heart_values`), the transformer, and the cards of
+    :attr:`card_values` (by default the pig and the sheep;
+    :func:`~gongzhu.hookspecs.gongzhu_card_values` changes them).
+
+    :ivar copies: decks in play (1 or 2).
+    :ivar showable: the cards that may be shown.
+    :ivar heart_values: each heart's base value, by rank.
+    :ivar show_factors: the factor of each kind of show.
+    :ivar card_values: the other scoring cards (not the transformer) and
+        their base values.
+    """
 
     copies: int
     showable: frozenset[Card]
     heart_values: Mapping[Rank, int]
     show_factors: Mapping[ShowKind, int]
+    card_values: Mapping[Card, int] = attrs.field(factory=lambda: dict(DEFAULT_CARD_VALUES))
+    _bits: int = attrs.field(init=False, repr=False, eq=False)
+
+    @_bits.default
+    def _scoring_bits(self) -> int:
+        return Suit.HEARTS.mask | TRANSFORMER.bit | sum(card.bit for card in self.card_values)
+
+    @property
+    def is_standard(self) -> bool:
+        """Whether the scoring cards and their values are the core's (the pig and the
+        sheep at −100 and +100): what the :class:`CompiledScorer` computes."""
+        return dict(self.card_values) == dict(DEFAULT_CARD_VALUES)
 
     @property
     def showable_heart(self) -> Card | None:
@@ -92,25 +121,23 @@ class ScoreTable:
         """The value of a scoring card before any factor (the transformer has none: 0)."""
         if card.suit is Suit.HEARTS:
             return self.heart_values[card.rank]
-        if card == PIG:
-            return PIG_VALUE
-        if card == SHEEP:
-            return SHEEP_VALUE
-        return 0
+        return self.card_values.get(card, 0)
 
     def is_scoring(self, card: Card) -> bool:
-        """Whether ``card`` is a scoring card (分牌): pig, sheep, transformer or a heart."""
-        return bool(_SCORING_BITS >> card.index & 1)
+        """Whether ``card`` is a scoring card (分牌): a heart, the transformer, or a card of
+        :attr:`card_values`."""
+        return bool(self._bits >> card.index & 1)
 
     @property
     def scoring_mask(self) -> int:
         """The card mask of every copy of the scoring cards (a second copy at bit 52 + index)."""
-        return _SCORING_BITS | (_SCORING_BITS << 52 if self.copies == 2 else 0)
+        bits = self._bits
+        return bits | (bits << 52 if self.copies == 2 else 0)
 
     @property
     def scoring_count(self) -> int:
-        """How many scoring cards the deck holds (16 per copy)."""
-        return 16 * self.copies
+        """How many scoring cards the deck holds (by default 16 per copy)."""
+        return self._bits.bit_count() * self.copies
 
 
 @attrs.frozen
@@ -364,7 +391,7 @@ def stage_values(ctx: ScoringContext) -> None:
                 factor = ctx.pop_copy_factor(tally.seat, entry.card)
                 entry.value = base * factor
                 if explain:
-                    name = "pig" if entry.card == PIG else "sheep"
+                    name = _CARD_NAMES.get(entry.card, "card")
                     note = _factor_note(factor, _shown(ctx, entry.card))
                     tally.lines.append(f"{name} {entry.card.symbol} {signed(base)}{note}")
         hearts = tally.hearts() if explain else None
@@ -426,7 +453,8 @@ def stage_total(ctx: ScoringContext) -> None:
             tally.note(ctx, f"transformer alone: {signed(tally.alone)}")
 
 
-_SCORING_BITS: Final = Suit.HEARTS.mask | PIG.bit | SHEEP.bit | TRANSFORMER.bit
+_CARD_NAMES: Final = {PIG: "pig", SHEEP: "sheep"}
+_STANDARD_BITS: Final = Suit.HEARTS.mask | PIG.bit | SHEEP.bit | TRANSFORMER.bit
 _PIG_BIT: Final = PIG.bit
 _SHEEP_BIT: Final = SHEEP.bit
 _TRANSFORMER_BIT: Final = TRANSFORMER.bit
@@ -493,7 +521,7 @@ class CompiledScorer:
         self._heart_values = {1 << (13 + r): values[r] for r in range(13)}
         self._lo = [sum(values[r] for r in range(7) if m >> r & 1) for m in range(128)]
         self._hi = [sum(values[7 + r] for r in range(6) if m >> r & 1) for m in range(64)]
-        self._scoring = sum(c.bit for c in (PIG, SHEEP, TRANSFORMER)) | _HEARTS_MASK
+        self._scoring = _STANDARD_BITS
         self._alone = TRANSFORMER_ALONE
 
     @staticmethod

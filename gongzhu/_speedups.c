@@ -109,7 +109,7 @@ static uint64_t legal_mask(Engine *e)
     }
     if (legal)
         return legal;
-    if (e->lift_for_hand)
+    if (e->lift_for_hand && hand) /* stuck by the lock: an empty hand is not */
         e->lifted[seat] = 1;
     if (e->ntrick == 0)
         return hand;

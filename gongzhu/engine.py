@@ -379,7 +379,7 @@ def _locked_out(state: PlayCore, legal: int, blocked: int, why: int, where: str)
         if why >= 0 and not kept >> why & 1:
             raise _Refused(SHOWN_CARD_LOCK, where)
         return kept
-    if state.lift_for_hand and why < 0:
+    if state.lift_for_hand and why < 0 and legal:  # stuck by the lock, not empty-handed
         state.lifted[state.seat] = True
     return legal
 

@@ -620,3 +620,13 @@ def test_fuzz_whole_hands(cards, flags, leader, seed, keys) -> None:
         assert not mask & taken
         taken |= mask
     assert taken == FULL
+
+
+def test_a_refused_play_from_an_empty_hand_changes_nothing() -> None:
+    # found by test_fuzz_never_crashes: with the lock lifting for the hand, an empty
+    # hand's (empty) legal mask used to lift the lock as a refused play was explained
+    core = PlayCore([0, 0, 0, 0], (False, False, True, False, False), None, [], [])
+    core.start(0, 0, [0, 0, 0, 0])
+    before = state(core)
+    assert core.play(0) == -2
+    assert state(core) == before

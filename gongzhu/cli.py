@@ -569,26 +569,29 @@ def _seat_players(text: str) -> tuple[str, ...]:
     return names
 
 
-def _port(text: str) -> int:
-    """``--port``: 0 (any free port) to 65535."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a port number, not {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0-65535, not {value}")
-    return value
+def _bounded(
+    convert: Callable[[str], Any], low: float, high: float, expected: str, out_of_range: str
+) -> Callable[[str], Any]:
+    """An argparse type: ``convert(text)`` from ``low`` to ``high``, with the messages given
+    (``expected`` ends "not <text>", ``out_of_range`` "not <value>")."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{expected}, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{out_of_range}, not {value}")
+        return value
+
+    return parse
 
 
-def _delay(text: str) -> float:
-    """``--bot-delay``: seconds, 0 to 10."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, not {text!r}") from None
-    if not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 10 seconds, not {value}")
-    return value
+_port = _bounded(int, 0, 65535, "expected a port number", "a port is 0-65535")
+"""``--port``: 0 (any free port) to 65535."""
+
+_delay = _bounded(float, 0, 10, "expected seconds", "must be from 0 to 10 seconds")
+"""``--bot-delay``: seconds, 0 to 10."""
 
 
 def _add_serve_options(

@@ -109,11 +109,15 @@ def main() -> None:
         elif not args.rst:
             print(
                 f"{a:>10} vs {b:<10} {result['hands']:6d} hands: "
-                f"{result['mean']:+8.1f} ± {result['stderr']:5.1f} raw points per hand "
-                f"(z = {result['z']:+.2f}, {result['seconds']:.0f} s)"
+                f"{result['mean']:+8.1f} ± {_maybe(result['stderr'], '5.1f')} raw points per "
+                f"hand (z = {_maybe(result['z'], '+.2f')}, {result['seconds']:.0f} s)"
             )
     if args.rst:
         print(rst_table(results))
+
+
+def _maybe(value: float | None, spec: str) -> str:
+    return "n/a" if value is None else format(value, spec)
 
 
 def rst_table(results: list[dict[str, Any]]) -> str:
@@ -133,7 +137,7 @@ def rst_table(results: list[dict[str, Any]]) -> str:
             f"   * - {result['a']} vs {result['b']}",
             f"     - {result['hands']}",
             f"     - {result['mean']:+.1f}",
-            f"     - {result['stderr']:.1f}",
+            f"     - {_maybe(result['stderr'], '.1f')}",
         ]
     return "\n".join(rows)
 

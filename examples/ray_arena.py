@@ -5,7 +5,7 @@ The arena's deals run as Ray tasks on a Ray instance started here (pass an
 processes, whatever runs the deals.
 """
 
-import ray
+import importlib.util
 
 import gongzhu
 from gongzhu.arena import run_arena
@@ -13,6 +13,8 @@ from gongzhu.arena import run_arena
 
 def main() -> None:
     # local processes are spawned: they import this module, so the work runs in main()
+    import ray
+
     rules = gongzhu.load_rules()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
@@ -26,4 +28,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if importlib.util.find_spec("ray") is None:
+        print("Ray is not installed: python -m pip install -e '.[ray]'")
+    else:
+        main()

@@ -51,7 +51,7 @@ class ArenaResult:
     :ivar deals: duplicate deals played.
     :ivar hands: hands played (2 or 4 per deal).
     :ivar mean: A's advantage in raw points per hand (see the module).
-    :ivar stderr: the standard error of ``mean``, over deals.
+    :ivar stderr: the standard error of ``mean``, over deals (``None`` after one deal).
     """
 
     a: str
@@ -60,14 +60,20 @@ class ArenaResult:
     deals: int
     hands: int
     mean: float
-    stderr: float
+    stderr: float | None
 
     @property
-    def z(self) -> float:
-        """``mean / stderr``: above 2.33, A is better with 99% confidence (one-sided)."""
+    def z(self) -> float | None:
+        """``mean / stderr``: above 2.33, A is better with 99% confidence (one-sided).
+
+        ``0.0`` for identical results; ``None`` when it is not defined (one deal, or
+        deals that all differed by the same nonzero amount).
+        """
         if self.stderr:
             return self.mean / self.stderr
-        return 0.0 if self.mean == 0 else math.copysign(math.inf, self.mean)
+        if self.stderr is not None and self.mean == 0:
+            return 0.0
+        return None
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dictionary of the result, ``z`` included."""
@@ -202,7 +208,7 @@ def run_arena(
     finally:
         values.close()
     mean = sum(results) / deals
-    variance = sum((x - mean) ** 2 for x in results) / (deals - 1) if deals > 1 else 0.0
+    variance = sum((x - mean) ** 2 for x in results) / (deals - 1) if deals > 1 else None
     return ArenaResult(
         a=a,
         b=b,
@@ -210,5 +216,5 @@ def run_arena(
         deals=deals,
         hands=deals * (2 if format == "2v2" else 4),
         mean=mean,
-        stderr=math.sqrt(variance / deals),
+        stderr=None if variance is None else math.sqrt(variance / deals),
     )

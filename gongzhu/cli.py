@@ -299,6 +299,11 @@ def _check_backend(args: argparse.Namespace) -> None:
         raise _UsageError("--address needs --backend ray")
 
 
+def _maybe(value: float | None, spec: str) -> str:
+    """``value`` formatted, or ``n/a`` when it is not defined."""
+    return "n/a" if value is None else format(value, spec)
+
+
 def _run_arena(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     _check_backend(args)
     rules = _rules(args)
@@ -320,7 +325,7 @@ def _run_arena(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     except BackendUnavailable as exc:
         raise _UsageError(str(exc)) from None
     if args.json:
-        print(json.dumps(result.to_json()), file=out)
+        print(json.dumps(result.to_json(), allow_nan=False), file=out)
         return 0
     print(
         f"{result.a} vs {result.b} ({result.format}, {rules!r}): "
@@ -329,7 +334,7 @@ def _run_arena(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     )
     print(
         f"{result.a} advantage: {result.mean:+.1f} raw points per hand "
-        f"(standard error {result.stderr:.1f}, z {result.z:+.2f})",
+        f"(standard error {_maybe(result.stderr, '.1f')}, z {_maybe(result.z, '+.2f')})",
         file=out,
     )
     return 0

@@ -131,3 +131,16 @@ def test_the_command_line_checks_bot_options(option: str, code: int, message: st
         timeout=120,
     )
     assert (done.returncode, done.stderr) == (code, message)
+
+
+def test_one_deal_has_no_standard_error_and_the_json_stays_json() -> None:
+    result = run_arena(gongzhu.load_rules(), "random", "first", 1, seed=3)
+    assert result.stderr is None and result.z is None
+    assert json.loads(json.dumps(result.to_json(), allow_nan=False))["z"] is None
+    done = subprocess.run(
+        [sys.executable, "-m", "gongzhu", "arena", "random", "first", "--deals", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and "(standard error n/a, z n/a)" in done.stdout

@@ -110,7 +110,7 @@ def test_every_rule_is_named_and_cites_its_advice() -> None:
     for rule in (*PLAY_RULES, *SHOW_RULES):
         doc = rule.__doc__ or ""
         assert rule.__name__.islower()
-        assert "Seed 001" in doc, rule.__name__
+        assert "Source 001" in doc, rule.__name__
 
 
 def test_dump_pig_on_discard() -> None:

@@ -166,3 +166,16 @@ def test_the_team_objective_keeps_the_pig_from_the_partner() -> None:
 def test_an_unknown_objective_is_refused() -> None:
     with pytest.raises(ValueError, match="objective must be one of 'final', 'raw', 'team'"):
         SearchBot(1, rules=RULES, objective="mine")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"budget_ms": -5}, "budget_ms must be a positive number"),
+        ({"budget_ms": 0}, "budget_ms must be a positive number"),
+        ({"budget_ms": None, "samples": 0}, "samples must be at least 1"),
+    ],
+)
+def test_a_budget_must_be_positive(options: dict[str, float | None], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        SearchBot(1, rules=RULES, **options)  # type: ignore[arg-type]

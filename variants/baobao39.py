@@ -60,7 +60,7 @@ def gongzhu_variant_info() -> VariantInfo:
     return VariantInfo(
         name=NAME,
         title="39baobao single-deck rules",
-        title_zh="拱猪 单副牌 (39baobao)",
+        title_zh="拱猪 单副牌",
         base=True,
         summary="♣2 leads ♣2; shows ×2 with three revealing the fourth; zero-sum ×12 results.",
         normalisation=f"raw − (others' sum) / 3, rounded per seat (sum may be ±12), ×{SCALE}",

@@ -251,7 +251,7 @@ def _with(plays: Sequence[Play], card: Card) -> list[Play]:
 def first_show_decision(s: Situation) -> Action | None:
     """首明: decline, unless the ruleset forces it.
 
-    Seed 001, 17: "首明的牌能否給自己增加正分或給別人增加負分完全靠運氣，所以，
+    Source 001, 17: "首明的牌能否給自己增加正分或給別人增加負分完全靠運氣，所以，
     首明要謹慎" — whether a first show helps is luck, so be careful with it.
     """
     if s.view.phase is not Phase.FIRST_SHOW:
@@ -278,7 +278,7 @@ def _wanted_shows(s: Situation) -> set[Card]:
 def show_decision(s: Situation) -> Action | None:
     """亮牌 / 暗卖: show the pig or sheep only with length in its suit, at most two cards.
 
-    Seed 001, 17: "明什么，其相应花色的牌就要多一些" (show a card when you hold
+    Source 001, 17: "明什么，其相应花色的牌就要多一些" (show a card when you hold
     many of its suit), "一家的明牌不要超過兩張" (never more than two shown);
     4a: "羊牌少時不要明羊" (few diamonds: do not show the sheep); 5: the
     transformer is a double-edged sword (not shown).  A secret sale of the
@@ -306,7 +306,7 @@ def show_decision(s: Situation) -> Action | None:
 def run_full_hearts(s: Situation) -> Action | None:
     """满红: with a long strong heart suit and no heart lost, take the hearts.
 
-    Seed 001, 1 and 15: go for full hearts only with the strength for it (a
+    Source 001, 1 and 15: go for full hearts only with the strength for it (a
     long suit, 大長套); once a heart is lost, give up (1c: 一旦跑了一張紅桃，
     就要由收紅桃改為分紅了).  Leads the top heart once the low ones are gone
     from the others' hands, and wins any trick that holds a heart.
@@ -329,7 +329,7 @@ def run_full_hearts(s: Situation) -> Action | None:
 def take_sheep_when_safe(s: Situation) -> Action | None:
     """捉羊: lead a 羊圈 (♦Q/K/A) to catch the sheep, or win a trick the sheep lies in.
 
-    Seed 001, 4c: "如果自己羊牌少，且有羊圈，應該在得到一圈牌的首領機會時直接出
+    Source 001, 4c: "如果自己羊牌少，且有羊圈，應該在得到一圈牌的首領機會時直接出
     羊圈捉羊" (few diamonds and a catcher: lead it to catch the sheep); 4d: "在一味
     捉羊時也要小心豬等負分牌" (mind the pig while catching: the trick must be worth it).
     """
@@ -370,7 +370,7 @@ def take_sheep_when_safe(s: Situation) -> Action | None:
 def capture_own_sheep(s: Situation) -> Action | None:
     """自得羊: holding the sheep, win it back when no higher diamond can take it.
 
-    Seed 001, 4b: "在沒有可捉羊的東西的情況下，直接自得羊" (when nothing is left
+    Source 001, 4b: "在沒有可捉羊的東西的情況下，直接自得羊" (when nothing is left
     that can catch the sheep, take it yourself): lead it once every higher
     diamond is gone, or play it last on a point-free diamond trick it wins.
     Otherwise keep it under cover: follow diamonds low.
@@ -399,7 +399,7 @@ def capture_own_sheep(s: Situation) -> Action | None:
 def hunt_pig_with_low_spades(s: Situation) -> Action | None:
     """拱豬: lead spades below the pig while the pig is out and I hold no spade above it.
 
-    Seed 001, 12a: with several spades and neither the pig nor its guards
+    Source 001, 12a: with several spades and neither the pig nor its guards
     (♠K, ♠A), lead spades to push the pig out (直接以大牌拱豬…不出豬還繼續拱);
     a spade below ♠Q never takes it unless its holder must follow with it.
     """
@@ -417,7 +417,7 @@ def hunt_pig_with_low_spades(s: Situation) -> Action | None:
 def void_short_suit(s: Situation) -> Action | None:
     """断门: lead from the shortest side suit of small cards, to be void in it early.
 
-    Seed 001, 12b: "能首先斷門哪種花色就首先出那種花色的牌" (lead the suit you can
+    Source 001, 12b: "能首先斷門哪種花色就首先出那種花色的牌" (lead the suit you can
     void first); 14b: choose the suit with the fewest cards but not a lone
     high card (斷門不可盲目): the lead must be one another seat can beat.
     Never spades while holding the pig (3a: 不要領出黑桃).
@@ -449,7 +449,7 @@ def void_short_suit(s: Situation) -> Action | None:
 def lead_low_safe_card(s: Situation) -> Action | None:
     """Lead the card least likely to win points: low, in a suit others still hold.
 
-    Seed 001, 12c: "首引出牌牌小、不容易得到負分的花色" (lead small cards of a suit
+    Source 001, 12c: "首引出牌牌小、不容易得到負分的花色" (lead small cards of a suit
     that will not collect negatives); 3a: not spades while holding the pig;
     3b: never a pig guard (♠K, ♠A) while the pig is out.
     """
@@ -484,7 +484,7 @@ def lead_low_safe_card(s: Situation) -> Action | None:
 def guard_pig_until_safe(s: Situation) -> Action | None:
     """Play the pig on a trick already won by ♠K or ♠A; otherwise keep it under cover.
 
-    Seed 001, 3a/3b: hold the pig back and "以適當時機扔出豬" (throw it at the
+    Source 001, 3a/3b: hold the pig back and "以適當時機扔出豬" (throw it at the
     right moment): when a spade above the pig is winning, the pig goes to that
     seat.  Holding the pig, follow spades low otherwise.
     """
@@ -503,7 +503,7 @@ def guard_pig_until_safe(s: Situation) -> Action | None:
 def avoid_transformer_with_negatives(s: Situation) -> Action | None:
     """Do not take the transformer while holding negative points.
 
-    Seed 001, 12c: "一旦有了負分，就一定要不得到變壓器" (once you have negative
+    Source 001, 12c: "一旦有了負分，就一定要不得到變壓器" (once you have negative
     points, never take the transformer); 5b.  Clubs led with my points below
     zero: duck under the best club while the transformer is in the trick or out.
     """
@@ -520,7 +520,7 @@ def avoid_transformer_with_negatives(s: Situation) -> Action | None:
 def dump_transformer_on_loser(s: Situation) -> Action | None:
     """Give the transformer to a seat that holds negative points.
 
-    Seed 001, 16: "一家已經得到了豬，此時，其余三人的目標就應該是給這一家變壓器"
+    Source 001, 16: "一家已經得到了豬，此時，其余三人的目標就應該是給這一家變壓器"
     (once a seat has the pig, give it the transformer); "一家得到了羊或全紅，就不要
     給這一家變壓器" (never to a seat with the sheep or full hearts).
     """
@@ -545,7 +545,7 @@ def dump_transformer_on_loser(s: Situation) -> Action | None:
 def duck_under_when_hearts_in_trick(s: Situation) -> Action | None:
     """With points against the winner in the trick, play under the winning card.
 
-    Seed 001, 11 and 12c: avoid collecting negatives: when hearts (or the pig)
+    Source 001, 11 and 12c: avoid collecting negatives: when hearts (or the pig)
     lie in the trick, follow with the highest card that still loses; when
     every card wins, play the highest if last (the trick is mine anyway, shed
     the big card) and the lowest otherwise (a later seat may still overtake).
@@ -564,7 +564,7 @@ def duck_under_when_hearts_in_trick(s: Situation) -> Action | None:
 def natural_following(s: Situation) -> Action | None:
     """自然跟牌法: in a suit's second and later rounds, follow under the previous seat's card.
 
-    Seed 001, 11: "上家出大牌則跟跟大牌，上家出小牌則跟小牌，但一定跟的牌要小于本家
+    Source 001, 11: "上家出大牌則跟跟大牌，上家出小牌則跟小牌，但一定跟的牌要小于本家
     的上家，但大于本家持有的該花色最小的牌" — follow below the card of the seat
     before, but above my lowest of the suit (kept as an exit card), unless
     only one card can be played.
@@ -596,7 +596,7 @@ def natural_following(s: Situation) -> Action | None:
 def shed_high_card_when_last_and_clean(s: Situation) -> Action | None:
     """Last to play on a point-free trick: win it with the highest card (shed a big card).
 
-    Seed 001, 8 and 12b: keep small exit cards (脫手張) and get rid of the
+    Source 001, 8 and 12b: keep small exit cards (脫手張) and get rid of the
     high ones when it costs nothing: a clean trick taken last costs no points.
     Not with the transformer out while holding negatives (12c).
     """
@@ -619,7 +619,7 @@ def shed_high_card_when_last_and_clean(s: Situation) -> Action | None:
 def dump_pig_on_discard(s: Situation) -> Action | None:
     """垫猪: void in the led suit, discard the pig onto another seat's trick.
 
-    Seed 001, 3a: "在以適當時機扔出豬或豬圈" (throw the pig when the moment comes);
+    Source 001, 3a: "在以適當時機扔出豬或豬圈" (throw the pig when the moment comes);
     14: voiding a suit is what makes discarding the pig possible.  Not when a
     discard rule would make me take the trick's points for it.
     """
@@ -633,7 +633,7 @@ def dump_pig_on_discard(s: Situation) -> Action | None:
 def discard_pig_guards(s: Situation) -> Action | None:
     """Void in the led suit with the pig still out: discard ♠A or ♠K, the pig's catchers.
 
-    Seed 001, 3b/3c: a high spade held while the pig is out is how one
+    Source 001, 3b/3c: a high spade held while the pig is out is how one
     takes it (the pig is dropped under it); with few spades, discard them.
     """
     if not s.trick or s.following() or not s.out(PIG):
@@ -649,7 +649,7 @@ def discard_pig_guards(s: Situation) -> Action | None:
 def dump_big_hearts_on_discard(s: Situation) -> Action | None:
     """Discard the heart worth the most points (♥A first) onto another seat's trick.
 
-    Seed 001, 2a: "在能墊到其他不收全紅家的情況下，立即墊出" (discard big hearts as
+    Source 001, 2a: "在能墊到其他不收全紅家的情況下，立即墊出" (discard big hearts as
     soon as you can onto a seat not going for full hearts).
     """
     if not s.trick or s.following():
@@ -669,7 +669,7 @@ def dump_big_hearts_on_discard(s: Situation) -> Action | None:
 def discard_dangerous_cards(s: Situation) -> Action | None:
     """Discard the cards that would win tricks later: pig guards, then the highest card.
 
-    Seed 001, 3b/3c: ♠K and ♠A catch the pig while it is out; 14: discard
+    Source 001, 3b/3c: ♠K and ♠A catch the pig while it is out; 14: discard
     from short suits to void them; never the sheep (a positive card).
     """
     if not s.trick or s.following():

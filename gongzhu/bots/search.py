@@ -261,6 +261,10 @@ class SearchBot:
     ) -> None:
         if budget_ms is None and samples is None:
             raise ValueError("SearchBot needs a budget: budget_ms, samples or both")
+        if budget_ms is not None and not budget_ms > 0:
+            raise ValueError(f"budget_ms must be a positive number of ms, not {budget_ms}")
+        if samples is not None and samples < 1:
+            raise ValueError(f"samples must be at least 1, not {samples}")
         if objective not in _OBJECTIVES:
             raise ValueError(
                 f"objective must be one of {', '.join(map(repr, _OBJECTIVES))}, not {objective!r}"

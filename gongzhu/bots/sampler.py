@@ -314,8 +314,17 @@ def _deal_of(
 ) -> Deal:
     """A :class:`Deal` of the ``dealt`` hands: first-shown cards first, other showables last."""
     ordered = []
+    # showable cards last, the lead card first among the rest, else in card order
+    lead = -1 if lead_card is None else lead_card.index
+    rank = [index + (200 if index != lead else 0) for index in range(52)]
+    for card in showable:
+        rank[card.index] += 400
+
+    def key(card: Card) -> int:
+        return rank[card.index]
+
     for who, cards in enumerate(dealt):
-        rest = sorted(cards, key=lambda c: (c in showable, c != lead_card, c.index))
+        rest = sorted(cards, key=key)
         first = firsts.get(who)
         if first is not None:
             rest.remove(first)
@@ -361,7 +370,6 @@ def _replay(
 ) -> HandState | None:
     """``deal`` with the view's public history applied, or ``None`` where it does not fit."""
     hand = rules.new_hand(deal=deal, leader=leader)
-    dealt = [hand.dealt(s) for s in range(SEATS)]
     pending = list(view.shows)
     try:
         while hand.phase is Phase.FIRST_SHOW or hand.phase is Phase.SHOW:
@@ -386,7 +394,9 @@ def _replay(
                 shown_already = [
                     c for s in view.shows if s.seat == seat and s.cards for c in s.cards
                 ]
-                candidates = [c for c in _minus(dealt[seat], shown_already) if c in facts.showable]
+                candidates = [
+                    c for c in _minus(hand.dealt(seat), shown_already) if c in facts.showable
+                ]
                 if len(candidates) < match.count:
                     return None
                 cards = tuple(rng.sample(candidates, match.count))

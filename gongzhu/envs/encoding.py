@@ -105,6 +105,31 @@ ruleset name, a sequence of names (``("huapai", "anmai")``), or ``None`` for
 the default rules."""
 
 
+def stand_in(base: str, message: str) -> type:
+    """A class standing in for a framework's base class ``base`` that is not installed.
+
+    The adapter modules subclass it so that they import (docs, doctest
+    collection) without their framework; building an environment then raises
+    :class:`ImportError` with ``message`` (which names the extra to install).
+    """
+
+    def __init__(self: object, *args: Any, **kwargs: Any) -> None:
+        raise ImportError(message)
+
+    def __class_getitem__(cls: type, _item: object) -> type:
+        return cls
+
+    return type(
+        base.rpartition(".")[2],
+        (),
+        {
+            "__doc__": f"Stands in for ``{base}`` when it is not installed.",
+            "__init__": __init__,
+            "__class_getitem__": classmethod(__class_getitem__),
+        },
+    )
+
+
 def resolve_rules(rules: RulesLike) -> Rules:
     """The :class:`~gongzhu.rules.Rules` that ``rules`` names (see :data:`RulesLike`).
 

@@ -45,18 +45,10 @@ else:
     try:
         from gymnasium import Env
     except ImportError:  # the module stays importable (docs, doctest collection)
-
-        class Env:
-            """Stands in for ``gymnasium.Env`` when Gymnasium is not installed."""
-
-            def __class_getitem__(cls, _item: object) -> type:
-                return cls
-
-            def __init__(self, *args: Any, **kwargs: Any) -> None:
-                raise ImportError(
-                    "gongzhu.envs.gymnasium needs Gymnasium: "
-                    "python -m pip install 'gongzhu[gymnasium]'"
-                )
+        Env = encoding.stand_in(
+            "gymnasium.Env",
+            "gongzhu.envs.gymnasium needs Gymnasium: python -m pip install 'gongzhu[gymnasium]'",
+        )
 
 
 __all__ = ["ENV_ID", "SeatEnv"]

@@ -48,15 +48,10 @@ else:
     try:
         from pettingzoo import AECEnv
     except ImportError:  # the module stays importable (docs, doctest collection)
-
-        class AECEnv:
-            """Stands in for ``pettingzoo.AECEnv`` when PettingZoo is not installed."""
-
-            def __init__(self, *args: Any, **kwargs: Any) -> None:
-                raise ImportError(
-                    "gongzhu.envs.pettingzoo needs PettingZoo: "
-                    "python -m pip install 'gongzhu[pettingzoo]'"
-                )
+        AECEnv = encoding.stand_in(
+            "pettingzoo.AECEnv",
+            "gongzhu.envs.pettingzoo needs PettingZoo: python -m pip install 'gongzhu[pettingzoo]'",
+        )
 
 
 __all__ = ["AGENTS", "env", "raw_env"]

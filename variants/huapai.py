@@ -137,15 +137,13 @@ def self_capture(ctx: ScoringContext) -> None:
 
 def self_capture_masks(hand: MaskScoring) -> None:
     """自得 on card masks (one deck): the same as :func:`self_capture`, for the compiled scorer."""
-    showable = sum(card.bit for card in hand.table.showable)
     transformer_rule = hand.options["zide_transformer"]
     for taken, dealt in zip(hand.taken, hand.dealt, strict=True):
-        mine = taken & dealt & showable
-        while mine:
-            bit = mine & -mine
-            mine ^= bit
-            if bit != TRANSFORMER.bit or transformer_rule == "both":
-                hand.own[bit] = hand.own.get(bit, 1) * 2
+        for card in hand.table.showable:
+            if not taken & dealt & card.bit:
+                continue
+            if card != TRANSFORMER or transformer_rule == "both":
+                hand.multiply(card, 2)
             elif transformer_rule == "alone":
                 hand.alone *= 2
 

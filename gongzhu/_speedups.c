@@ -487,6 +487,32 @@ static PyObject *core_play(Engine *e, PyObject *arg)
     return PyLong_FromLong(e->seat);
 }
 
+/* One draw of random() for a playout (`who` names it in errors): a float in
+ * [0, 1) into *out, else ValueError (TypeError); RuntimeError when random()
+ * changed the engine under the playout.  Returns 0, or -1 with an error set. */
+static int draw_random(Engine *e, PyObject *random, const char *who, double *out)
+{
+    unsigned long version = e->version;
+    PyObject *r = PyObject_CallNoArgs(random);
+    double x;
+    if (r == NULL)
+        return -1;
+    x = PyFloat_AsDouble(r);
+    Py_DECREF(r);
+    if (x == -1.0 && PyErr_Occurred())
+        return -1;
+    if (!(x >= 0.0 && x < 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "random() must return a float in [0, 1)");
+        return -1;
+    }
+    if (e->version != version || e->seat < 0) {
+        PyErr_Format(PyExc_RuntimeError, "random() changed the PlayCore under %s", who);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
 /* random_playout(random): play to the end, one random() call per card.
  * random() must return a float in [0, 1): anything else (1.0, -0.5, nan, inf,
  * a non-number) raises ValueError (TypeError) rather than being clamped, and
@@ -499,30 +525,15 @@ static PyObject *core_random_playout(Engine *e, PyObject *random)
         return NULL;
     while (e->seat >= 0) {
         uint64_t mask = legal_mask(e);
-        unsigned long version = e->version;
         int n = __builtin_popcountll(mask);
-        PyObject *r;
         double x;
         long skip;
         if (n == 0) {
             PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
             return NULL;
         }
-        r = PyObject_CallNoArgs(random);
-        if (r == NULL)
+        if (draw_random(e, random, "random_playout", &x) < 0)
             return NULL;
-        x = PyFloat_AsDouble(r);
-        Py_DECREF(r);
-        if (x == -1.0 && PyErr_Occurred())
-            return NULL;
-        if (!(x >= 0.0 && x < 1.0)) {
-            PyErr_SetString(PyExc_ValueError, "random() must return a float in [0, 1)");
-            return NULL;
-        }
-        if (e->version != version || e->seat < 0) {
-            PyErr_SetString(PyExc_RuntimeError, "random() changed the PlayCore under random_playout");
-            return NULL;
-        }
         skip = (long)(x * (double)n);
         if (skip >= n) /* cannot happen for x < 1 and n <= 52; kept as a guard */
             skip = n - 1;
@@ -554,25 +565,11 @@ static int greedy_choice(Engine *e, uint64_t legal, const long *values, PyObject
         return __builtin_ctzll(legal);
     if (e->ntrick == 0) {
         double best_key = 1e9;
-        unsigned long version = e->version;
         for (m = legal; m; m &= m - 1) {
             int card = __builtin_ctzll(m), rank = RANK_OF(card), suit = card / 13;
-            PyObject *r = PyObject_CallNoArgs(random);
             double x, key;
-            if (r == NULL)
+            if (draw_random(e, random, "greedy_playout", &x) < 0)
                 return -1;
-            x = PyFloat_AsDouble(r);
-            Py_DECREF(r);
-            if (x == -1.0 && PyErr_Occurred())
-                return -1;
-            if (!(x >= 0.0 && x < 1.0)) {
-                PyErr_SetString(PyExc_ValueError, "random() must return a float in [0, 1)");
-                return -1;
-            }
-            if (e->version != version) {
-                PyErr_SetString(PyExc_RuntimeError, "random() changed the PlayCore under greedy_playout");
-                return -1;
-            }
             key = (double)rank + x;
             if (suit == 0) {
                 if (card == PIG_I)

@@ -812,6 +812,48 @@ fail:
     return NULL;
 }
 
+/* Bitwise counters of the copies in four masks: equal for equal multisets of cards. */
+static void copy_counts(const Mask *m, uint64_t *ones, uint64_t *twos, uint64_t *over)
+{
+    int s, half;
+    *ones = *twos = *over = 0;
+    for (s = 0; s < 4; s++) {
+        for (half = 0; half < 2; half++) {
+            uint64_t bits = half ? m[s].hi : m[s].lo;
+            *over |= *twos & bits;
+            *twos |= *ones & bits;
+            *ones ^= bits;
+        }
+    }
+}
+
+static PyObject *core_redeal(Engine *e, PyObject *hands)
+{
+    Mask masks[4];
+    uint64_t o1, t1, v1, o2, t2, v2;
+    int s;
+    if (read_masks(hands, masks, "hands: expected four two-deck card masks", 1) < 0)
+        return NULL;
+    copy_counts(masks, &o1, &t1, &v1);
+    copy_counts(e->hands, &o2, &t2, &v2);
+    if (o1 != o2 || t1 != t2 || v1 != v2) {
+        PyErr_SetString(PyExc_ValueError,
+                        "redeal: the seats must hold the same cards between them");
+        return NULL;
+    }
+    for (s = 0; s < 4; s++) {
+        if (__builtin_popcountll(masks[s].lo) + __builtin_popcountll(masks[s].hi) !=
+            __builtin_popcountll(e->hands[s].lo) + __builtin_popcountll(e->hands[s].hi)) {
+            PyErr_SetString(PyExc_ValueError, "redeal: each seat must keep its number of cards");
+            return NULL;
+        }
+    }
+    memcpy(e->hands, masks, sizeof masks);
+    e->nlegal = -1;
+    e->version++;
+    Py_RETURN_NONE;
+}
+
 static PyObject *core_copy(Engine *e, PyObject *args)
 {
     PyObject *history, *tricks;
@@ -1144,6 +1186,9 @@ static PyMethodDef core_methods[] = {
      "card_index, kind) of every shown copy, in the order shown"},
     {"copy", (PyCFunction)core_copy, METH_VARARGS,
      "copy(history, tricks) -> an independent copy appending to the given lists"},
+    {"redeal", (PyCFunction)core_redeal, METH_O,
+     "redeal(hands): each seat holds hands[seat] now (the same cards between them, the same "
+     "count per seat)"},
     {"legal_keys", (PyCFunction)core_legal_keys, METH_NOARGS,
      "the keys of the legal plays, ascending"},
     {"legal", (PyCFunction)core_legal, METH_NOARGS, "the legal plays (tuple), in key order"},

@@ -393,6 +393,44 @@ static PyObject *core_start(Engine *e, PyObject *args)
 }
 
 /* copy(history, tricks): an object of the same (sub)class, sharing config. */
+static PyObject *core_redeal(Engine *e, PyObject *hands)
+{
+    uint64_t m[4];
+    int s;
+    if (read_masks(hands, m, "hands") < 0)
+        return NULL;
+    if ((m[0] & m[1]) || ((m[0] | m[1]) & m[2]) || ((m[0] | m[1] | m[2]) & m[3])) {
+        PyErr_SetString(PyExc_ValueError, "hands overlap");
+        return NULL;
+    }
+    if ((m[0] | m[1] | m[2] | m[3]) !=
+        (e->hands[0] | e->hands[1] | e->hands[2] | e->hands[3])) {
+        PyErr_SetString(PyExc_ValueError,
+                        "redeal: the seats must hold the same cards between them");
+        return NULL;
+    }
+    for (s = 0; s < 4; s++) {
+        if (__builtin_popcountll(m[s]) != __builtin_popcountll(e->hands[s])) {
+            PyErr_SetString(PyExc_ValueError, "redeal: each seat must keep its number of cards");
+            return NULL;
+        }
+    }
+    memcpy(e->hands, m, sizeof m);
+    if (e->penalty && e->ntrick) {
+        /* who broke the discard rule in the trick under way depends on what they held */
+        int led = e->trick[0] / 13, i;
+        uint64_t preferred = e->preferred[led];
+        e->noffenders = 0;
+        for (i = 1; i < e->ntrick; i++) {
+            int key = e->trick[i], who = (e->trick_leader + i) & 3;
+            if (key / 13 != led && (m[who] & preferred) && !((1ULL << key) & preferred))
+                e->offenders[e->noffenders++] = who;
+        }
+    }
+    e->version++;
+    Py_RETURN_NONE;
+}
+
 static PyObject *core_copy(Engine *e, PyObject *args)
 {
     PyObject *history, *tricks;
@@ -774,6 +812,9 @@ static PyMethodDef core_methods[] = {
      "start(leader, forced, locked, shows=None); shows is ignored"},
     {"copy", (PyCFunction)core_copy, METH_VARARGS,
      "copy(history, tricks) -> an engine of the same type, sharing config"},
+    {"redeal", (PyCFunction)core_redeal, METH_O,
+     "redeal(hands): each seat holds hands[seat] now (the same cards between them, the same "
+     "count per seat)"},
     {"legal_mask", (PyCFunction)core_legal_mask, METH_NOARGS, "the legal cards (mask)"},
     {"legal", (PyCFunction)core_legal, METH_NOARGS, "the legal plays (tuple)"},
     {"play", (PyCFunction)core_play, METH_O, "play(key) -> next seat, -1 over, -2 illegal"},

@@ -70,7 +70,12 @@ class Deal:
         digest = hashlib.shake_256(seed.to_bytes(size, "little", signed=True)).digest(8 * len(deck))
         keys = memoryview(digest).cast("Q").tolist()
         order = itemgetter(*sorted(range(len(deck)), key=keys.__getitem__))(deck)
-        deal = object.__new__(cls)  # a permutation of a deck: nothing to check
+        return cls._trusted(order, first_seat)  # a permutation of a deck: nothing to check
+
+    @classmethod
+    def _trusted(cls, order: tuple[Card, ...], first_seat: int) -> Deal:
+        """A deal of ``order`` without the checks, for callers that built a permutation."""
+        deal = object.__new__(cls)
         object.__setattr__(deal, "order", order)
         object.__setattr__(deal, "first_seat", first_seat)
         return deal

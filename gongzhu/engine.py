@@ -239,6 +239,41 @@ class PlayCore:
         new.tricks = tricks
         return new
 
+    def redeal(self, hands: Sequence[int]) -> None:
+        """Give each seat ``hands[seat]`` (a card mask) in place of the cards it holds now.
+
+        For determinised search: the seats keep their counts and the cards
+        stay the same between them, only who holds which changes.  The
+        history is not replayed (the caller answers for its consistency);
+        the discard-rule offenders of the trick under way are found again
+        from the new cards.
+
+        :raises ValueError: the masks are malformed, overlap, change a seat's
+            count or the cards held between them; the engine is unchanged.
+        """
+        new = [int(h) for h in hands]
+        old = self.hands
+        if len(new) != 4 or any(h < 0 or h > FULL_MASK for h in new):
+            raise ValueError("hands: expected four 52-bit card masks")
+        if new[0] & new[1] or (new[0] | new[1]) & new[2] or (new[0] | new[1] | new[2]) & new[3]:
+            raise ValueError("hands overlap")
+        if new[0] | new[1] | new[2] | new[3] != old[0] | old[1] | old[2] | old[3]:
+            raise ValueError("redeal: the seats must hold the same cards between them")
+        if any(a.bit_count() != b.bit_count() for a, b in zip(new, old, strict=True)):
+            raise ValueError("redeal: each seat must keep its number of cards")
+        self.hands = new
+        if self.penalty and self.trick:
+            # who broke the discard rule in the trick under way depends on what they held
+            led = SUIT_OF[self.trick[0]]
+            preferred = self.preferred[led]  # type: ignore[index]
+            self.offenders = [
+                seat
+                for i, key in enumerate(self.trick[1:], 1)
+                if SUIT_OF[key] != led
+                and new[seat := (self.trick_leader + i) & 3] & preferred
+                and not 1 << key & preferred
+            ]
+
     def shown_taken(self) -> None:
         """Single-deck: a shown card is one card, so who took it needs no engine's word."""
         return None

@@ -104,6 +104,21 @@ def _valid_key(key: int) -> bool:
     return low <= high < 52
 
 
+def _copy_counts(hands: Sequence[int]) -> tuple[int, int, int]:
+    """Bitwise counters of the copies between ``hands``: ``(ones, twos, over)``.
+
+    Equal for equal multisets of cards; ``over`` has the bit of each card held
+    more than twice.
+    """
+    ones = twos = over = 0
+    for hand in hands:
+        for bits in (hand & LOW, hand >> 52):  # bitwise adders over every copy
+            over |= twos & bits
+            twos |= ones & bits
+            ones ^= bits
+    return ones, twos, over
+
+
 class PairsCore:
     """The play phase of a two-deck hand with pairs.
 
@@ -149,15 +164,7 @@ class PairsCore:
         hands = [int(h) for h in hands]
         if len(hands) != 4 or any(h < 0 or h > FULL_TWO or (h >> 52) & ~h for h in hands):
             raise ValueError("hands: expected four two-deck card masks")
-        low = [h & LOW for h in hands]
-        high = [h >> 52 for h in hands]
-        # at most two copies of each card in all: count with bitwise adders
-        ones = twos = over = 0
-        for bits in low + high:
-            over |= twos & bits
-            twos |= ones & bits
-            ones ^= bits
-        if over:
+        if _copy_counts(hands)[2]:
             raise ValueError("hands overlap: a card is held more than twice")
         self.config = config
         self.hands = hands
@@ -219,6 +226,26 @@ class PairsCore:
         new.history = history
         new.tricks = tricks
         return new
+
+    def redeal(self, hands: Sequence[int]) -> None:
+        """Give each seat ``hands[seat]`` (a two-deck mask) in place of the cards it holds now.
+
+        For determinised search: the seats keep their counts and the copies
+        stay the same between them, only who holds which changes.  The
+        history is not replayed (the caller answers for its consistency).
+
+        :raises ValueError: the masks are malformed, change a seat's count or
+            the copies held between them; the engine is unchanged.
+        """
+        new = [int(h) for h in hands]
+        if len(new) != 4 or any(h < 0 or h > FULL_TWO or (h >> 52) & ~h for h in new):
+            raise ValueError("hands: expected four two-deck card masks")
+        if _copy_counts(new) != _copy_counts(self.hands):
+            raise ValueError("redeal: the seats must hold the same cards between them")
+        if any(a.bit_count() != b.bit_count() for a, b in zip(new, self.hands, strict=True)):
+            raise ValueError("redeal: each seat must keep its number of cards")
+        self.hands = new
+        self._legal_keys = None
 
     def shown_taken(self) -> list[list[ShowRecord]]:
         """Per seat, the shown copies it took (each scores its factor for the taker)."""

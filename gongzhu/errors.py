@@ -17,6 +17,7 @@ __all__ = [
     "IllegalAction",
     "IncompatibleVariants",
     "InvalidCard",
+    "InvalidHoldings",
     "InvalidOption",
     "InvalidRecord",
     "InvalidScoreInput",
@@ -82,6 +83,10 @@ class InvalidOption(GongzhuError, ValueError):
 
 class InvalidScoreInput(GongzhuError, ValueError):
     """Input to :meth:`gongzhu.Rules.score` that cannot describe a finished hand."""
+
+
+class InvalidHoldings(GongzhuError, ValueError):
+    """Cards given to :meth:`gongzhu.HandState.with_holdings` that do not fit the hand."""
 
 
 class HandNotOver(GongzhuError):

@@ -11,16 +11,17 @@ each seat's cards as a card mask and applies the compiled
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from .actions import Action, Play, Show, ShowKind, parse_action, play_of_key
 from .cards import Card
 from .deal import SEATS, Deal
 from .engine import add_copy, cards_of_mask, subtract_copies
 from .engines import ACCELERATED
-from .errors import HandNotOver, IllegalAction, InvalidSeat
+from .errors import HandNotOver, IllegalAction, InvalidHoldings, InvalidSeat
 from .play import ILLEGAL, EngineSpec
 from .scorer import Outcome
 from .scoring import ScoreSheet, ShowRecord
@@ -54,17 +55,18 @@ class HandState:
 
     __slots__ = (
         "_core",
+        "_deal",
         "_dealt",
         "_forced_lead",
         "_history",
         "_legal",
         "_pending",
+        "_redeal_from",
         "_shown_bits",
         "_shows",
         "_to_move",
         "_trick_objects",
         "_tricks",
-        "deal",
         "engine",
         "explicit_leader",
         "is_over",
@@ -84,7 +86,8 @@ class HandState:
         engine: EngineSpec | None = None,
     ) -> None:
         self.rules = rules
-        self.deal = deal
+        self._deal: Deal | None = deal
+        self._redeal_from: tuple[Deal, tuple[int, ...], int | None] | None = None
         self.seed = seed
         self.explicit_leader = leader
         hands = self._deal_masks(deal)
@@ -139,6 +142,16 @@ class HandState:
         return hands
 
     # -- public state ---------------------------------------------------------------
+
+    @property
+    def deal(self) -> Deal:
+        """The cards in the order they were dealt."""
+        deal = self._deal
+        if deal is None:
+            assert self._redeal_from is not None
+            base, dealt, first_class = self._redeal_from
+            deal = self._deal = _redealt(base, dealt, self._dealt, first_class)
+        return deal
 
     @property
     def to_move(self) -> int | None:
@@ -267,7 +280,8 @@ class HandState:
         new = _new_state(type(self))
         # immutable values, shared
         new.rules = self.rules
-        new.deal = self.deal
+        new._deal = self._deal
+        new._redeal_from = self._redeal_from
         new.seed = self.seed
         new.engine = self.engine
         new.explicit_leader = self.explicit_leader
@@ -292,6 +306,129 @@ class HandState:
             new._shows = self._shows[:]
             new._shown_bits = self._shown_bits[:]
             new._pending = self._pending[:]
+        return new
+
+    def with_holdings(self, holdings: Sequence[Iterable[Card]]) -> HandState:
+        """A copy of this state in which each seat holds ``holdings[seat]`` now.
+
+        For determinised search (:class:`gongzhu.bots.sampler.Determinizer`
+        builds its sampled states this way): the history, the shows and the
+        tricks are this state's; only who holds which of the unplayed cards
+        changes.  The copy's :attr:`deal` is the deal that gives each seat its
+        played cards and its new holding (a card that stays with its seat
+        keeps its place in the deal), its :attr:`seed` is ``None``, and its
+        :attr:`explicit_leader` is its :attr:`leader` (the new deal might make
+        the opening-lead rule pick another seat), unless a forced opening lead
+        is still to be made.
+
+        The history is not replayed: the caller answers for it being legal
+        under the new holdings (a seat that discarded on a suit holds none of
+        it now), as a sampler that keeps to :func:`gongzhu.bots.sampler.voids`
+        does.  An engine without ``redeal`` gets the history replayed on the
+        new deal instead, which checks it.
+
+        :param holdings: four collections of cards, by seat.
+        :raises InvalidHoldings: the hand is not in its play phase; the
+            holdings are not the cards the seats hold now between them, or
+            change a seat's number of cards; a seat would give up a card it
+            has shown and not played (or, with two decks, hold another copy of
+            a shown card it has played), or the leader the card it must lead
+            (or, before the first card, the opening-lead rule would pick
+            another seat on the new deal).
+            This state is unchanged.
+        """
+        if self.phase is not _PLAY:
+            raise InvalidHoldings(
+                f"holdings change in the play phase only, not in the {self.phase.value} phase"
+            )
+        if len(holdings) != SEATS:
+            raise InvalidHoldings(f"expected four holdings, one per seat, not {len(holdings)}")
+        copies = self.rules.table.copies
+        masks = [_mask_of(cards, copies) for cards in holdings]
+        now = self._core.hands
+        for seat in range(SEATS):
+            # the shown copies a seat holds: min(shown, held), as a seat plays an
+            # unshown copy first; the history fixed them, so they may not change
+            shown = self._shown_bits[seat]
+            if shown & now[seat] != shown & masks[seat]:
+                change = (shown & now[seat]) ^ (shown & masks[seat])
+                which = ", ".join(map(str, cards_of_mask(change & ((1 << 52) - 1))))
+                raise InvalidHoldings(
+                    f"seat {seat} has shown {which}: how many shown copies it holds may not change"
+                )
+        forced = self._forced_lead if not self._tricks and not self._core.trick else 0
+        if forced and not forced & masks[self.leader]:
+            card = Card.from_index(forced.bit_length() - 1)
+            raise InvalidHoldings(f"seat {self.leader} leads first and must hold {card}")
+        # the leader stays the leader: given explicitly, unless a forced lead is still to come
+        # (then the opening-lead rule must pick it again from the new deal)
+        explicit = self.explicit_leader if forced else self.leader
+        if copies == 1:
+            dealt = [d & ~h | m for d, h, m in zip(self._dealt, now, masks, strict=True)]
+        else:
+            dealt = [
+                _add_copies(subtract_copies(d, h), m)
+                for d, h, m in zip(self._dealt, now, masks, strict=True)
+            ]
+        first_class = self._first_card_classes(dealt)
+        deal = None
+        if forced and explicit is None:  # before the first card: the rule must pick it again
+            deal = _redealt(self.deal, self._dealt, dealt, first_class)
+            picked = self.rules.opening_lead(deal).seat
+            if picked != self.leader:
+                raise InvalidHoldings(
+                    f"the opening lead would fall to seat {picked}, not seat {self.leader}"
+                )
+        if not hasattr(self._core, "redeal"):
+            if deal is None:
+                deal = _redealt(self.deal, self._dealt, dealt, first_class)
+            return self._replayed(deal, explicit)
+        new = self.clone()
+        try:
+            cast(Any, new._core).redeal(masks)  # an optional engine method (checked above)
+        except ValueError as exc:
+            raise InvalidHoldings(str(exc)) from None
+        new._deal = deal  # else built when asked for: a search never asks
+        new._redeal_from = (self.deal, self._dealt, first_class)
+        new._dealt = tuple(dealt)
+        new.explicit_leader = explicit
+        new.seed = None
+        new._legal = None
+        return new
+
+    def _first_card_classes(self, dealt: Sequence[int]) -> int | None:
+        """With 首明: the showable cards' mask, by which a seat's new first card is chosen.
+
+        Whether a seat was asked about 首明 depends on its first card being
+        showable, so a new first card must be showable exactly when the old one
+        was; ``None`` without 首明.
+
+        :raises InvalidHoldings: a seat's new cards have no such card.
+        """
+        if not self.rules.first_shows:
+            return None
+        showable = self.rules.showable_mask
+        for seat in range(SEATS):
+            first = self.deal.first_card(seat)
+            if dealt[seat] & first.bit:
+                continue  # it keeps its first card (and its place)
+            if not dealt[seat] & (showable if first.bit & showable else ~showable):
+                kind = "a showable" if first.bit & showable else "an unshowable"
+                raise InvalidHoldings(
+                    f"seat {seat} was dealt {kind} first card and would have none"
+                )
+        return showable
+
+    def _replayed(self, deal: Deal, leader: int | None) -> HandState:
+        """This hand's history replayed on ``deal`` (for an engine without ``redeal``)."""
+        new = self.rules.new_hand(deal=deal, leader=leader, engine=self.engine.name)
+        for index, (_seat, action) in enumerate(self._history):
+            try:
+                new.apply(action)
+            except IllegalAction as exc:
+                raise InvalidHoldings(
+                    f"action {index} of the history is illegal under these holdings: {exc}"
+                ) from None
         return new
 
     def __copy__(self) -> HandState:
@@ -650,6 +787,73 @@ class HandState:
         from .record import hand_record
 
         return hand_record(self)
+
+
+def _mask_of(cards: Iterable[Card], copies: int) -> int:
+    """The card mask of ``cards`` (two decks: a second copy at bit ``52 + index``)."""
+    cards = tuple(cards)
+    for card in cards:
+        if type(card) is not Card:
+            raise InvalidHoldings(f"a holding lists {card!r}, which is not a Card")
+    if copies == 1:
+        mask = sum(map(_BITS.__getitem__, map(_INDEX, cards)))
+        if mask.bit_count() == len(cards):
+            return mask
+    mask = 0
+    for card in cards:
+        bit = _BITS[card.index]
+        if mask & bit:
+            if copies == 1 or mask >> 52 & bit:
+                raise InvalidHoldings(f"a holding lists {card} more than {copies} time(s)")
+            bit <<= 52
+        mask |= bit
+    return mask
+
+
+def _add_copies(a: int, b: int) -> int:
+    """Per card, the copies of ``a`` and ``b`` together (two-deck masks holding at most two)."""
+    for card in cards_of_mask(b):
+        a = add_copy(a, card.index)
+    return a
+
+
+def _redealt(
+    deal: Deal, old: Sequence[int], new: Sequence[int], showable: int | None = None
+) -> Deal:
+    """``deal`` with each seat dealt the cards of ``new[seat]`` in place of ``old[seat]``.
+
+    A card that stays with its seat keeps its place; the seat's other places
+    take its new cards in card order, except that with ``showable`` (the
+    showable cards' mask, for 首明) a new first card is showable exactly when
+    the old one was.
+    """
+    first = deal.first_seat
+    size = len(deal.order) // SEATS
+    columns = []
+    for k in range(SEATS):
+        seat = (first + k) % SEATS
+        was = deal.order[k::SEATS]
+        if old[seat] == new[seat]:
+            columns.append(was)
+            continue
+        keep = Counter(cards_of_mask(new[seat]))
+        places: list[Card | None] = []
+        for card in was:
+            if keep[card]:
+                keep[card] -= 1
+                places.append(card)
+            else:
+                places.append(None)
+        incoming = iter(sorted(keep.elements()))
+        column = [card if card is not None else next(incoming) for card in places]
+        if showable is not None and places[0] is None:
+            # a new first card of the old one's kind (showable or not): 首明 asks the same seats
+            wanted = bool(was[0].bit & showable)
+            at = next(i for i, c in enumerate(column) if bool(c.bit & showable) == wanted)
+            column[0], column[at] = column[at], column[0]
+        columns.append(tuple(column))
+    order = tuple(columns[k % SEATS][k // SEATS] for k in range(SEATS * size))
+    return Deal._trusted(order, first)
 
 
 def _seat(seat: object) -> int:

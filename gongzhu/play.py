@@ -342,6 +342,15 @@ class PlayEngine(Protocol):
     Engines must accept any input without crashing the interpreter: bad
     masks, keys or seats raise :class:`ValueError` (or a
     :class:`~gongzhu.errors.GongzhuError`).
+
+    Two methods are optional, for search bots, and used when present:
+    ``greedy_playout(values, random)`` plays to the end with the greedy
+    playout policy (see :meth:`HandState.greedy_play_out
+    <gongzhu.hand.HandState.greedy_play_out>`), and ``redeal(hands)`` gives
+    each seat ``hands[seat]`` (masks) in place of its cards, the same cards
+    between the seats and the same count per seat, else :class:`ValueError`
+    (see :meth:`HandState.with_holdings <gongzhu.hand.HandState.with_holdings>`;
+    without it the history is replayed).
     """
 
     @property

@@ -55,19 +55,22 @@ def test_search_keeps_to_its_time_budget() -> None:
 
 
 def test_search_drops_the_pig_under_the_ace() -> None:
+    # seat 0 leads 2C; seat 3 takes it with AC and leads AS: seat 1, short of
+    # spades with no void to shed the pig on later, drops it on the ace
     deal = Deal.from_hands(
         [
-            "AC KC QC JC TC 9C 8C 2S 3S 4S 2D 3D 4D",
-            "QS TS KS 5S 6S AH KH QH 2H 3H 5D 6D 4H",
-            "7C 6C 5C 7S 8S 9S JH TH 9H 7D 8D 9D AD",
-            "4C 3C 2C AS JS 8H 7H 6H 5H JD QD KD TD",
+            "2C 3C 4C 5C 2S 3S 4S 2D 3D 4D 5D 6D 7D",
+            "6C 7C 8C QS 5S 6S 2H 3H 4H 5H 8D 9D TD",
+            "9C TC JC 7S 8S 9S TS 6H 7H 8H JD QD KD",
+            "QC KC AC AS KS JS 9H TH JH QH KH AH AD",
         ]
     )
-    hand = RULES.new_hand(deal=deal, leader=3)
+    hand = RULES.new_hand(deal=deal)
     for _ in range(4):
         hand.apply(Show(()))
-    hand.apply(Play.parse("AS"))
-    hand.apply(Play.parse("2S"))
+    for card in ("2C", "6C", "9C", "AC", "AS", "2S"):
+        hand.apply(Play.parse(card))
+    assert hand.to_move == 1
     bot = SearchBot(3, rules=RULES, budget_ms=None, samples=150, margin=None, prune=None)
     assert bot.choose(hand.view(1)) == Play.parse("QS")
 

@@ -60,6 +60,7 @@ from .heuristic import (
 )
 from .registry import BOTS, ENTRY_POINT_GROUP, BotRegistry, UnknownBot, bot_names, make_bot
 from .sampler import (
+    Determinizer,
     Inconsistent,
     Knowledge,
     determinize,
@@ -85,6 +86,7 @@ __all__ = [
     "SHOW_RULES",
     "Bot",
     "BotRegistry",
+    "Determinizer",
     "FirstLegalBot",
     "HeuristicBot",
     "Inconsistent",

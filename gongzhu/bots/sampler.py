@@ -11,12 +11,13 @@ import attrs
 from ..actions import Play, Show, ShowKind
 from ..cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Suit, full_deck
 from ..deal import SEATS, Deal
-from ..errors import GongzhuError, IllegalAction
+from ..errors import GongzhuError, IllegalAction, InvalidHoldings
 from ..hand import HandState
 from ..rules import Rules
 from ..view import Phase, SeatView
 
 __all__ = [
+    "Determinizer",
     "Inconsistent",
     "Knowledge",
     "determinize",
@@ -224,8 +225,8 @@ def _deal_pool(facts: Knowledge, rng: random.Random) -> list[list[Card]] | None:
     """One random assignment of the pool to the seats' free places, or ``None`` (dead end)."""
     hands = [list(k) for k in facts.known]
     room = [size - len(k) for size, k in zip(facts.sizes, facts.known, strict=True)]
-    pool = list(facts.pool)
-    rng.shuffle(pool)
+    draw = rng.random
+    pool = sorted(facts.pool, key=lambda _card: draw())  # a random order, cheaper than shuffle
     showable = facts.showable
     # secret sales first: each seller gets the showable cards it needs
     for who, need in enumerate(facts.secret_need):
@@ -249,7 +250,17 @@ def _deal_pool(facts: Knowledge, rng: random.Random) -> list[list[Card]] | None:
     showable_checked = not facts.hidden_showable_ok
     # most constrained suits first (the pool is shuffled, so at random within a suit);
     # each card to a seat with room, weighted by the room left: a uniform deal if unconstrained
-    pool.sort(key=lambda card: len(by_suit[card.suit]))
+    free: list[Card] = []
+    if not pairs_checked and not showable_checked:
+        # the cards any seat with room may hold go last, in their shuffled order, into
+        # the room left: the same uniform fill as card by card, without a draw per card
+        anyone = [s for s in range(SEATS) if room[s] > 0]
+        open_suits = {suit for suit, seats in by_suit.items() if seats == anyone}
+        if open_suits:
+            free = [card for card in pool if card.suit in open_suits]
+            pool = [card for card in pool if card.suit not in open_suits]
+    if len(pool) > 1:
+        pool.sort(key=lambda card: len(by_suit[card.suit]))
     for card in pool:
         seats = [s for s in by_suit[card.suit] if room[s] > 0]
         if pairs_checked:
@@ -268,6 +279,11 @@ def _deal_pool(facts: Knowledge, rng: random.Random) -> list[list[Card]] | None:
                     break
         hands[s].append(card)
         room[s] -= 1
+    start = 0
+    for s in range(SEATS):
+        if room[s]:
+            hands[s].extend(free[start : start + room[s]])
+            start += room[s]
     return hands
 
 
@@ -334,10 +350,7 @@ def _deal_of(
     if any(len(h) != size for h in ordered):
         raise Inconsistent("the sampled hands are not of equal size")
     order = tuple(ordered[(first_seat + k) % SEATS][k // SEATS] for k in range(SEATS * size))
-    deal = object.__new__(Deal)  # a permutation of the deck(s) by construction: nothing to check
-    object.__setattr__(deal, "order", order)
-    object.__setattr__(deal, "first_seat", first_seat)
-    return deal
+    return Deal._trusted(order, first_seat)  # a permutation of the deck(s) by construction
 
 
 def sample_deal(view: SeatView, rng: random.Random, *, rules: Rules | None = None) -> Deal:
@@ -455,9 +468,11 @@ def determinize(
     (shows and plays) is replayed on the sampled deal, which refutes samples
     that break a rule the real play kept.  The first seat of the sampled deal
     is the first trick's leader (the view does not say who was dealt first);
-    the hand's leader is given explicitly unless the ruleset's opening-lead
-    rule picks the same seat from the sample, which keeps a forced opening
-    lead (♣2) in force before the first trick is led.
+    the hand's leader is given explicitly, except before the first card when
+    the ruleset's opening-lead rule picks the same seat from the sample, which
+    keeps a forced opening lead (♣2) in force.  (Once a card is played the
+    explicit leader costs nothing, and a hand whose leader was given, as in a
+    match's later hands, is not refuted for a lead the rule would forbid.)
 
     :param check: also require ``state.view(view.seat) == view`` (the
         default; a search may skip it for speed, the replay having checked
@@ -466,24 +481,100 @@ def determinize(
     :raises Inconsistent: no sample survived ``tries`` attempts.
     """
     facts = knowledge(view, rules) if facts is None else facts
-    leader = view.tricks[0].leader if view.tricks else view.leader
-    firsts = _first_cards(view)
-    lead_card = _lead_card(rules)
     for _ in range(tries):
         hands = _deal_pool(facts, rng)
         if hands is None:
             continue
         if view.phase is Phase.FIRST_SHOW:
-            return _first_show_state(view, rules, hands, firsts, facts, leader, lead_card, rng)
-        dealt = [h + list(p) for h, p in zip(hands, facts.played, strict=True)]
-        deal = _deal_of(dealt, firsts, facts.showable, leader, lead_card)
-        explicit: int | None = leader
-        if rules.opening_lead(deal).seat == leader:
-            explicit = None
-        state = _replay(view, rules, deal, explicit, facts, rng)
+            leader = view.tricks[0].leader if view.tricks else view.leader
+            return _first_show_state(
+                view, rules, hands, _first_cards(view), facts, leader, _lead_card(rules), rng
+            )
+        state = _replayed_sample(view, rules, hands, facts, rng)
         if state is not None and (not check or _agrees(view, state)):
             return state
     raise Inconsistent(f"no sample agreed with seat {view.seat}'s view in {tries} tries")
+
+
+def _replayed_sample(
+    view: SeatView, rules: Rules, hands: list[list[Card]], facts: Knowledge, rng: random.Random
+) -> HandState | None:
+    """The view's history replayed on a deal of the sampled ``hands``, or ``None`` (refuted)."""
+    leader = view.tricks[0].leader if view.tricks else view.leader
+    dealt = [h + list(p) for h, p in zip(hands, facts.played, strict=True)]
+    deal = _deal_of(dealt, _first_cards(view), facts.showable, leader, _lead_card(rules))
+    explicit: int | None = leader
+    if not any(facts.played) and rules.opening_lead(deal).seat == leader:
+        explicit = None  # the real hand's forced lead, if any, is still to come
+    return _replay(view, rules, deal, explicit, facts, rng)
+
+
+class Determinizer:
+    """Many sampled states for one view, fast: :func:`determinize` without the replays.
+
+    The first sample replays the public history on a sampled deal (as
+    :func:`determinize` does); each later one deals the hidden cards afresh
+    (:func:`sample_hands`) into a copy of that state
+    (:meth:`HandState.with_holdings <gongzhu.HandState.with_holdings>`),
+    which costs a small part of a replay.  The samples are drawn as
+    :func:`determinize` draws them; a sample the template cannot take (two
+    decks: a seat holding a copy of a card it showed where the template's
+    seat did not) is replayed.  Views in a show phase, and views with another
+    seat's secret sale (whose sold cards each replay picks), are replayed
+    every time.
+
+    :param view: the seat's view.
+    :param rules: the ruleset being played.
+    :param facts: ``knowledge(view, rules)``, when the caller has it already.
+    :param tries: sampled deals tried per sample before giving up.
+    :raises Inconsistent: the view's cards do not add up (from :func:`knowledge`).
+    """
+
+    def __init__(
+        self,
+        view: SeatView,
+        rules: Rules,
+        *,
+        facts: Knowledge | None = None,
+        tries: int = 20,
+    ) -> None:
+        self.view = view
+        self.rules = rules
+        self.facts = knowledge(view, rules) if facts is None else facts
+        self.tries = tries
+        self._template: HandState | None = None
+        self._redeal = view.phase is Phase.PLAY and not any(
+            show.cards is None and show.seat != view.seat for show in view.shows
+        )
+
+    def sample(self, rng: random.Random) -> HandState:
+        """A state the seat cannot tell from the real one (unchecked against the view).
+
+        :raises Inconsistent: no sample was found in ``tries`` attempts.
+        """
+        template = self._template
+        if template is None:
+            state = determinize(
+                self.view, self.rules, rng, tries=self.tries, check=False, facts=self.facts
+            )
+            if self._redeal:
+                self._template = state
+            return state
+        for _ in range(self.tries):
+            hands = _deal_pool(self.facts, rng)
+            if hands is None:
+                continue
+            try:
+                return template.with_holdings(hands)
+            except InvalidHoldings:
+                # this sample changes what the template's history fixed (with two decks:
+                # whether a seat still holds the copy it showed): replay it instead
+                replayed = _replayed_sample(self.view, self.rules, hands, self.facts, rng)
+                if replayed is not None:
+                    return replayed
+        raise Inconsistent(
+            f"no sample agreed with seat {self.view.seat}'s view in {self.tries} tries"
+        )
 
 
 def _first_show_state(

@@ -1,0 +1,287 @@
+"""HandState.with_holdings: the same hand with the unplayed cards re-dealt, as a replay makes it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import gongzhu
+from gongzhu import Card, Deal, Phase, Play, Show
+from gongzhu.bots import Determinizer, determinize
+from gongzhu.bots.sampler import sample_hands
+from gongzhu.errors import IllegalAction, InvalidHoldings
+from gongzhu.hand import HandState
+
+from .conftest import BOTH_ENGINES
+
+pytestmark = BOTH_ENGINES
+
+RULESETS = [
+    ("39baobao",),
+    ("huapai",),
+    ("39baobao", "same-colour-discard"),
+    ("fenpai-quanming",),
+    ("two-deck",),
+]
+
+
+def play_position(names: tuple[str, ...], seed: int, plays: int) -> HandState:
+    """A hand of ``names`` in its play phase after random shows and ``plays`` random plays."""
+    rules = gongzhu.load_rules(*names)
+    hand = rules.new_hand(seed=seed)
+    rng = random.Random(seed)
+    while hand.phase is not Phase.PLAY:
+        hand.apply(rng.choice(hand.legal_actions()))
+    for _ in range(plays):
+        hand.apply(rng.choice(hand.legal_actions()))
+        if hand.is_over:
+            break
+    return hand
+
+
+def replayed(state: HandState) -> HandState:
+    """``state``'s history replayed on its deal, checking every action."""
+    hand = state.rules.new_hand(deal=state.deal, leader=state.explicit_leader)
+    for _seat, action in state.history:
+        hand.apply(action)
+    return hand
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    names=st.sampled_from(RULESETS),
+    seed=st.integers(0, 10_000),
+    plays=st.integers(0, 50),
+    sample_seed=st.integers(0, 1000),
+)
+def test_a_redealt_state_is_the_replay_of_its_deal(
+    names: tuple[str, ...], seed: int, plays: int, sample_seed: int
+) -> None:
+    hand = play_position(names, seed, plays)
+    if hand.is_over:
+        return
+    seat = hand.to_move
+    assert seat is not None
+    view = hand.view(seat)
+    rng = random.Random(sample_seed)
+    try:
+        holdings = sample_hands(view, rng, rules=hand.rules)
+    except gongzhu.bots.Inconsistent:
+        return
+    try:
+        state = hand.with_holdings(holdings)
+    except InvalidHoldings as error:
+        # what the sampler does not know: which copy was shown (two decks), and
+        # whom the opening-lead rule picks from the deal (before the first card)
+        two_decks = hand.rules.table.copies == 2 and "shown copies" in str(error)
+        first_lead = (
+            not hand.tricks and not hand.current_trick and "opening lead would fall" in str(error)
+        )
+        asked = hand.rules.first_shows and "first card and would have none" in str(error)
+        assert two_decks or first_lead or asked, error
+        assume(False)
+    assert state.seed is None
+    assert [state.hand(s) for s in range(4)] == [tuple(sorted(h)) for h in holdings]
+    try:  # the deal it reports deals these cards; the history is legal under them
+        again = replayed(state)
+    except IllegalAction as error:
+        # the sampler does not know every constraint (a shown-card lock lifted for a
+        # seat that held only locked cards): never the deal's own consistency
+        assert "first-show" not in str(error) and " show " not in str(error), error
+        assume(False)
+    # the sampler knows a discard rule's penalties only in part: a sample under which
+    # the public history comes out otherwise is its miss, not the state's
+    assume(again.view(seat) == view)
+    for other in range(4):
+        assert again.view(other) == state.view(other)
+        assert again.dealt(other) == state.dealt(other)
+    assert state.view(seat) == view  # the seat cannot tell it from the real hand
+    # both play on identically to the end
+    draws = random.Random(sample_seed)
+    while not state.is_over:
+        action = draws.choice(state.legal_actions())
+        assert again.legal_actions() == state.legal_actions()
+        state.apply(action)
+        again.apply(action)
+    assert again.score() == state.score()
+    assert gongzhu.replay(state.to_record()).score() == state.score()
+
+
+def test_with_holdings_leaves_the_state_alone() -> None:
+    hand = play_position(("39baobao",), 3, 6)
+    before = [hand.hand(s) for s in range(4)]
+    holdings = [list(reversed(hand.hand(s))) for s in range(4)]
+    holdings[0], holdings[2] = holdings[2], holdings[0]  # the same sizes here? see below
+    sizes = [len(h) for h in before]
+    if sizes[0] != sizes[2]:
+        holdings[0], holdings[2] = holdings[2], holdings[0]
+    state = hand.with_holdings(holdings)
+    assert [hand.hand(s) for s in range(4)] == before
+    assert state.hand(0) == tuple(sorted(holdings[0]))
+
+
+def refusal(hand: HandState, holdings: list[list[Card]]) -> str:
+    before = (hand.history, [hand.hand(s) for s in range(4)], hand.legal_actions())
+    with pytest.raises(InvalidHoldings) as info:
+        hand.with_holdings(holdings)
+    assert (hand.history, [hand.hand(s) for s in range(4)], hand.legal_actions()) == before
+    return str(info.value)
+
+
+def test_bad_holdings_are_refused_precisely() -> None:
+    hand = play_position(("39baobao",), 11, 5)  # mid-trick: seat sizes differ
+    now = [list(hand.hand(s)) for s in range(4)]
+    short = [h[:] for h in now]
+    moved = short[0].pop()
+    short[1].append(moved)
+    assert "keep its number of cards" in refusal(hand, short)
+    other = [h[:] for h in now]
+    gone = other[0].pop()
+    missing = next(c for c in gongzhu.full_deck() if c not in {x for h in now for x in h})
+    other[0].append(missing)
+    assert gone != missing
+    assert "same cards between them" in refusal(hand, other)
+    twice = [h[:] for h in now]
+    twice[1][0] = twice[1][1]
+    assert f"lists {twice[1][1]} more than 1 time" in refusal(hand, twice)
+    assert "not a Card" in refusal(hand, [["QS"], *now[1:]])  # type: ignore[list-item]
+    assert "four holdings" in refusal(hand, now[:3])
+
+
+def test_shown_cards_stay_with_their_seat() -> None:
+    rules = gongzhu.load_rules()
+    deal = Deal.from_hands(
+        [
+            "2C 3C 4C 5C 2S 3S 4S 2D 3D 4D 5D 6D 7D",
+            "6C 7C 8C QS 5S 6S 2H 3H 4H 5H 8D 9D TD",
+            "9C TC JC 7S 8S 9S TS 6H 7H 8H JD QD KD",
+            "QC KC AC AS KS JS 9H TH JH QH KH AH AD",
+        ]
+    )
+    hand = rules.new_hand(deal=deal)
+    for show in (Show(()), Show((Card.parse("QS"),)), Show(()), Show(())):
+        hand.apply(show)
+    hand.apply(Play.parse("2C"))
+    now = [list(hand.hand(s)) for s in range(4)]
+    swapped = [now[0], [*now[2][:12], now[1][0]], [*now[1][1:], now[2][12]], now[3]]
+    assert Card.parse("QS") in now[1]
+    assert Card.parse("QS") not in swapped[1]
+    assert "seat 1 has shown QS: how many shown copies" in refusal(hand, swapped)
+
+
+def test_the_leader_keeps_its_forced_lead() -> None:
+    hand = play_position(("39baobao",), 5, 0)
+    leader = hand.to_move
+    assert leader is not None and hand.legal_actions() == (Play.parse("2C"),)
+    now = [list(hand.hand(s)) for s in range(4)]
+    other = (leader + 1) % 4
+    two = Card.parse("2C")
+    give = next(c for c in now[other])
+    now[leader] = [give if c == two else c for c in now[leader]]
+    now[other] = [two if c == give else c for c in now[other]]
+    assert f"seat {leader} leads first and must hold 2C" in refusal(hand, now)
+
+
+def test_holdings_change_in_the_play_phase_only() -> None:
+    hand = gongzhu.load_rules().new_hand(seed=1)
+    now = [list(hand.hand(s)) for s in range(4)]
+    assert "play phase only, not in the show phase" in refusal(hand, now)
+
+
+@pytest.mark.one_engine
+def test_an_engine_without_redeal_gets_the_history_replayed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    hand = play_position(("39baobao",), 21, 9)
+    view = hand.view(hand.to_move or 0)
+    holdings = sample_hands(view, random.Random(2), rules=hand.rules)
+    fast = hand.with_holdings(holdings)
+    monkeypatch.delattr(type(hand._core), "redeal")
+    slow = hand.with_holdings(holdings)
+    assert slow.deal == fast.deal
+    assert [slow.view(s) for s in range(4)] == [fast.view(s) for s in range(4)]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), plays=st.integers(1, 45), sample_seed=st.integers(0, 99))
+def test_the_determinizer_draws_what_determinize_draws(
+    seed: int, plays: int, sample_seed: int
+) -> None:
+    hand = play_position(("39baobao",), seed, plays)
+    if hand.is_over:
+        return
+    view = hand.view(hand.to_move or 0)
+    sampler = Determinizer(view, hand.rules)
+    fast, slow = random.Random(sample_seed), random.Random(sample_seed)
+    for _ in range(4):
+        one = sampler.sample(fast)
+        two = determinize(view, hand.rules, slow, tries=20, check=False)
+        assert one.view(view.seat) == view
+        assert [one.hand(s) for s in range(4)] == [two.hand(s) for s in range(4)]
+
+
+def test_a_given_leader_is_kept_after_the_first_card() -> None:
+    # seat 3 leads by appointment (as in a match's later hands), not holding 2C;
+    # the seat to follow cannot see 2C: samples may give it to seat 3 all the same
+    rules = gongzhu.load_rules()
+    two = Card.parse("2C")
+    for seed in range(100):
+        hand = rules.new_hand(seed=seed, leader=3)
+        if two not in hand.hand(3) + hand.hand(0):
+            break
+    while hand.phase is not Phase.PLAY:
+        hand.apply(Show(()))
+    hand.apply(hand.legal_actions()[-1])
+    view = hand.view(0)
+    rng = random.Random(0)
+    holders = {determinize(view, rules, rng).hand(3).count(two) for _ in range(200)}
+    assert holders == {0, 1}
+
+
+@pytest.mark.one_engine
+@pytest.mark.parametrize("names", [("39baobao",), ("two-deck",)])
+def test_every_engine_refuses_a_bad_redeal_unchanged(names: tuple[str, ...]) -> None:
+    hand = play_position(names, 4, 3)
+    copies = hand.rules.table.copies
+    for spec in hand.rules.engines:
+        state = hand.rules.new_hand(deal=hand.deal, engine=spec.name)
+        for _seat, action in hand.history:
+            state.apply(action)
+        core: Any = state._core  # redeal is an optional engine method
+        assert callable(getattr(core, "redeal", None)), spec.name
+        now = list(core.hands)
+        low = [h & ((1 << 52) - 1) for h in now]
+        # a card seat 0 holds once, and one no seat holds every copy of, seat 0 none
+        once = next(
+            i
+            for i in range(52)
+            if low[0] >> i & 1 and not now[0] >> (52 + i) & 1 and not low[1] >> i & 1
+        )
+        held = [
+            sum(h >> i & 1 for h in low) + sum(h >> (52 + i) & 1 for h in now) for i in range(52)
+        ]
+        spare = next(i for i in range(52) if held[i] < copies and not low[0] >> i & 1)
+        cases = {
+            "number of cards": [now[0] & (now[0] - 1), now[1] | 1 << once, now[2], now[3]],
+            "same cards": [now[0] ^ 1 << once | 1 << spare, *now[1:]],
+            "four": now[:3],
+        }
+        if copies == 1:
+            cases["overlap"] = [now[0], now[1] | 1 << once, now[2], now[3]]
+        for words, masks in cases.items():
+            with pytest.raises(ValueError, match=words):
+                core.redeal(masks)
+            assert list(core.hands) == now, (spec.name, words)
+        # a good redeal: seat 0 and seat 1 trade a card each
+        give = next(
+            i
+            for i in range(52)
+            if low[1] >> i & 1 and not now[1] >> (52 + i) & 1 and not low[0] >> i & 1
+        )
+        traded = [now[0] ^ 1 << once | 1 << give, now[1] ^ 1 << give | 1 << once, *now[2:]]
+        core.redeal(traded)
+        assert list(core.hands) == traded

@@ -14,7 +14,7 @@ from ..hand import HandState
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
 from .heuristic import HeuristicBot
-from .sampler import Inconsistent, determinize, knowledge
+from .sampler import Determinizer, Inconsistent
 
 __all__ = [
     "DEFAULT_BUDGET_MS",
@@ -235,9 +235,10 @@ class SearchBot:
     :param margin: the search overrules the heuristic's choice only when its
         best action beats it by more than ``margin`` standard errors (paired
         over the sampled deals); ``None`` always takes the search's best.
-    :param prune: after four sampled deals, stop playing out the actions whose
-        mean is ``prune`` standard errors (paired) below the best's, so the
-        budget goes to the contenders; ``None`` plays out every action.
+    :param prune: from four sampled deals on (checked after every eighth or
+        so more), stop playing out the actions whose mean is ``prune``
+        standard errors (paired) below the best's, so the budget goes to the
+        contenders; ``None`` plays out every action.
     :param objective: what a playout is worth to the seat: ``"final"``
         (default) its final score under the ruleset, normalisation included
         (under 39baobao's zero-sum results that counts every other seat's
@@ -303,11 +304,12 @@ class SearchBot:
         scores: list[list[float]] = [[] for _ in legal]
         active = list(range(len(legal)))
         try:
-            facts = knowledge(view, self.rules)
+            sampler = Determinizer(view, self.rules)
         except Inconsistent:
             return self._fallback.choose(view)
         samples = 0
         playouts = 0
+        next_prune = 4
         policy = self.policy
         objective = self.objective
         partner = (seat + 2) % 4
@@ -321,7 +323,7 @@ class SearchBot:
                 if now + per_sample > deadline:  # the next sample would overrun the budget
                     break
             try:
-                state = determinize(view, self.rules, rng, tries=20, check=False, facts=facts)
+                state = sampler.sample(rng)
             except Inconsistent:
                 break
             samples += 1
@@ -340,8 +342,9 @@ class SearchBot:
                         total += raw[seat] + (raw[partner] if objective == "team" else 0)
                 scores[i].append(total / self.playouts)
                 playouts += self.playouts
-            if self.prune is not None and samples >= 4 and len(active) > 2:
+            if self.prune is not None and samples >= next_prune and len(active) > 2:
                 active = self._pruned(active, scores, keep)
+                next_prune = samples + 1 + samples // 8  # the test costs O(samples): not each time
         self.last_stats = {
             "samples": samples,
             "playouts": playouts,

@@ -5,7 +5,7 @@
                                         [--rules NAME ...] [--seed S] [--json]
 
 Partners sit opposite: seats 0 and 2 against seats 1 and 3.  Each deal is
-played twice with the teams swapped, so each side holds every hand.  No
+played twice with the teams swapped, so each side holds every seat's cards.  No
 seat shows a card (each takes the legal show with no cards).  A team's
 score is the sum of its two seats' raw points (``score().raw``); each
 hand gives the difference A − B, and a deal the mean of its two hands.

@@ -1,7 +1,7 @@
 """Measuring bots against each other on duplicate deals (``gongzhu arena``).
 
-Each deal is played once per seat assignment, so every side holds every hand
-and the luck of the deal cancels out:
+Each deal is played once per seat assignment, so every side holds every
+seat's cards and the luck of the deal cancels out:
 
 ``2v2``
     partners sit opposite (seats 0 and 2 against 1 and 3); each deal is

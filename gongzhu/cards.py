@@ -258,7 +258,7 @@ def parse_cards(text: str | Iterable[str | Card]) -> tuple[Card, ...]:
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:
-    """Cards grouped by suit (♠ ♥ ♦ ♣), high to low within a suit: how a hand is held."""
+    """Cards grouped by suit (♠ ♥ ♦ ♣), high to low within a suit: as a player holds them."""
     return sorted(cards, key=lambda c: (c.suit, -c.rank))
 
 

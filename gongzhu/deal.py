@@ -9,6 +9,7 @@ hooks exchange.
 from __future__ import annotations
 
 import hashlib
+import warnings
 from collections.abc import Iterable, Sequence
 from operator import itemgetter
 from typing import Final
@@ -81,30 +82,55 @@ class Deal:
         return deal
 
     @classmethod
-    def from_hands(cls, hands: Sequence[Iterable[Card | str] | str], first_seat: int = 0) -> Deal:
-        """A deal whose seats receive ``hands`` (each in the order given)."""
-        parsed = [parse_cards(h) for h in hands]
+    def from_holdings(
+        cls, holdings: Sequence[Iterable[Card | str] | str], first_seat: int = 0
+    ) -> Deal:
+        """A deal whose seats receive ``holdings`` (each in the order given)."""
+        parsed = [parse_cards(h) for h in holdings]
         if len(parsed) != SEATS or len({len(h) for h in parsed}) != 1:
-            raise InvalidCard("a deal needs four hands of equal size")
+            raise InvalidCard("a deal needs four holdings of equal size")
         order = [
             parsed[(first_seat + k) % SEATS][k // SEATS] for k in range(SEATS * len(parsed[0]))
         ]
         return cls(tuple(order), first_seat)
+
+    @classmethod
+    def from_hands(cls, hands: Sequence[Iterable[Card | str] | str], first_seat: int = 0) -> Deal:
+        """Deprecated alias of :meth:`from_holdings`."""
+        warnings.warn(
+            "Deal.from_hands is deprecated; use Deal.from_holdings",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return cls.from_holdings(hands, first_seat)
 
     @property
     def copies(self) -> int:
         """How many decks the deal uses (1 or 2)."""
         return len(self.order) // 52
 
-    def hand(self, seat: int) -> tuple[Card, ...]:
+    def holding(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` receives, in dealing order."""
         start = (seat - self.first_seat) % SEATS
         return self.order[start::SEATS]
 
     @property
-    def hands(self) -> tuple[tuple[Card, ...], ...]:
+    def holdings(self) -> tuple[tuple[Card, ...], ...]:
         """Every seat's cards, in dealing order."""
-        return tuple(self.hand(s) for s in range(SEATS))
+        return tuple(self.holding(s) for s in range(SEATS))
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """Deprecated alias of :meth:`holding`."""
+        warnings.warn("Deal.hand is deprecated; use Deal.holding", DeprecationWarning, stacklevel=2)
+        return self.holding(seat)
+
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Deprecated alias of :attr:`holdings`."""
+        warnings.warn(
+            "Deal.hands is deprecated; use Deal.holdings", DeprecationWarning, stacklevel=2
+        )
+        return self.holdings
 
     def first_card(self, seat: int) -> Card:
         """The first card ``seat`` received."""

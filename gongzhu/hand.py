@@ -11,6 +11,7 @@ each seat's cards as a card mask and applies the compiled
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
@@ -90,8 +91,8 @@ class HandState:
         self._redeal_from: tuple[Deal, tuple[int, ...], int | None] | None = None
         self.seed = seed
         self.explicit_leader = leader
-        hands = self._deal_masks(deal)
-        self._dealt = tuple(hands)
+        holdings = self._deal_masks(deal)
+        self._dealt = tuple(holdings)
         if leader is None:
             lead = rules.opening_lead(deal)
             leader = lead.seat
@@ -106,7 +107,7 @@ class HandState:
         spec = rules.engine if engine is None else engine
         self.engine: EngineSpec = spec
         """The play engine this hand runs on (one of the ruleset's :attr:`~Rules.engines`)."""
-        self._core = spec.factory(rules.play_config, hands, self._history, self._tricks)
+        self._core = spec.factory(rules.play_config, holdings, self._history, self._tricks)
         self._shows: list[tuple[int, Show, bool]] = []
         self._shown_bits = [0, 0, 0, 0]
         self._legal: tuple[Action, ...] | None = None
@@ -129,17 +130,17 @@ class HandState:
         """Each seat's dealt cards as a card mask (a second copy at bit ``52 + index``)."""
         order = deal.order
         first = deal.first_seat
-        hands = [0, 0, 0, 0]
+        holdings = [0, 0, 0, 0]
         if len(order) == 52:
             for k in range(4):
-                hands[(first + k) & 3] = sum(map(_BITS.__getitem__, map(_INDEX, order[k::4])))
-            return hands
+                holdings[(first + k) & 3] = sum(map(_BITS.__getitem__, map(_INDEX, order[k::4])))
+            return holdings
         for k in range(4):
             mask = 0
             for bit in map(_BITS.__getitem__, map(_INDEX, order[k::4])):
                 mask |= bit << 52 if mask & bit else bit  # a second copy at bit 52 + index
-            hands[(first + k) & 3] = mask
-        return hands
+            holdings[(first + k) & 3] = mask
+        return holdings
 
     # -- public state ---------------------------------------------------------------
 
@@ -158,12 +159,19 @@ class HandState:
         """The seat to act, or ``None`` once the hand is over."""
         return self._to_move
 
-    def hand(self, seat: int) -> tuple[Card, ...]:
+    def holding(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds now, in card order.
 
         :raises InvalidSeat: ``seat`` is not a seat 0-3.
         """
         return cards_of_mask(self._core.hands[_seat(seat)])
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """Deprecated alias of :meth:`holding`."""
+        warnings.warn(
+            "HandState.hand is deprecated; use HandState.holding", DeprecationWarning, stacklevel=2
+        )
+        return self.holding(seat)
 
     def dealt(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` was dealt, in card order.
@@ -586,13 +594,13 @@ class HandState:
         :raises InvalidSeat: ``seat`` is not a seat 0-3.
         """
         seat = _seat(seat)
-        hand: tuple[Card, ...]
+        holding: tuple[Card, ...]
         sizes: tuple[int, ...]
         if self.phase is Phase.FIRST_SHOW:
-            hand = (self.deal.first_card(seat),)
+            holding = (self.deal.first_card(seat),)
             sizes = (1, 1, 1, 1)
         else:
-            hand = self.hand(seat)
+            holding = self.holding(seat)
             sizes = tuple(h.bit_count() for h in self._core.hands)
         shows = []
         for who, show, forced in self._shows:
@@ -603,8 +611,8 @@ class HandState:
         return SeatView(
             seat=seat,
             phase=self.phase,
-            hand=hand,
-            hand_sizes=sizes,
+            holding=holding,
+            holding_sizes=sizes,
             shows=tuple(shows),
             tricks=self.tricks,
             current_trick=self.current_trick,

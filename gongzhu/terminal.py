@@ -74,7 +74,7 @@ class Style:
         return " ".join(self.card(c) for c in cards) or "-"
 
     def hand(self, cards: Sequence[Card], legal: set[Card]) -> str:
-        """The hand by suit (♠ ♥ ♦ ♣), high to low, legal cards marked with [ ]."""
+        """A seat's holding by suit (♠ ♥ ♦ ♣), high to low, legal cards marked with [ ]."""
         groups = []
         for suit in Suit:
             in_suit = [c for c in sort_cards(cards) if c.suit is suit]
@@ -103,7 +103,7 @@ def prompt(hand: HandState, style: Style) -> str:
     """The question put to the seat to move: 首明, which cards to show, or which card to play."""
     legal = hand.legal_actions()
     if hand.phase is Phase.FIRST_SHOW:
-        card = hand.view(hand.to_move).hand[0]  # type: ignore[arg-type]
+        card = hand.view(hand.to_move).holding[0]  # type: ignore[arg-type]
         return f"首明: first-show {style.card(card)} before seeing your other cards? [y/N] "
     if hand.phase is Phase.SHOW:
         choices = " | ".join(
@@ -125,7 +125,7 @@ def read_action(text: str, hand: HandState) -> Play | Show:
     if verb.lower() in ("play", "show"):
         text = rest.strip()
     if hand.phase is Phase.FIRST_SHOW:
-        card = hand.view(hand.to_move).hand[0]  # type: ignore[arg-type]
+        card = hand.view(hand.to_move).holding[0]  # type: ignore[arg-type]
         yes = text.lower() in ("y", "yes", "是")
         return Show((card,) if yes else (), ShowKind.FIRST)
     if hand.phase is Phase.SHOW:
@@ -167,7 +167,7 @@ def play_in_terminal(
         else:
             view = hand.view(me)
             legal_cards = {c for a in view.legal_actions if isinstance(a, Play) for c in a.cards}
-            print(f"Your hand: {style.hand(view.hand, legal_cards)}", file=out)
+            print(f"Your holding: {style.hand(view.holding, legal_cards)}", file=out)
             if view.current_trick:
                 played = "  ".join(f"{s}:{style.cards(c)}" for s, c in view.current_trick)
                 print(f"Trick so far: {played}", file=out)

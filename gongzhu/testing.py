@@ -302,14 +302,14 @@ def _check_step(
         _check_owned(state, legal, context)
         seat = state.to_move
         assert seat is not None
-        before = (len(state.history), state.hand(seat), state.current_trick)
+        before = (len(state.history), state.holding(seat), state.current_trick)
         for action in legal:
             twin = state.clone()
             try:
                 twin.apply(action)
             except IllegalAction as error:
                 context.fail(f"the legal action {action} does not apply: {error}")
-            if (len(state.history), state.hand(seat), state.current_trick) != before:
+            if (len(state.history), state.holding(seat), state.current_trick) != before:
                 context.fail(f"applying the legal action {action} to a clone changed the original")
     if probe.random() < _VIEW_CHANCE:
         _check_views(state, context)
@@ -336,7 +336,7 @@ def _check_owned(state: HandState, legal: tuple[Action, ...], context: _Context)
     seat = state.to_move
     assert seat is not None
     if state.phase is Phase.PLAY:
-        held = state.hand(seat)
+        held = state.holding(seat)
         for action in legal:
             if not isinstance(action, Play):
                 context.fail(f"the legal action {action} is not a Play in the play phase")
@@ -361,10 +361,11 @@ def _check_views(state: HandState, context: _Context) -> None:
         if state.phase is Phase.FIRST_SHOW:
             own: tuple[Card, ...] = (state.deal.first_card(seat),)
         else:
-            own = state.hand(seat)
-        if tuple(view.hand) != own or Counter(view.hand) - Counter(state.dealt(seat)):
+            own = state.holding(seat)
+        if tuple(view.holding) != own or Counter(view.holding) - Counter(state.dealt(seat)):
             context.fail(
-                f"seat {seat}'s view shows the cards {_cards(view.hand)}, not its own {_cards(own)}"
+                f"seat {seat}'s view shows the cards {_cards(view.holding)}, "
+                f"not its own {_cards(own)}"
             )
         expected = legal if seat == to_move else ()
         if tuple(view.legal_actions) != expected:
@@ -388,10 +389,10 @@ def _illegal_candidates(state: HandState, probe: random.Random) -> list[tuple[st
     deck = list(dict.fromkeys(state.deal.order))  # each card once, in a reproducible order
     found: list[tuple[str, Action]] = []
     if state.phase is Phase.PLAY:
-        held = state.hand(seat)
+        held = state.holding(seat)
         found += [("a card of the deck", Play.of(card)) for card in probe.sample(deck, 3)]
         other = (seat + 1 + probe.randrange(3)) % 4
-        theirs = [c for c in state.hand(other) if c not in held]
+        theirs = [c for c in state.holding(other) if c not in held]
         if theirs:
             found.append((f"a card of seat {other}", Play.of(probe.choice(theirs))))
         unplayable = [c for c in held if Play.of(c) not in legal]
@@ -419,7 +420,7 @@ def _quick_state(state: HandState) -> tuple[Any, ...]:
         state.is_over,
         state.history,
         state.legal_actions(),
-        tuple(state.hand(s) for s in range(4)),
+        tuple(state.holding(s) for s in range(4)),
         tuple(state.taken(s) for s in range(4)),
         state.current_trick,
         state.trick_leader,
@@ -588,8 +589,8 @@ def _check_cards(state: HandState, context: _Context, what: str) -> None:
                 f"{what}seat {seat} played {_cards(sorted(mine.elements()))}, "
                 f"not the cards it was dealt {_cards(dealt)}"
             )
-        if state.hand(seat):
-            context.fail(f"{what}seat {seat} still holds {_cards(state.hand(seat))}")
+        if state.holding(seat):
+            context.fail(f"{what}seat {seat} still holds {_cards(state.holding(seat))}")
     taken = Counter(card for seat in range(4) for card in state.taken(seat))
     if taken != deck:
         context.fail(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import warnings
 
 import attrs
 
@@ -80,8 +81,8 @@ class SeatView:
 
     :ivar seat: the viewer.
     :ivar phase: the hand's phase.
-    :ivar hand: the viewer's cards (in the 首明 phase, only its first card).
-    :ivar hand_sizes: how many cards each seat holds.
+    :ivar holding: the viewer's cards (in the 首明 phase, only its first card).
+    :ivar holding_sizes: how many cards each seat holds.
     :ivar shows: the shows made so far, secret ones hidden unless the viewer's.
     :ivar tricks: the completed tricks.
     :ivar current_trick: ``(seat, cards)`` played so far in the trick under way.
@@ -92,11 +93,29 @@ class SeatView:
 
     seat: int
     phase: Phase
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
+    holding: tuple[Card, ...]
+    holding_sizes: tuple[int, ...]
     shows: tuple[PublicShow, ...]
     tricks: tuple[Trick, ...]
     current_trick: tuple[tuple[int, tuple[Card, ...]], ...]
     leader: int
     to_move: int | None
     legal_actions: tuple[Action, ...]
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """Deprecated alias of :attr:`holding`."""
+        warnings.warn(
+            "SeatView.hand is deprecated; use SeatView.holding", DeprecationWarning, stacklevel=2
+        )
+        return self.holding
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Deprecated alias of :attr:`holding_sizes`."""
+        warnings.warn(
+            "SeatView.hand_sizes is deprecated; use SeatView.holding_sizes",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.holding_sizes

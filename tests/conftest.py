@@ -36,7 +36,7 @@ def install_example(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, example: Pa
     gongzhu.variant_names(refresh=True)
 
 
-def rotation_hands() -> list[list[Card]]:
+def rotation_holdings() -> list[list[Card]]:
     """Each suit's ranks dealt round the table from a suit-dependent seat.
 
     Seat 0: ♠2 6 10 A  ♥5 9 K  ♦4 8 Q  ♣3 7 J
@@ -44,16 +44,16 @@ def rotation_hands() -> list[list[Card]]:
     Seat 2: ♠4 8 Q  ♥3 7 J  ♦2 6 10 A  ♣5 9 K
     Seat 3: ♠5 9 K  ♥4 8 Q  ♦3 7 J  ♣2 6 10 A
     """
-    hands: list[list[Card]] = [[], [], [], []]
+    holdings: list[list[Card]] = [[], [], [], []]
     for suit in Suit:
         for rank in Rank:
-            hands[(rank - 2 + suit) % 4].append(Card(suit, rank))
-    return hands
+            holdings[(rank - 2 + suit) % 4].append(Card(suit, rank))
+    return holdings
 
 
 @pytest.fixture
 def rotation_deal() -> Deal:
-    return Deal.from_hands(rotation_hands())
+    return Deal.from_holdings(rotation_holdings())
 
 
 @pytest.fixture
@@ -61,9 +61,9 @@ def rules() -> gongzhu.Rules:
     return gongzhu.load_rules()
 
 
-def deal_with(hands: list[str]) -> Deal:
-    """A deal from four hands written as card text."""
-    return Deal.from_hands([gongzhu.parse_cards(h) for h in hands])
+def deal_with(holdings: list[str]) -> Deal:
+    """A deal from four holdings written as card text."""
+    return Deal.from_holdings([gongzhu.parse_cards(h) for h in holdings])
 
 
 def play_through_shows(hand: gongzhu.HandState, shows: dict[int, str] | None = None) -> None:

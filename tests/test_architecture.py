@@ -72,7 +72,7 @@ def test_no_hook_is_called_while_cards_are_played(names: tuple[str, ...]) -> Non
                 seat = hand.to_move
                 assert seat is not None
                 legal = hand.legal_actions()
-                held = hand.hand(seat)
+                held = hand.holding(seat)
                 refused = [c for c in held if gongzhu.Play.of(c) not in legal]
                 if refused:  # a refusal is explained by the engine alone
                     with pytest.raises(gongzhu.errors.IllegalAction):

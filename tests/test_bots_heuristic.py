@@ -84,15 +84,15 @@ DEAL7 = (
 
 
 def position(
-    hands: Sequence[str],
+    holdings: Sequence[str],
     plays: Sequence[str] = (),
     *,
     leader: int = 0,
     rules: gongzhu.Rules = RULES,
     shows: Sequence[Show] | None = None,
 ) -> HandState:
-    """A hand dealt ``hands``, led by ``leader``, with no shows (or ``shows``) and ``plays``."""
-    hand = rules.new_hand(deal=Deal.from_hands(list(hands)), leader=leader)
+    """A hand dealt ``holdings``, led by ``leader``, with no shows (or ``shows``) and ``plays``."""
+    hand = rules.new_hand(deal=Deal.from_holdings(list(holdings)), leader=leader)
     for show in shows if shows is not None else [Show(())] * 4:
         hand.apply(show)
     for play in plays:
@@ -228,7 +228,7 @@ def test_show_decision_prefers_a_secret_sale() -> None:
 
 def test_first_show_decision_declines() -> None:
     rules = gongzhu.load_rules("huapai")
-    hand = rules.new_hand(deal=Deal.from_hands(list(DEAL6)), leader=0)
+    hand = rules.new_hand(deal=Deal.from_holdings(list(DEAL6)), leader=0)
     assert hand.phase is Phase.FIRST_SHOW
     s = situation(hand, rules)
     action = first_show_decision(s)

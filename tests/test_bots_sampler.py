@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import gongzhu
 from gongzhu import Phase
-from gongzhu.bots import determinize, knowledge, sample_deal, sample_hands
+from gongzhu.bots import determinize, knowledge, sample_deal, sample_holdings
 from gongzhu.cards import full_deck
 from gongzhu.hand import HandState
 
@@ -41,25 +41,27 @@ def random_position(names: tuple[str, ...], seed: int, steps: int) -> HandState:
     return hand
 
 
-def check_hands(hand: HandState, seat: int, hands: tuple[tuple[gongzhu.Card, ...], ...]) -> None:
+def check_holdings(
+    hand: HandState, seat: int, holdings: tuple[tuple[gongzhu.Card, ...], ...]
+) -> None:
     view = hand.view(seat)
     rules = hand.rules
     facts = knowledge(view, rules)
-    assert hands[seat] == tuple(sorted(view.hand)) or view.phase is Phase.FIRST_SHOW
+    assert holdings[seat] == tuple(sorted(view.holding)) or view.phase is Phase.FIRST_SHOW
     if view.phase is not Phase.FIRST_SHOW:
-        assert tuple(len(h) for h in hands) == view.hand_sizes
-    everything = Counter(c for h in hands for c in h)
+        assert tuple(len(h) for h in holdings) == view.holding_sizes
+    everything = Counter(c for h in holdings for c in h)
     for played in facts.played:
         everything.update(played)
     assert everything == Counter(full_deck(rules.table.copies))
     for other in range(4):
-        held = Counter(hands[other])
+        held = Counter(holdings[other])
         for card in facts.known[other]:
             assert held[card] > 0, (other, card)
-        for card in hands[other]:
+        for card in holdings[other]:
             assert card.suit not in facts.voids[other]
         # the seat's true cards respect the same constraints
-        for card in hand.hand(other):
+        for card in hand.holding(other):
             assert card.suit not in facts.voids[other]
 
 
@@ -88,18 +90,18 @@ def test_every_sample_agrees_with_the_view(
     view = hand.view(seat)
     rng = random.Random(sample_seed)
     for _ in range(3):
-        check_hands(hand, seat, sample_hands(view, rng, rules=hand.rules))
+        check_holdings(hand, seat, sample_holdings(view, rng, rules=hand.rules))
         deal = sample_deal(view, rng, rules=hand.rules)
         assert deal.copies == hand.rules.table.copies
         state = determinize(view, hand.rules, rng, tries=300)
         assert state.view(seat) == view
         for other in range(4):
             if hand.phase is not Phase.FIRST_SHOW:
-                assert len(state.hand(other)) == view.hand_sizes[other]
+                assert len(state.holding(other)) == view.holding_sizes[other]
 
 
 def test_voids_are_found_from_discards() -> None:
-    deal = gongzhu.Deal.from_hands(
+    deal = gongzhu.Deal.from_holdings(
         [
             "AC KC QC JC TC 9C 8C 2S 3S 4S 2H 3H 4H",
             "QS AS KS 5S 6S AH KH QH 2D 3D 4D 5D 6D",
@@ -118,13 +120,13 @@ def test_voids_are_found_from_discards() -> None:
     assert gongzhu.Suit.CLUBS in facts.voids[1]
     rng = random.Random(3)
     for _ in range(20):
-        hands = sample_hands(view, rng, rules=rules)
-        assert not any(c.suit is gongzhu.Suit.CLUBS for c in hands[1])
+        holdings = sample_holdings(view, rng, rules=rules)
+        assert not any(c.suit is gongzhu.Suit.CLUBS for c in holdings[1])
 
 
 def test_secret_sales_are_respected() -> None:
     rules = gongzhu.load_rules("39baobao", "anmai")
-    deal = gongzhu.Deal.from_hands(
+    deal = gongzhu.Deal.from_holdings(
         [
             "AC KC QC JC TC 9C 8C 2S 3S 4S 2H 3H 4H",
             "QS AS KS 5S 6S AH KH QH 2D 3D 4D 5D 6D",
@@ -142,6 +144,6 @@ def test_secret_sales_are_respected() -> None:
     showable = rules.table.showable
     rng = random.Random(5)
     for _ in range(30):
-        hands = sample_hands(view, rng, rules=rules)
-        assert sum(1 for c in hands[1] if c in showable) >= 2
+        holdings = sample_holdings(view, rng, rules=rules)
+        assert sum(1 for c in holdings[1] if c in showable) >= 2
         assert determinize(view, rules, rng).view(0) == view

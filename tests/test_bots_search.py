@@ -57,7 +57,7 @@ def test_search_keeps_to_its_time_budget() -> None:
 def test_search_drops_the_pig_under_the_ace() -> None:
     # seat 0 leads 2C; seat 3 takes it with AC and leads AS: seat 1, short of
     # spades with no void to shed the pig on later, drops it on the ace
-    deal = Deal.from_hands(
+    deal = Deal.from_holdings(
         [
             "2C 3C 4C 5C 2S 3S 4S 2D 3D 4D 5D 6D 7D",
             "6C 7C 8C QS 5S 6S 2H 3H 4H 5H 8D 9D TD",
@@ -148,13 +148,13 @@ def test_greedy_play_out_refuses_bad_values_and_draws() -> None:
 
 def test_the_team_objective_keeps_the_pig_from_the_partner() -> None:
     # seat 0, last to a diamond trick its partner (seat 2) wins with ♦A, holds the pig
-    hands = [
+    holdings = [
         "QS 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC",
         "2D 4D 5D 6D 7D 8D 9D 2S 3S 4S 5S 6S 7S",
         "AD KD QD JD TD 2H 3H 4H 5H 6H 7H 8H 9H",
         "3D AC 8S 9S TS JS KS AS TH JH QH KH AH",
     ]
-    hand = RULES.new_hand(deal=Deal.from_hands(hands), leader=1)
+    hand = RULES.new_hand(deal=Deal.from_holdings(holdings), leader=1)
     while hand.phase is not Phase.PLAY:
         hand.apply(Show(()))
     for card in ("2D", "AD", "3D"):

@@ -293,7 +293,7 @@ def test_play_a_whole_hand_in_a_terminal(ascii_only: bool) -> None:
     )
     term = Terminal(argv)
     term.read_until(r"You are seat 0")
-    hand_line = term.read_until(r"Your hand: (.*)\r?\n").group(1)
+    hand_line = term.read_until(r"Your holding: (.*)\r?\n").group(1)
     if ascii_only:
         assert "QS" in hand_line and "\x1b[" not in hand_line
     else:

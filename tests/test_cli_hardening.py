@@ -384,7 +384,7 @@ def test_colour_only_on_a_terminal_without_no_color(
     out = capsys.readouterr().out
     assert "♠Q" in out and "\x1b[" not in out  # not a terminal: symbols, no colour
     term = Terminal(["play", "--seed", "30"], env={"NO_COLOR": "1"})
-    line = term.read_until(r"Your hand: (.*)\r?\n").group(1)
+    line = term.read_until(r"Your holding: (.*)\r?\n").group(1)
     assert "♠Q" in line and "\x1b[" not in line
     term.type("q")
     assert term.wait() == 0

@@ -163,7 +163,7 @@ class OffSuitCore(PlayCore):
 
 
 class DroppingCore(PlayCore):
-    """Loses a refused card from the seat's hand before it reports ILLEGAL."""
+    """Loses a refused card from the seat's holding before it reports ILLEGAL."""
 
     __slots__ = ()
 
@@ -403,7 +403,9 @@ def test_catches_a_view_that_shows_another_seats_cards(monkeypatch: pytest.Monke
 
     def peeking(self: HandState, seat: int) -> Any:
         view = original(self, seat)
-        return attrs.evolve(view, hand=tuple(sorted(view.hand + self.hand((seat + 1) % 4))))
+        return attrs.evolve(
+            view, holding=tuple(sorted(view.holding + self.holding((seat + 1) % 4)))
+        )
 
     monkeypatch.setattr(HandState, "view", peeking)
     with pytest.raises(ConformanceError, match="view shows the cards"):

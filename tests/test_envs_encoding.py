@@ -138,23 +138,23 @@ def _span(rules: gongzhu.Rules, name: str) -> tuple[int, int]:
     return segment.start, segment.stop
 
 
-def _hands(*swaps: tuple[str, int, str, int]) -> list[list[Card]]:
-    """Round-robin hands of a sorted deck, with ``(card, seat, card, seat)`` swaps."""
+def _holdings(*swaps: tuple[str, int, str, int]) -> list[list[Card]]:
+    """Round-robin holdings of a sorted deck, with ``(card, seat, card, seat)`` swaps."""
     deck = gongzhu.full_deck()
-    hands = [list(deck[seat::4]) for seat in range(4)]
+    holdings = [list(deck[seat::4]) for seat in range(4)]
     for first, first_seat, second, second_seat in swaps:
         a, b = Card.parse(first), Card.parse(second)
-        i, j = hands[first_seat].index(a), hands[second_seat].index(b)
-        hands[first_seat][i], hands[second_seat][j] = b, a
-    return hands
+        i, j = holdings[first_seat].index(a), holdings[second_seat].index(b)
+        holdings[first_seat][i], holdings[second_seat][j] = b, a
+    return holdings
 
 
 def test_observations_do_not_depend_on_hidden_cards() -> None:
     rules = gongzhu.load_rules()
-    base = _hands()
-    other = _hands(("3S", 1, "4S", 2), ("JS", 1, "5S", 3))  # seats 1-3 hold other cards
+    base = _holdings()
+    other = _holdings(("3S", 1, "4S", 2), ("JS", 1, "5S", 3))  # seats 1-3 hold other cards
     assert base[0] == other[0] and base != other
-    hands = [rules.new_hand(deal=Deal.from_hands(h)) for h in (base, other)]
+    hands = [rules.new_hand(deal=Deal.from_holdings(h)) for h in (base, other)]
     assert hands[0].leader == hands[1].leader == 3  # the ♣2 holder, the same in both
 
     def same_for_seat_0() -> None:
@@ -179,9 +179,9 @@ def test_observations_do_not_depend_on_hidden_cards() -> None:
 
 def test_secret_sales_show_only_their_size_to_the_others() -> None:
     rules = gongzhu.load_rules("anmai")
-    base = _hands()
-    other = _hands(("AH", 1, "QS", 2))  # seat 1 sells ♥A in one deal, ♠Q in the other
-    hands = [rules.new_hand(deal=Deal.from_hands(h)) for h in (base, other)]
+    base = _holdings()
+    other = _holdings(("AH", 1, "QS", 2))  # seat 1 sells ♥A in one deal, ♠Q in the other
+    hands = [rules.new_hand(deal=Deal.from_holdings(h)) for h in (base, other)]
     sold = (Show("AH", ShowKind.SECRET), Show("QS", ShowKind.SECRET))
     for hand, sale in zip(hands, sold, strict=True):
         assert hand.to_move == 3

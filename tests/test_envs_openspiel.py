@@ -155,7 +155,7 @@ def test_observer_types() -> None:
         pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
     )
     public.set_from(state, 0)
-    assert public.dict["observation"][:52].sum() == 0  # no cards in hand
+    assert public.dict["observation"][:52].sum() == 0  # no holding
     texts = {public.string_from(state, seat).split("\n", 1)[1] for seat in range(4)}
     assert len(texts) == 1  # the public observation is the same for every seat
     everything = game.make_py_observer(
@@ -164,7 +164,7 @@ def test_observer_types() -> None:
         )
     )
     everything.set_from(state, 1)
-    held = sum(len(state.hand.hand(seat)) for seat in range(4))
-    assert everything.dict["hands"].sum() == held
+    held = sum(len(state.hand.holding(seat)) for seat in range(4))
+    assert everything.dict["holdings"].sum() == held
     with pytest.raises(ValueError, match="no parameters"):
         game.make_py_observer(None, {"x": 1})

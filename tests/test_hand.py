@@ -232,19 +232,19 @@ def test_clone_is_independent(rotation_deal: Deal) -> None:
     play(copy, "4C", "5C", "4S")
     assert len(hand.current_trick) == 2 and hand.to_move == 1
     assert len(copy.tricks) == 1 and len(hand.tricks) == 0
-    assert hand.hand(1) != copy.hand(1)
+    assert hand.holding(1) != copy.holding(1)
     play(hand, "4C", "5C", "4S")
     assert hand.to_record() == copy.to_record()
 
 
-def test_view_hides_other_hands(rotation_deal: Deal) -> None:
+def test_view_hides_other_holdings(rotation_deal: Deal) -> None:
     hand = gongzhu.load_rules().new_hand(deal=rotation_deal)
     play_through_shows(hand, {2: "QS"})
     play(hand, "2C")
     view = hand.view(0)
     assert view.seat == 0 and view.phase is Phase.PLAY
-    assert view.hand == hand.hand(0)
-    assert view.hand_sizes == (13, 13, 13, 12)
+    assert view.holding == hand.holding(0)
+    assert view.holding_sizes == (13, 13, 13, 12)
     assert view.current_trick == ((3, (gongzhu.Card.parse("2C"),)),)
     assert view.to_move == 0 and view.legal_actions == hand.legal_actions()
     assert [(s.seat, s.cards) for s in view.shows] == [(2, (gongzhu.PIG,))]
@@ -262,14 +262,14 @@ def test_seeded_deals_are_reproducible() -> None:
     assert rules.new_hand(fresh.seed).deal == fresh.deal
 
 
-def test_deal_order_and_hands() -> None:
+def test_deal_order_and_holdings() -> None:
     deal = Deal.shuffled(1)
     assert sorted(deal.order) == list(gongzhu.full_deck())
-    assert deal.hand(0) == deal.order[0::4]
+    assert deal.holding(0) == deal.order[0::4]
     assert deal.first_card(2) == deal.order[2]
     rotated = Deal(deal.order, first_seat=1)
-    assert rotated.hand(1) == deal.hand(0)
-    assert Deal.from_hands(deal.hands).order == deal.order
+    assert rotated.holding(1) == deal.holding(0)
+    assert Deal.from_holdings(deal.holdings).order == deal.order
     with pytest.raises(gongzhu.errors.InvalidCard):
         Deal(deal.order[:-1])
     with pytest.raises(gongzhu.errors.InvalidCard):

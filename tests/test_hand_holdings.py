@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import gongzhu
 from gongzhu import Card, Deal, Phase, Play, Show
 from gongzhu.bots import Determinizer, determinize
-from gongzhu.bots.sampler import sample_hands
+from gongzhu.bots.sampler import sample_holdings
 from gongzhu.errors import IllegalAction, InvalidHoldings
 from gongzhu.hand import HandState
 
@@ -69,7 +69,7 @@ def test_a_redealt_state_is_the_replay_of_its_deal(
     view = hand.view(seat)
     rng = random.Random(sample_seed)
     try:
-        holdings = sample_hands(view, rng, rules=hand.rules)
+        holdings = sample_holdings(view, rng, rules=hand.rules)
     except gongzhu.bots.Inconsistent:
         return
     try:
@@ -85,7 +85,7 @@ def test_a_redealt_state_is_the_replay_of_its_deal(
         assert two_decks or first_lead or asked, error
         assume(False)
     assert state.seed is None
-    assert [state.hand(s) for s in range(4)] == [tuple(sorted(h)) for h in holdings]
+    assert [state.holding(s) for s in range(4)] == [tuple(sorted(h)) for h in holdings]
     try:  # the deal it reports deals these cards; the history is legal under them
         again = replayed(state)
     except IllegalAction as error:
@@ -113,28 +113,28 @@ def test_a_redealt_state_is_the_replay_of_its_deal(
 
 def test_with_holdings_leaves_the_state_alone() -> None:
     hand = play_position(("39baobao",), 3, 6)
-    before = [hand.hand(s) for s in range(4)]
-    holdings = [list(reversed(hand.hand(s))) for s in range(4)]
+    before = [hand.holding(s) for s in range(4)]
+    holdings = [list(reversed(hand.holding(s))) for s in range(4)]
     holdings[0], holdings[2] = holdings[2], holdings[0]  # the same sizes here? see below
     sizes = [len(h) for h in before]
     if sizes[0] != sizes[2]:
         holdings[0], holdings[2] = holdings[2], holdings[0]
     state = hand.with_holdings(holdings)
-    assert [hand.hand(s) for s in range(4)] == before
-    assert state.hand(0) == tuple(sorted(holdings[0]))
+    assert [hand.holding(s) for s in range(4)] == before
+    assert state.holding(0) == tuple(sorted(holdings[0]))
 
 
 def refusal(hand: HandState, holdings: list[list[Card]]) -> str:
-    before = (hand.history, [hand.hand(s) for s in range(4)], hand.legal_actions())
+    before = (hand.history, [hand.holding(s) for s in range(4)], hand.legal_actions())
     with pytest.raises(InvalidHoldings) as info:
         hand.with_holdings(holdings)
-    assert (hand.history, [hand.hand(s) for s in range(4)], hand.legal_actions()) == before
+    assert (hand.history, [hand.holding(s) for s in range(4)], hand.legal_actions()) == before
     return str(info.value)
 
 
 def test_bad_holdings_are_refused_precisely() -> None:
     hand = play_position(("39baobao",), 11, 5)  # mid-trick: seat sizes differ
-    now = [list(hand.hand(s)) for s in range(4)]
+    now = [list(hand.holding(s)) for s in range(4)]
     short = [h[:] for h in now]
     moved = short[0].pop()
     short[1].append(moved)
@@ -154,7 +154,7 @@ def test_bad_holdings_are_refused_precisely() -> None:
 
 def test_shown_cards_stay_with_their_seat() -> None:
     rules = gongzhu.load_rules()
-    deal = Deal.from_hands(
+    deal = Deal.from_holdings(
         [
             "2C 3C 4C 5C 2S 3S 4S 2D 3D 4D 5D 6D 7D",
             "6C 7C 8C QS 5S 6S 2H 3H 4H 5H 8D 9D TD",
@@ -166,7 +166,7 @@ def test_shown_cards_stay_with_their_seat() -> None:
     for show in (Show(()), Show((Card.parse("QS"),)), Show(()), Show(())):
         hand.apply(show)
     hand.apply(Play.parse("2C"))
-    now = [list(hand.hand(s)) for s in range(4)]
+    now = [list(hand.holding(s)) for s in range(4)]
     swapped = [now[0], [*now[2][:12], now[1][0]], [*now[1][1:], now[2][12]], now[3]]
     assert Card.parse("QS") in now[1]
     assert Card.parse("QS") not in swapped[1]
@@ -177,7 +177,7 @@ def test_the_leader_keeps_its_forced_lead() -> None:
     hand = play_position(("39baobao",), 5, 0)
     leader = hand.to_move
     assert leader is not None and hand.legal_actions() == (Play.parse("2C"),)
-    now = [list(hand.hand(s)) for s in range(4)]
+    now = [list(hand.holding(s)) for s in range(4)]
     other = (leader + 1) % 4
     two = Card.parse("2C")
     give = next(c for c in now[other])
@@ -188,7 +188,7 @@ def test_the_leader_keeps_its_forced_lead() -> None:
 
 def test_holdings_change_in_the_play_phase_only() -> None:
     hand = gongzhu.load_rules().new_hand(seed=1)
-    now = [list(hand.hand(s)) for s in range(4)]
+    now = [list(hand.holding(s)) for s in range(4)]
     assert "play phase only, not in the show phase" in refusal(hand, now)
 
 
@@ -198,7 +198,7 @@ def test_an_engine_without_redeal_gets_the_history_replayed(
 ) -> None:
     hand = play_position(("39baobao",), 21, 9)
     view = hand.view(hand.to_move or 0)
-    holdings = sample_hands(view, random.Random(2), rules=hand.rules)
+    holdings = sample_holdings(view, random.Random(2), rules=hand.rules)
     fast = hand.with_holdings(holdings)
     monkeypatch.delattr(type(hand._core), "redeal")
     slow = hand.with_holdings(holdings)
@@ -221,7 +221,7 @@ def test_the_determinizer_draws_what_determinize_draws(
         one = sampler.sample(fast)
         two = determinize(view, hand.rules, slow, tries=20, check=False)
         assert one.view(view.seat) == view
-        assert [one.hand(s) for s in range(4)] == [two.hand(s) for s in range(4)]
+        assert [one.holding(s) for s in range(4)] == [two.holding(s) for s in range(4)]
 
 
 def test_a_given_leader_is_kept_after_the_first_card() -> None:
@@ -231,14 +231,14 @@ def test_a_given_leader_is_kept_after_the_first_card() -> None:
     two = Card.parse("2C")
     for seed in range(100):
         hand = rules.new_hand(seed=seed, leader=3)
-        if two not in hand.hand(3) + hand.hand(0):
+        if two not in hand.holding(3) + hand.holding(0):
             break
     while hand.phase is not Phase.PLAY:
         hand.apply(Show(()))
     hand.apply(hand.legal_actions()[-1])
     view = hand.view(0)
     rng = random.Random(0)
-    holders = {determinize(view, rules, rng).hand(3).count(two) for _ in range(200)}
+    holders = {determinize(view, rules, rng).holding(3).count(two) for _ in range(200)}
     assert holders == {0, 1}
 
 

@@ -43,7 +43,7 @@ def observed(hand: HandState) -> dict[str, Any]:
         "seat": hand.to_move,
         "engine": hand.engine.name,
         "views": [hand.view(seat) for seat in range(4)],
-        "hands": [hand.hand(seat) for seat in range(4)],
+        "holdings": [hand.holding(seat) for seat in range(4)],
         "captured": [hand.taken(seat) for seat in range(4)],
     }
     if hand.is_over:

@@ -29,7 +29,7 @@ def midhand() -> gongzhu.HandState:
     return hand
 
 
-@pytest.mark.parametrize("method", ["hand", "dealt", "taken"])
+@pytest.mark.parametrize("method", ["holding", "dealt", "taken"])
 @pytest.mark.parametrize("seat", [-1, 4, 9, -4, "x", None, True, 1.0])
 def test_seats_are_checked(midhand: gongzhu.HandState, method: str, seat: Any) -> None:
     before = midhand.to_record()
@@ -42,7 +42,7 @@ def test_seats_are_checked(midhand: gongzhu.HandState, method: str, seat: Any) -
 
 def test_seats_0_to_3_still_answer(midhand: gongzhu.HandState) -> None:
     assert sum(len(midhand.dealt(seat)) for seat in range(4)) == 52
-    assert midhand.hand(3) == midhand.view(3).hand
+    assert midhand.holding(3) == midhand.view(3).holding
     assert all(isinstance(midhand.taken(seat), tuple) for seat in range(4))
 
 

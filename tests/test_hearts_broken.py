@@ -35,9 +35,9 @@ def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]
     gongzhu.variant_names(refresh=True)
 
 
-def start(rules: gongzhu.Rules, hands: list[str]) -> gongzhu.HandState:
+def start(rules: gongzhu.Rules, holdings: list[str]) -> gongzhu.HandState:
     """A scripted hand: seat 0 leads any card, and nobody shows anything."""
-    hand = rules.new_hand(deal=gongzhu.Deal.from_hands(hands), leader=0)
+    hand = rules.new_hand(deal=gongzhu.Deal.from_holdings(holdings), leader=0)
     while hand.phase is gongzhu.Phase.SHOW:
         hand.apply(gongzhu.Show(()))
     return hand
@@ -63,9 +63,9 @@ ONE_DECK = [
 ]
 
 
-def doubled(hands: list[str]) -> list[str]:
-    """The same hands with two decks: every card twice."""
-    return [" ".join(card for card in h.split() for _ in range(2)) for h in hands]
+def doubled(holdings: list[str]) -> list[str]:
+    """The same holdings with two decks: every card twice."""
+    return [" ".join(card for card in h.split() for _ in range(2)) for h in holdings]
 
 
 def test_found_by_entry_point_name_and_composes(installed: None) -> None:
@@ -120,13 +120,13 @@ def test_the_pig_breaks_hearts_only_when_asked(installed: None) -> None:
 
 
 def test_a_seat_holding_only_hearts_may_lead_one(installed: None) -> None:
-    hands = [
+    holdings = [
         "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
         "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
         "2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD",
         "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
     ]
-    hand = start(gongzhu.load_rules("hearts-broken"), hands)
+    hand = start(gongzhu.load_rules("hearts-broken"), holdings)
     assert len(hand.legal_actions()) == 13
     play(hand, "2H")
 
@@ -146,7 +146,7 @@ def test_two_decks_refuse_both_copies_and_pairs(installed: None) -> None:
 
 
 def test_two_decks_holding_only_hearts(installed: None) -> None:
-    hands = doubled(
+    holdings = doubled(
         [
             "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
             "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS",
@@ -154,7 +154,7 @@ def test_two_decks_holding_only_hearts(installed: None) -> None:
             "2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC",
         ]
     )
-    hand = start(gongzhu.load_rules("two-deck", "hearts-broken"), hands)
+    hand = start(gongzhu.load_rules("two-deck", "hearts-broken"), holdings)
     play(hand, "AH AH")
 
 
@@ -176,7 +176,7 @@ def play_checking_leads(hand: gongzhu.HandState, seed: int, by_pig: bool) -> Non
         assert seat is not None
         if hand.phase is gongzhu.Phase.PLAY and not hand.current_trick:
             broken = any(breaks(card, by_pig) for trick in hand.tricks for card in trick.cards)
-            held = hand.hand(seat)
+            held = hand.holding(seat)
             heart_leads = [a for a in hand.legal_actions() if any(map(is_heart, a.cards))]
             if not broken and not all(map(is_heart, held)):
                 assert not heart_leads, (seat, held)

@@ -19,7 +19,7 @@ from gongzhu.plugin import ShownCardLock, VariantInfo, hookimpl
 from gongzhu.rules import Rules
 
 from . import plugins
-from .conftest import BOTH_ENGINES, deal_with, play, play_through_shows, rotation_hands
+from .conftest import BOTH_ENGINES, deal_with, play, play_through_shows, rotation_holdings
 from .test_hand import VOID_IN_CLUBS
 
 pytestmark = BOTH_ENGINES  # hands are played: on both play engines
@@ -37,7 +37,7 @@ def reference(hand: HandState, lifted: frozenset[int] = frozenset()) -> tuple[se
     rules = hand.rules
     seat = hand.to_move
     assert seat is not None
-    cards = set(hand.hand(seat))
+    cards = set(hand.holding(seat))
     lock = rules.shown_card_lock
     locked = set()
     if lock is not None and seat not in lifted:
@@ -214,10 +214,10 @@ def test_two_offenders(offender: str, taker: int) -> None:
 
 
 def first_show_deal() -> gongzhu.Deal:
-    hands = rotation_hands()
-    hands[2].remove(PIG)
-    hands[2].insert(0, PIG)  # seat 2's first card is the pig
-    return gongzhu.Deal.from_hands(hands)
+    holdings = rotation_holdings()
+    holdings[2].remove(PIG)
+    holdings[2].insert(0, PIG)  # seat 2's first card is the pig
+    return gongzhu.Deal.from_holdings(holdings)
 
 
 def test_first_show_is_decided_on_the_first_card_only() -> None:
@@ -225,13 +225,13 @@ def test_first_show_is_decided_on_the_first_card_only() -> None:
     hand = rules.new_hand(deal=first_show_deal())
     assert hand.phase is Phase.FIRST_SHOW and hand.to_move == 2
     view = hand.view(2)
-    assert view.hand == (PIG,)
+    assert view.holding == (PIG,)
     assert [str(a) for a in view.legal_actions] == ["first-show -", "first-show QS"]
     with pytest.raises(IllegalAction, match="首明 phase"):
         hand.apply(Show("QS"))
     hand.apply(Show("QS", ShowKind.FIRST))
     assert hand.phase is Phase.SHOW
-    assert len(hand.view(2).hand) == 13
+    assert len(hand.view(2).holding) == 13
     with pytest.raises(IllegalAction, match="首明 is decided on the first dealt card only"):
         hand.apply(Show("", ShowKind.FIRST))
     play_through_shows(hand)
@@ -249,7 +249,7 @@ def test_first_show_factor_is_four() -> None:
 
 def test_secret_sales_are_hidden_from_other_seats() -> None:
     rules = Rules.from_plugins(plugins.ShowFamily())
-    hand = rules.new_hand(deal=gongzhu.Deal.from_hands(rotation_hands()))
+    hand = rules.new_hand(deal=gongzhu.Deal.from_holdings(rotation_holdings()))
     assert hand.phase is Phase.SHOW  # no seat's first card is showable
     actions = {str(a) for a in hand.legal_actions()}  # seat 3 holds ♦J ♣10; ♦J never openly
     assert actions == {"show -", "show TC", "sell JD", "sell TC", "sell JD TC"}
@@ -263,7 +263,7 @@ def test_secret_sales_are_hidden_from_other_seats() -> None:
 
 def test_filter_can_force_a_show() -> None:
     rules = Rules.from_plugins(plugins.MustShowPig())
-    hand = rules.new_hand(deal=gongzhu.Deal.from_hands(rotation_hands()))
+    hand = rules.new_hand(deal=gongzhu.Deal.from_holdings(rotation_holdings()))
     while hand.to_move != 2:
         hand.apply(Show(()))
     assert all(PIG in a.cards for a in hand.legal_actions())
@@ -498,7 +498,7 @@ def test_refusals_name_the_core_rule() -> None:
 
 
 def deal_with_rotation():
-    return gongzhu.Deal.from_hands(rotation_hands())
+    return gongzhu.Deal.from_holdings(rotation_holdings())
 
 
 class TwoDecksWithPairs:

@@ -127,10 +127,10 @@ def test_first_show_is_decided_blind(huapai: gongzhu.Rules) -> None:
         seat = hand.to_move
         assert seat is not None
         view = hand.view(seat)
-        assert len(view.hand) == 1 and view.hand == (hand.deal.first_card(seat),)
-        assert view.hand_sizes == (1, 1, 1, 1)
+        assert len(view.holding) == 1 and view.holding == (hand.deal.first_card(seat),)
+        assert view.holding_sizes == (1, 1, 1, 1)
         order.append(seat)
-        hand.apply(Show(view.hand, ShowKind.FIRST) if seat == 0 else Show((), ShowKind.FIRST))
+        hand.apply(Show(view.holding, ShowKind.FIRST) if seat == 0 else Show((), ShowKind.FIRST))
     assert order == [0, 1, 2, 3]  # every first card here is showable: ♠Q, ♣10, ♥A, ♦J
     assert hand.show_records[0].kind is ShowKind.FIRST
     # the first-shown pig cannot be shown again, and the rest of the hand is seen now

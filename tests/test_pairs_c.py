@@ -55,7 +55,7 @@ def masks_of(deal: Deal) -> list[int]:
     hands = []
     for seat in range(4):
         mask = 0
-        for card in deal.hand(seat):
+        for card in deal.holding(seat):
             mask = add_copy(mask, card.index)
         hands.append(mask)
     return hands

@@ -47,7 +47,7 @@ def check_hand_invariants(hand: gongzhu.HandState, *, zero_sum: bool = True) -> 
     assert sorted(plays) == list(gongzhu.full_deck()), "each card played exactly once"
     assert len(hand.tricks) == 13
     assert all(len(t.plays) == 4 for t in hand.tricks)
-    assert all(hand.hand(s) == () for s in range(4))
+    assert all(hand.holding(s) == () for s in range(4))
     taken = [c for s in range(4) for c in hand.taken(s)]
     assert sorted(taken) == list(gongzhu.full_deck()), "every card taken exactly once"
     for trick in hand.tricks:  # the winner played the highest card of the led suit
@@ -124,7 +124,7 @@ def test_partial_records_replay_to_the_same_state(seed: int, rng: random.Random,
     again = gongzhu.replay(hand.to_record())
     assert again.legal_actions() == hand.legal_actions()
     assert again.to_move == hand.to_move
-    assert [again.hand(s) for s in range(4)] == [hand.hand(s) for s in range(4)]
+    assert [again.holding(s) for s in range(4)] == [hand.holding(s) for s in range(4)]
 
 
 @settings(max_examples=200, deadline=None)
@@ -135,10 +135,10 @@ def test_views_agree_with_the_state(seed: int, rng: random.Random) -> None:
         seat = hand.to_move
         for viewer in range(4):
             view = hand.view(viewer)
-            assert view.hand == hand.hand(viewer)
+            assert view.holding == hand.holding(viewer)
             assert view.to_move == seat
             assert (view.legal_actions != ()) == (viewer == seat)
-            assert sum(view.hand_sizes) == sum(len(hand.hand(s)) for s in range(4))
+            assert sum(view.holding_sizes) == sum(len(hand.holding(s)) for s in range(4))
         hand.apply(rng.choice(hand.legal_actions()))
 
 

@@ -158,10 +158,10 @@ def test_heart_three_with_huapai_first_show_and_self_capture() -> None:
     sheet = rules.score({0: "KH 3H"}, first_shown={0: "3H"}, dealt={0: "3H"})
     assert sheet.raw[0] == -160  # ♥K −40 ×4 (♥3 first-shown); ♥3 itself is 0, 自得 or not
     assert rules.score({0: "KH 3H"}, shown={0: "3H"}, dealt={0: "3H"}).raw[0] == -80
-    hands = [h.split() for h in COLOURS]
-    hands[0].remove("3H")
-    hands[0].insert(0, "3H")  # seat 0's first card: the showable ♥3
-    hand = rules.new_hand(deal=deal_with([" ".join(h) for h in hands]))
+    holdings = [h.split() for h in COLOURS]
+    holdings[0].remove("3H")
+    holdings[0].insert(0, "3H")  # seat 0's first card: the showable ♥3
+    hand = rules.new_hand(deal=deal_with([" ".join(h) for h in holdings]))
     assert hand.phase is Phase.FIRST_SHOW and hand.to_move == 0
     assert [str(a) for a in hand.legal_actions()] == ["first-show -", "first-show 3H"]
 

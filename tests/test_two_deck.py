@@ -212,15 +212,15 @@ def test_shown_taken_is_checked(two_deck: gongzhu.Rules) -> None:
 
 def test_a_hand_deals_26_each_and_shows_copies(two_deck: gongzhu.Rules) -> None:
     hand = two_deck.new_hand(seed=3)
-    assert [len(hand.hand(s)) for s in range(4)] == [26] * 4
-    assert sorted(c for s in range(4) for c in hand.hand(s)) == list(gongzhu.full_deck(2))
+    assert [len(hand.holding(s)) for s in range(4)] == [26] * 4
+    assert sorted(c for s in range(4) for c in hand.holding(s)) == list(gongzhu.full_deck(2))
     leader = hand.to_move
     assert leader is not None
-    assert gongzhu.Card.parse("2C") in hand.hand(leader)
+    assert gongzhu.Card.parse("2C") in hand.holding(leader)
     assert hand.deal.first_receiver(gongzhu.Card.parse("2C")) == leader
     legal = hand.legal_actions()
     assert len(set(legal)) == len(legal)
-    held = [c for c in hand.hand(leader) if c in two_deck.table.showable]
+    held = [c for c in hand.holding(leader) if c in two_deck.table.showable]
     assert Show(tuple(held)) in legal  # every copy can be shown
 
 
@@ -230,7 +230,7 @@ def test_illegal_two_deck_plays_name_the_rule(two_deck: gongzhu.Rules) -> None:
         hand.apply(Show(()))
     seat = hand.to_move
     assert seat is not None
-    highest = hand.hand(seat)[-1]
+    highest = hand.holding(seat)[-1]
     assert str(highest) != "2C"
     with pytest.raises(IllegalAction, match="the opening lead must be 2C"):
         hand.apply(Play((highest,)))

@@ -131,8 +131,8 @@ def test_a_whole_hand_against_bots_through_the_page(page: Any, server: Any) -> N
     refused = played = 0
     while "is over" not in status:
         assert "play a highlighted card" in status
-        legal = page.locator("#hand button.card.legal")
-        illegal = page.locator("#hand button.card.illegal")
+        legal = page.locator("#holding button.card.legal")
+        illegal = page.locator("#holding button.card.illegal")
         assert legal.count() >= 1
         if illegal.count() and not refused:  # the engine's explanation reaches the page
             illegal.first.click()
@@ -210,7 +210,7 @@ def test_the_table_fits_a_phones_width(browser: Any, server: Any) -> None:
     try:
         page.goto(seat_link(server, "human,heuristic,heuristic,heuristic", "huapai", seed=9))
         wait_for_my_turn(page, 0)
-        assert page.locator("#hand button.card").count() == 13
+        assert page.locator("#holding button.card").count() == 13
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"the page is {width}px wide on a 390px screen"
         shot(page, "phone")
@@ -227,10 +227,10 @@ def test_reloading_restores_the_seat_and_a_second_window_can_take_it_over(
     count = states(page)
     page.locator("#actions button").first.click()
     wait_for_my_turn(page, count)
-    before = page.locator("#hand button.card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    before = page.locator("#holding button.card").evaluate_all("cs => cs.map(c => c.dataset.card)")
     page.reload()
     wait_for_my_turn(page, 0)
-    after = page.locator("#hand button.card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    after = page.locator("#holding button.card").evaluate_all("cs => cs.map(c => c.dataset.card)")
     assert after == before
     other = page.context.new_page()
     other.goto(link)

@@ -108,7 +108,7 @@ def other_than_state(ws: WebSocketTestSession) -> Message:
 
 def cards_in(message: Message) -> set[str]:
     """Every card named anywhere in a state message, apart from the score sheet."""
-    found: set[str] = set(message["hand"])
+    found: set[str] = set(message["holding"])
     found.update(card for action in message["legal"] for card in action.split()[1:])
     for play in message["current_trick"]:
         found.update(play["cards"])
@@ -139,7 +139,7 @@ def test_a_seat_sees_only_its_own_cards_and_no_one_elses_secret_sale(
     for message in seen:
         if message["phase"] == "over":
             continue
-        assert set(message["hand"]) <= dealt
+        assert set(message["holding"]) <= dealt
         public = {c for t in message["tricks"] for p in t["plays"] for c in p["cards"]}
         public |= {c for p in message["current_trick"] for c in p["cards"]}
         public |= {c for s in message["shows"] if s["kind"] != "secret" for c in s["cards"]}
@@ -159,9 +159,9 @@ def test_state_is_the_engine_view_of_that_seat(client: TestClient, lobby: Lobby)
         state = until(zero, lambda m: m["seats"][2]["connected"])
         other = until(two, lambda m: True)
         view = table.hand.view(0)
-        assert state["hand"] == [str(c) for c in view.hand]
-        assert other["hand"] == [str(c) for c in table.hand.view(2).hand]
-        assert not set(state["hand"]) & set(other["hand"])
+        assert state["holding"] == [str(c) for c in view.holding]
+        assert other["holding"] == [str(c) for c in table.hand.view(2).holding]
+        assert not set(state["holding"]) & set(other["holding"])
         assert state["seats"][1] == {"seat": 1, "player": "bot", "bot": "first", "connected": True}
 
 
@@ -189,11 +189,11 @@ def test_an_illegal_play_gets_the_engines_explanation(client: TestClient, lobby:
     table = open_table(lobby, "human,first,first,first", "39baobao", seed=5)
     with connect(client, table, 0) as ws:
         state = until(ws, my_turn_or_over(0))
-        while state["phase"] != "play" or len(state["legal"]) == len(state["hand"]):
+        while state["phase"] != "play" or len(state["legal"]) == len(state["holding"]):
             ws.send_json({"type": "action", "action": state["legal"][0]})
             state = until(ws, my_turn_or_over(0))
             assert state["phase"] != "over"
-        card = next(c for c in state["hand"] if f"play {c}" not in state["legal"])
+        card = next(c for c in state["holding"] if f"play {c}" not in state["legal"])
         with pytest.raises(gongzhu.errors.IllegalAction) as engine:
             table.hand.clone().apply(gongzhu.Play.parse(card))
         reply = error_after(ws, json.dumps({"type": "action", "action": f"play {card}"}))
@@ -205,12 +205,12 @@ def test_an_illegal_play_gets_the_engines_explanation(client: TestClient, lobby:
         held = error_after(ws, not_held)
         assert held["code"] == "illegal-action" and held["refusal"] == "holding"
         ws.send_json({"type": "action", "action": state["legal"][0]})  # the table goes on
-        assert until(ws, lambda m: True)["hand_sizes"][0] == len(state["hand"]) - 1
+        assert until(ws, lambda m: True)["holding_sizes"][0] == len(state["holding"]) - 1
 
 
 def _not_held(state: Message) -> str:
     everyone = {str(c) for c in gongzhu.full_deck()}
-    return sorted(everyone - set(state["hand"]))[0]
+    return sorted(everyone - set(state["holding"]))[0]
 
 
 @pytest.mark.parametrize(

@@ -4,7 +4,7 @@ Source: rule source ``001``.  What the plug-in sets:
 
 * opening lead: the holder of ♠3 leads every hand, any card;
 * 首明 first show: a seat whose first dealt card is showable may show it
-  before seeing the rest of its hand (the hand's 首明 phase); it scores ×4
+  before seeing the rest of its holding (the hand's 首明 phase); it scores ×4
   and is free of the play restrictions;
 * the stricter shown-card restriction: a shown card may neither be played in
   the first trick of its suit (unless it is the holder's only card of it) nor

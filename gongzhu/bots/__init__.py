@@ -15,7 +15,7 @@ in the entry-point group ``gongzhu.bots`` as a factory called
 
 The package's modules: :mod:`~gongzhu.bots.base` (the interface, ``random``,
 ``first``, :func:`play_hand`), :mod:`~gongzhu.bots.registry` (bots by name),
-:mod:`~gongzhu.bots.sampler` (hidden hands consistent with a view),
+:mod:`~gongzhu.bots.sampler` (hidden holdings consistent with a view),
 :mod:`~gongzhu.bots.heuristic` and :mod:`~gongzhu.bots.search`; everything
 public is importable from ``gongzhu.bots``.
 
@@ -67,9 +67,10 @@ from .sampler import (
     knowledge,
     no_pairs,
     sample_deal,
-    sample_hands,
+    sample_holdings,
     voids,
 )
+from .sampler import sample_hands as sample_hands  # deprecated: sample_holdings
 from .search import (
     DEFAULT_BUDGET_MS,
     RolloutPolicy,
@@ -121,7 +122,7 @@ __all__ = [
     "run_full_hearts",
     "safe_fallback",
     "sample_deal",
-    "sample_hands",
+    "sample_holdings",
     "shed_high_card_when_last_and_clean",
     "show_decision",
     "take_sheep_when_safe",

@@ -60,7 +60,7 @@ class Situation:
         self.view = view
         self.rules = rules
         self.seat = view.seat
-        self.hand = view.hand
+        self.hand = view.holding
         self.legal = view.legal_actions
         self.plays: tuple[Play, ...] = tuple(a for a in view.legal_actions if isinstance(a, Play))
         self.trick = view.current_trick
@@ -82,7 +82,7 @@ class Situation:
 
     @cached_property
     def unseen(self) -> Counter[Card]:
-        """Cards neither played nor in the seat's hand: held by the others."""
+        """Cards neither played nor in the seat's holding: held by the others."""
         left = Counter(full_deck(self.rules.table.copies))
         left.subtract(self.played)
         left.subtract(self.hand)
@@ -261,15 +261,15 @@ def first_show_decision(s: Situation) -> Action | None:
 
 
 def _wanted_shows(s: Situation) -> set[Card]:
-    hand = s.hand
+    holding = s.hand
     spades = s.suit_cards(Suit.SPADES)
     diamonds = s.suit_cards(Suit.DIAMONDS)
     want: set[Card] = set()
-    if PIG in hand and len(spades) >= 5:
+    if PIG in holding and len(spades) >= 5:
         want.add(PIG)  # 17: 明什么，其相应花色的牌就要多一些 (show with length in the suit)
-    if SHEEP in hand and len(diamonds) >= 5 and any(c.rank > Rank.JACK for c in diamonds):
+    if SHEEP in holding and len(diamonds) >= 5 and any(c.rank > Rank.JACK for c in diamonds):
         want.add(SHEEP)  # 4a: 羊牌少時不要明羊 (few diamonds: do not show the sheep)
-    if s.full_hearts_plan and HEART_ACE in hand:
+    if s.full_hearts_plan and HEART_ACE in holding:
         want.add(HEART_ACE)
     # 5b: the transformer is a double-edged sword: never shown by choice
     return set(sorted(want, key=lambda c: c.index)[:2])  # 17: 明牌不要超過兩張
@@ -309,7 +309,7 @@ def run_full_hearts(s: Situation) -> Action | None:
     Source 001, 1 and 15: go for full hearts only with the strength for it (a
     long suit, 大長套); once a heart is lost, give up (1c: 一旦跑了一張紅桃，
     就要由收紅桃改為分紅了).  Leads the top heart once the low ones are gone
-    from the others' hands, and wins any trick that holds a heart.
+    from the others' holdings, and wins any trick that holds a heart.
     """
     if not s.plays or not s.full_hearts_plan:
         return None

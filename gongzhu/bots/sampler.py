@@ -1,8 +1,9 @@
-"""Sampling the hidden cards: what a view tells of the other hands, and deals that agree with it."""
+"""Sampling the hidden cards: what a view tells of other holdings, and deals that agree with it."""
 
 from __future__ import annotations
 
 import random
+import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
@@ -24,7 +25,7 @@ __all__ = [
     "knowledge",
     "no_pairs",
     "sample_deal",
-    "sample_hands",
+    "sample_holdings",
     "voids",
 ]
 
@@ -116,7 +117,7 @@ class Knowledge:
 
     :ivar copies: decks in play (1 or 2).
     :ivar played: each seat's cards played so far (tricks and the trick under way).
-    :ivar known: cards each seat is known to hold now (the viewer: its hand;
+    :ivar known: cards each seat is known to hold now (the viewer: its holding;
         the others: shown cards not yet played).
     :ivar sizes: how many cards each seat holds now.
     :ivar pool: the cards no seat is known to hold, to be dealt.
@@ -175,13 +176,13 @@ def knowledge(view: SeatView, rules: Rules | None = None) -> Knowledge:
         copies = rules.table.copies
         showable = frozenset(rules.table.showable)
     else:
-        total = sum(view.hand_sizes) + sum(map(len, played))
+        total = sum(view.holding_sizes) + sum(map(len, played))
         copies = 2 if total == 104 else 1
         showable = _DEFAULT_SHOWABLE
     full = 13 * copies
-    sizes = tuple(full for _ in range(SEATS)) if first_show else tuple(view.hand_sizes)
+    sizes = tuple(full for _ in range(SEATS)) if first_show else tuple(view.holding_sizes)
     known: list[list[Card]] = [[] for _ in range(SEATS)]
-    known[seat] = list(view.hand)
+    known[seat] = list(view.holding)
     shown_by: list[list[Card]] = [[] for _ in range(SEATS)]
     secret_count = [0] * SEATS
     for show in view.shows:
@@ -203,7 +204,7 @@ def knowledge(view: SeatView, rules: Rules | None = None) -> Knowledge:
         raise Inconsistent("the view's cards are not one deck")
     if sum(sizes) - sum(map(len, known)) != len(pool):
         raise Inconsistent(
-            f"the view's hand sizes {sizes} do not match the {len(pool)} unseen cards"
+            f"the view's holding sizes {sizes} do not match the {len(pool)} unseen cards"
         )
     hidden_ok = not any(show.forced for show in view.shows)
     return Knowledge(
@@ -223,7 +224,7 @@ def knowledge(view: SeatView, rules: Rules | None = None) -> Knowledge:
 
 def _deal_pool(facts: Knowledge, rng: random.Random) -> list[list[Card]] | None:
     """One random assignment of the pool to the seats' free places, or ``None`` (dead end)."""
-    hands = [list(k) for k in facts.known]
+    holdings = [list(k) for k in facts.known]
     room = [size - len(k) for size, k in zip(facts.sizes, facts.known, strict=True)]
     draw = rng.random
     pool = sorted(facts.pool, key=lambda _card: draw())  # a random order, cheaper than shuffle
@@ -239,7 +240,7 @@ def _deal_pool(facts: Knowledge, rng: random.Random) -> list[list[Card]] | None:
             if not options:
                 return None
             card = pool.pop(rng.choice(options))
-            hands[who].append(card)
+            holdings[who].append(card)
             room[who] -= 1
     sellers = [who for who in range(SEATS) if facts.secret_count[who]]
     by_suit = {
@@ -264,7 +265,9 @@ def _deal_pool(facts: Knowledge, rng: random.Random) -> list[list[Card]] | None:
     for card in pool:
         seats = [s for s in by_suit[card.suit] if room[s] > 0]
         if pairs_checked:
-            seats = [s for s in seats if not (card.suit in facts.no_pairs[s] and card in hands[s])]
+            seats = [
+                s for s in seats if not (card.suit in facts.no_pairs[s] and card in holdings[s])
+            ]
         if showable_checked and card in showable:
             seats = [s for s in seats if s in sellers]
         if not seats:
@@ -277,14 +280,36 @@ def _deal_pool(facts: Knowledge, rng: random.Random) -> list[list[Card]] | None:
                 pick -= room[s]
                 if pick < 0:
                     break
-        hands[s].append(card)
+        holdings[s].append(card)
         room[s] -= 1
     start = 0
     for s in range(SEATS):
         if room[s]:
-            hands[s].extend(free[start : start + room[s]])
+            holdings[s].extend(free[start : start + room[s]])
             start += room[s]
-    return hands
+    return holdings
+
+
+def sample_holdings(
+    view: SeatView,
+    rng: random.Random,
+    *,
+    rules: Rules | None = None,
+    tries: int = 200,
+    facts: Knowledge | None = None,
+) -> tuple[tuple[Card, ...], ...]:
+    """Each seat's current cards in one sample consistent with ``view`` (the viewer's own).
+
+    In the 首明 phase the holdings are whole (the viewer knows only its first card).
+
+    :raises Inconsistent: no consistent assignment was found in ``tries`` attempts.
+    """
+    facts = knowledge(view, rules) if facts is None else facts
+    for _ in range(tries):
+        holdings = _deal_pool(facts, rng)
+        if holdings is not None:
+            return tuple(tuple(sorted(h)) for h in holdings)
+    raise Inconsistent(f"no deal consistent with seat {view.seat}'s view in {tries} tries")
 
 
 def sample_hands(
@@ -295,18 +320,13 @@ def sample_hands(
     tries: int = 200,
     facts: Knowledge | None = None,
 ) -> tuple[tuple[Card, ...], ...]:
-    """Each seat's current cards in one sample consistent with ``view`` (the viewer's own).
-
-    In the 首明 phase the hands are whole (the viewer knows only its first card).
-
-    :raises Inconsistent: no consistent assignment was found in ``tries`` attempts.
-    """
-    facts = knowledge(view, rules) if facts is None else facts
-    for _ in range(tries):
-        hands = _deal_pool(facts, rng)
-        if hands is not None:
-            return tuple(tuple(sorted(h)) for h in hands)
-    raise Inconsistent(f"no deal consistent with seat {view.seat}'s view in {tries} tries")
+    """Deprecated alias of :func:`sample_holdings`."""
+    warnings.warn(
+        "gongzhu.bots.sampler.sample_hands is deprecated; use sample_holdings",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return sample_holdings(view, rng, rules=rules, tries=tries, facts=facts)
 
 
 def _first_cards(view: SeatView) -> dict[int, Card]:
@@ -316,8 +336,8 @@ def _first_cards(view: SeatView) -> dict[int, Card]:
         for show in view.shows
         if show.kind is ShowKind.FIRST and show.cards
     }
-    if view.phase is Phase.FIRST_SHOW and view.hand:
-        firsts[view.seat] = view.hand[0]
+    if view.phase is Phase.FIRST_SHOW and view.holding:
+        firsts[view.seat] = view.holding[0]
     return firsts
 
 
@@ -328,7 +348,7 @@ def _deal_of(
     first_seat: int,
     lead_card: Card | None,
 ) -> Deal:
-    """A :class:`Deal` of the ``dealt`` hands: first-shown cards first, other showables last."""
+    """A :class:`Deal` of the ``dealt`` holdings: first-shown cards first, other showables last."""
     ordered = []
     # showable cards last, the lead card first among the rest, else in card order
     lead = -1 if lead_card is None else lead_card.index
@@ -348,7 +368,7 @@ def _deal_of(
         ordered.append(rest)
     size = len(ordered[0])
     if any(len(h) != size for h in ordered):
-        raise Inconsistent("the sampled hands are not of equal size")
+        raise Inconsistent("the sampled holdings are not of equal size")
     order = tuple(ordered[(first_seat + k) % SEATS][k // SEATS] for k in range(SEATS * size))
     return Deal._trusted(order, first_seat)  # a permutation of the deck(s) by construction
 
@@ -364,12 +384,12 @@ def sample_deal(view: SeatView, rng: random.Random, *, rules: Rules | None = Non
     :raises Inconsistent: no consistent deal was found.
     """
     facts = knowledge(view, rules)
-    hands = sample_hands(view, rng, rules=rules, facts=facts)
+    holdings = sample_holdings(view, rng, rules=rules, facts=facts)
     leader = view.tricks[0].leader if view.tricks else view.leader
     if view.phase is Phase.FIRST_SHOW:
-        dealt = [list(h) for h in hands]
+        dealt = [list(h) for h in holdings]
     else:
-        dealt = [list(h) + list(p) for h, p in zip(hands, facts.played, strict=True)]
+        dealt = [list(h) + list(p) for h, p in zip(holdings, facts.played, strict=True)]
     return _deal_of(dealt, _first_cards(view), facts.showable, leader, None)
 
 
@@ -464,7 +484,7 @@ def determinize(
 ) -> HandState:
     """A full hand state the seat cannot tell from the real one: a sample, history replayed.
 
-    The hidden cards are dealt by :func:`sample_hands`; the public history
+    The hidden cards are dealt by :func:`sample_holdings`; the public history
     (shows and plays) is replayed on the sampled deal, which refutes samples
     that break a rule the real play kept.  The first seat of the sampled deal
     is the first trick's leader (the view does not say who was dealt first);
@@ -482,26 +502,30 @@ def determinize(
     """
     facts = knowledge(view, rules) if facts is None else facts
     for _ in range(tries):
-        hands = _deal_pool(facts, rng)
-        if hands is None:
+        holdings = _deal_pool(facts, rng)
+        if holdings is None:
             continue
         if view.phase is Phase.FIRST_SHOW:
             leader = view.tricks[0].leader if view.tricks else view.leader
             return _first_show_state(
-                view, rules, hands, _first_cards(view), facts, leader, _lead_card(rules), rng
+                view, rules, holdings, _first_cards(view), facts, leader, _lead_card(rules), rng
             )
-        state = _replayed_sample(view, rules, hands, facts, rng)
+        state = _replayed_sample(view, rules, holdings, facts, rng)
         if state is not None and (not check or _agrees(view, state)):
             return state
     raise Inconsistent(f"no sample agreed with seat {view.seat}'s view in {tries} tries")
 
 
 def _replayed_sample(
-    view: SeatView, rules: Rules, hands: list[list[Card]], facts: Knowledge, rng: random.Random
+    view: SeatView,
+    rules: Rules,
+    holdings: list[list[Card]],
+    facts: Knowledge,
+    rng: random.Random,
 ) -> HandState | None:
-    """The view's history replayed on a deal of the sampled ``hands``, or ``None`` (refuted)."""
+    """The view's history replayed on a deal of the sampled ``holdings``, or ``None`` (refuted)."""
     leader = view.tricks[0].leader if view.tricks else view.leader
-    dealt = [h + list(p) for h, p in zip(hands, facts.played, strict=True)]
+    dealt = [h + list(p) for h, p in zip(holdings, facts.played, strict=True)]
     deal = _deal_of(dealt, _first_cards(view), facts.showable, leader, _lead_card(rules))
     explicit: int | None = leader
     if not any(facts.played) and rules.opening_lead(deal).seat == leader:
@@ -514,7 +538,7 @@ class Determinizer:
 
     The first sample replays the public history on a sampled deal (as
     :func:`determinize` does); each later one deals the hidden cards afresh
-    (:func:`sample_hands`) into a copy of that state
+    (:func:`sample_holdings`) into a copy of that state
     (:meth:`HandState.with_holdings <gongzhu.HandState.with_holdings>`),
     which costs a small part of a replay.  The samples are drawn as
     :func:`determinize` draws them; a sample the template cannot take (two
@@ -580,7 +604,7 @@ class Determinizer:
 def _first_show_state(
     view: SeatView,
     rules: Rules,
-    hands: list[list[Card]],
+    holdings: list[list[Card]],
     firsts: dict[int, Card],
     facts: Knowledge,
     leader: int,
@@ -589,7 +613,7 @@ def _first_show_state(
 ) -> HandState:
     """A state in the 首明 phase: the deal's first seat matters, so try each."""
     for first_seat in rng.sample(range(SEATS), SEATS):
-        deal = _deal_of(hands, firsts, facts.showable, first_seat, lead_card)
+        deal = _deal_of(holdings, firsts, facts.showable, first_seat, lead_card)
         explicit: int | None = None if rules.opening_lead(deal).seat == leader else leader
         state = _replay(view, rules, deal, explicit, facts, rng)
         if state is not None and _agrees(view, state):

@@ -28,14 +28,14 @@ in playing order, …); cards are counted in copies (0, 1 or 2), by card index.
 =================  ================  ==============================================
 segment            size              contents
 =================  ================  ==============================================
-``hand``           52                the observer's cards (in 首明, its first card)
+``holding``        52                the observer's cards (in 首明, its first card)
 ``played``         52                every card played so far, this trick included
 ``trick``          4 × 52            the trick under way, by relative seat
 ``taken``          4 × 52            the cards each seat has taken in tricks
 ``shown-<kind>``   4 × showable      per offered show kind: each seat's shown cards
 ``sold-hidden``    4                 (with secret sales) how many cards each other
                                      seat sold secretly, cards unseen
-``hand-sizes``     4                 how many cards each seat holds
+``holding-sizes``  4                 how many cards each seat holds
 ``phase``          4                 one-hot: first-show, show, play, over
 ``leader``         4                 one-hot relative seat leading this trick
 ``to-move``        4                 one-hot relative seat to move (zeros when over)
@@ -267,7 +267,7 @@ def layout(rules: Rules) -> Layout:
         begin = segments[-1].stop if segments else 0
         segments.append(Segment(name, begin, begin + size, high))
 
-    add("hand", CARDS, copies)
+    add("holding", CARDS, copies)
     add("played", CARDS, copies)
     add("trick", SEATS * CARDS, copies)
     add("taken", SEATS * CARDS, copies)
@@ -275,7 +275,7 @@ def layout(rules: Rules) -> Layout:
         add(f"shown-{kind.value}", SEATS * len(showable), copies)
     if ShowKind.SECRET in kinds:
         add("sold-hidden", SEATS, copies * len(showable))
-    add("hand-sizes", SEATS, copies * CARDS // SEATS)
+    add("holding-sizes", SEATS, copies * CARDS // SEATS)
     add("phase", len(_PHASES), 1)
     add("leader", SEATS, 1)
     add("to-move", SEATS, 1)
@@ -382,7 +382,7 @@ def encode_observation(rules: Rules, view: SeatView) -> npt.NDArray[np.float32]:
         for card in cards:
             obs[base + card.index] += 1
 
-    count("hand", view.hand)
+    count("holding", view.holding)
     is_scoring = rules.table.is_scoring
     for trick in view.tricks:
         cards = trick.cards
@@ -400,8 +400,8 @@ def encode_observation(rules: Rules, view: SeatView) -> npt.NDArray[np.float32]:
         base = codec.segment(f"shown-{show.kind.value}").start + rel(show.seat) * len(showable)
         for card in show.cards:
             obs[base + showable.index(card)] += 1
-    sizes = codec.segment("hand-sizes").start
-    for seat, size in enumerate(view.hand_sizes):
+    sizes = codec.segment("holding-sizes").start
+    for seat, size in enumerate(view.holding_sizes):
         obs[sizes + rel(seat)] = size
     obs[codec.segment("phase").start + _PHASES.index(view.phase)] = 1
     obs[codec.segment("leader").start + rel(view.leader)] = 1
@@ -426,7 +426,7 @@ def render_text(hand: HandState) -> str:
     ]
     shown = hand.shown
     for seat in range(SEATS):
-        line = f"  seat {seat}: {_cards(hand.hand(seat))}"
+        line = f"  seat {seat}: {_cards(hand.holding(seat))}"
         if shown[seat]:
             line += f"  | shown {_cards(shown[seat])}"
         scoring = [c for c in hand.taken(seat) if hand.rules.table.is_scoring(c)]

@@ -272,7 +272,7 @@ class GongzhuState(_State):  # type: ignore[misc,valid-type]
         (while the cards are being dealt, the undealt places are simply
         redrawn); the seats' first cards are placed to agree with the 首明
         turns; then the public turns are replayed, another seat's secret
-        sales with cards drawn from its sampled hand.  A sample whose replay
+        sales with cards drawn from its sampled holding.  A sample whose replay
         departs from the real turns, or whose information state differs, is
         drawn again.
 
@@ -289,7 +289,7 @@ class GongzhuState(_State):  # type: ignore[misc,valid-type]
         view = self.hand.view(player_id)
         for _ in range(_RESAMPLE_TRIES):
             try:
-                dealt = sample_deal(view, rng, rules=self.rules).hands
+                dealt = sample_deal(view, rng, rules=self.rules).holdings
             except Inconsistent:
                 continue
             state = self._replayed(game, self._order_of(dealt, player_id, rng), player_id, rng)
@@ -334,7 +334,7 @@ class GongzhuState(_State):  # type: ignore[misc,valid-type]
             if isinstance(action, Show) and action.kind is ShowKind.FIRST and action.cards
         }
         showable = self.rules.showable_mask
-        hands: list[list[Card]] = []
+        holdings: list[list[Card]] = []
         for seat, cards in enumerate(dealt):
             cards = list(cards)
             rng.shuffle(cards)
@@ -351,9 +351,9 @@ class GongzhuState(_State):  # type: ignore[misc,valid-type]
             if first is not None and first in cards:
                 cards.remove(first)
                 cards.insert(0, first)
-            hands.append(cards)
-        size = len(hands[0])
-        return [hands[k % _SEATS][k // _SEATS].index for k in range(_SEATS * size)]
+            holdings.append(cards)
+        size = len(holdings[0])
+        return [holdings[k % _SEATS][k // _SEATS].index for k in range(_SEATS * size)]
 
     def _replayed(
         self, game: GongzhuGame, order: list[int], player: int, rng: random.Random
@@ -411,8 +411,8 @@ def _turn(seat: int, action: Action, viewer: int) -> str:
 def _view_lines(view: SeatView) -> list[str]:
     lines = [
         f"phase {view.phase.value}",
-        "hand " + (" ".join(c.symbol for c in view.hand) or "-"),
-        "sizes " + " ".join(map(str, view.hand_sizes)),
+        "holding " + (" ".join(c.symbol for c in view.holding) or "-"),
+        "sizes " + " ".join(map(str, view.holding_sizes)),
     ]
     if view.shows:
         lines.append("shows " + ", ".join(_public(show, view.seat) for show in view.shows))
@@ -439,9 +439,9 @@ class GongzhuObserver:
     that had a 首明 turn; the string lists the view and every turn so far.
     Without it, the tensor is the observation vector and the string the
     view.  Private information: ``SINGLE_PLAYER`` (the default) sees the
-    seat's own cards; ``NONE`` sees no cards in hand (and the seat's own
+    seat's own cards; ``NONE`` sees no holding (and the seat's own
     secret sales only by their size); ``ALL_PLAYERS`` adds every seat's
-    cards (4 × 52 entries, relative seats) to the public part.
+    holding (``holdings``: 4 × 52 entries, relative seats) to the public part.
 
     :raises ValueError: observer parameters (there are none).
     """
@@ -464,7 +464,7 @@ class GongzhuObserver:
         size = encoding.observation_size(rules)
         pieces = [("observation", size)]
         if self.private == "all":
-            pieces.append(("hands", _SEATS * _CARDS))
+            pieces.append(("holdings", _SEATS * _CARDS))
         if self.perfect_recall:
             pieces += [("first_card", _CARDS), ("first_turns", _SEATS)]
         self.tensor: npt.NDArray[np.float32] = numpy.zeros(sum(n for _, n in pieces), numpy.float32)
@@ -484,7 +484,7 @@ class GongzhuObserver:
 
         return attrs.evolve(
             view,
-            hand=(),
+            holding=(),
             legal_actions=(),
             shows=tuple(
                 attrs.evolve(show, cards=None) if show.kind is ShowKind.SECRET else show
@@ -502,18 +502,18 @@ class GongzhuObserver:
         if view is not None:
             observation[:] = encoding.encode_observation(self.rules, view)
         elif first is not None and self.private != "none":
-            observation[codec.segment("hand").start + first] = 1  # dealing: the first card
+            observation[codec.segment("holding").start + first] = 1  # dealing: the first card
         if self.private == "all":
-            hands = self.dict["hands"]
+            holdings = self.dict["holdings"]
             for seat in range(_SEATS):
                 row = (seat - player) % _SEATS
                 cards = (
-                    state.hand.hand(seat)
+                    state.hand.holding(seat)
                     if state.hand is not None
                     else [Card.from_index(i) for i in state.order[seat::_SEATS]]
                 )
                 for card in cards:
-                    hands[row * _CARDS + card.index] += 1
+                    holdings[row * _CARDS + card.index] += 1
         if self.perfect_recall:
             if first is not None and self.private != "none":
                 self.dict["first_card"][first] = 1
@@ -531,7 +531,7 @@ class GongzhuObserver:
         if self.private == "all":
             for seat in range(_SEATS):
                 cards = (
-                    state.hand.hand(seat)
+                    state.hand.holding(seat)
                     if state.hand is not None
                     else [Card.from_index(i) for i in state.order[seat::_SEATS]]
                 )

@@ -9,7 +9,7 @@ state and needs nothing beyond the core.
 >>> import gongzhu
 >>> hand = gongzhu.load_rules().new_hand(seed=1)
 >>> message = encode_view(hand.view(hand.to_move))
->>> message["phase"], len(message["hand"]), message["legal"][:2]
+>>> message["phase"], len(message["holding"]), message["legal"][:2]
 ('show', 13, ['show -', 'show QS'])
 >>> parse_client_message('{"type": "action", "action": "play QS"}')
 ClientMessage(type='action', action='play QS', hand=None)
@@ -161,7 +161,7 @@ def encode_show(show: PublicShow) -> dict[str, Any]:
 
 
 def encode_view(view: SeatView) -> dict[str, Any]:
-    """The hand as one seat may see it: the ``hand`` part of a ``state`` message.
+    """The hand as one seat may see it: the view's fields of a ``state`` message.
 
     Built from the :class:`~gongzhu.view.SeatView` alone, so it holds the
     viewer's own cards and nobody else's.
@@ -170,8 +170,8 @@ def encode_view(view: SeatView) -> dict[str, Any]:
         "phase": view.phase.value,
         "to_move": view.to_move,
         "leader": view.leader,
-        "hand": encode_cards(view.hand),
-        "hand_sizes": list(view.hand_sizes),
+        "holding": encode_cards(view.holding),
+        "holding_sizes": list(view.holding_sizes),
         "shows": [encode_show(show) for show in view.shows],
         "tricks": [encode_trick(trick) for trick in view.tricks],
         "current_trick": encode_plays(view.current_trick),

@@ -123,8 +123,8 @@
     const meta = document.createElement("div");
     meta.className = "meta";
     const taken = state.tricks.filter((t) => t.winner === seat).length;
-    meta.textContent = `${state.hand_sizes[seat]} cards · ${taken} trick${taken === 1 ? "" : "s"} won`;
-    box.append(name, meta, GZ.backs(state.hand_sizes[seat]), GZ.shows(state.shows, seat));
+    meta.textContent = `${state.holding_sizes[seat]} cards · ${taken} trick${taken === 1 ? "" : "s"} won`;
+    box.append(name, meta, GZ.backs(state.holding_sizes[seat]), GZ.shows(state.shows, seat));
   }
 
   function drawTrick() {
@@ -198,16 +198,16 @@
     });
 
     const plays = legalPlays();
-    const hand = document.createElement("div");
-    hand.className = "cards";
-    for (const c of GZ.sorted(state.hand)) {
+    const holding = document.createElement("div");
+    holding.className = "cards";
+    for (const c of GZ.sorted(state.holding)) {
       const b = GZ.card(c, { tag: "button" });
       const mine = plays.filter((a) => a.split(" ").includes(c));
       if (myTurn && state.phase === "play") b.classList.add(mine.length ? "legal" : "illegal");
       b.onclick = () => clickCard(c, mine);
-      hand.append(b);
+      holding.append(b);
     }
-    $("hand").replaceChildren(hand);
+    $("holding").replaceChildren(holding);
   }
 
   function clickCard(text, candidates) {
@@ -272,15 +272,15 @@
 
   // -- the keyboard -------------------------------------------------------------------------
 
-  function handButtons() {
-    return [...$("hand").querySelectorAll("button.card")];
+  function holdingButtons() {
+    return [...$("holding").querySelectorAll("button.card")];
   }
 
   document.addEventListener("keydown", (event) => {
     if (!state || event.ctrlKey || event.metaKey || event.altKey) return;
     const key = event.key;
     if (key === "ArrowLeft" || key === "ArrowRight") {
-      const cards = handButtons();
+      const cards = holdingButtons();
       const legal = cards.filter((b) => b.classList.contains("legal"));
       const pool = legal.length ? legal : cards;
       if (!pool.length) return;
@@ -306,7 +306,7 @@
       if (m) {
         typed = "";
         const card = (m[1] === "10" ? "T" : m[1]) + m[2];
-        const b = handButtons().find((x) => x.dataset.card === card);
+        const b = holdingButtons().find((x) => x.dataset.card === card);
         if (b) b.click();
         else showError(`you do not hold ${GZ.symbol(card)}`);
       }

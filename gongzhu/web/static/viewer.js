@@ -49,13 +49,13 @@
 
   /** Each seat's cards after `k` tricks: the deal minus the cards played. */
   function held(k) {
-    const hands = hand.dealt.map((cards) => [...cards]);
+    const holdings = hand.dealt.map((cards) => [...cards]);
     const plays = hand.tricks.slice(0, k).flatMap((t) => t.plays);
     if (k > hand.tricks.length) plays.push(...hand.current_trick);
     for (const play of plays) {
-      for (const c of play.cards) hands[play.seat].splice(hands[play.seat].indexOf(c), 1);
+      for (const c of play.cards) holdings[play.seat].splice(holdings[play.seat].indexOf(c), 1);
     }
-    return hands;
+    return holdings;
   }
 
   function draw() {
@@ -87,7 +87,7 @@
 
     const seats = $("seats");
     seats.replaceChildren();
-    const hands = held(step);
+    const holdings = held(step);
     for (let seat = 0; seat < 4; seat++) {
       const box = document.createElement("section");
       box.className = "seat";
@@ -98,7 +98,7 @@
       name.textContent = `seat ${seat} · ${won} trick${won === 1 ? "" : "s"} won`;
       const cards = document.createElement("div");
       cards.className = "cards";
-      for (const c of GZ.sorted(hands[seat])) cards.append(GZ.card(c, { small: true }));
+      for (const c of GZ.sorted(holdings[seat])) cards.append(GZ.card(c, { small: true }));
       box.append(name, cards, GZ.shows(hand.shows, seat));
       seats.append(box);
     }

@@ -118,7 +118,7 @@ def _run_demo(args: argparse.Namespace, out: IO[str]) -> int:
     print(f"Rules: {rules.describe()}", file=out)
     print(f"Seed:  {hand.seed}", file=out)
     for seat in range(4):
-        print(f"  seat {seat}: {style.hand(hand.dealt(seat), set())}", file=out)
+        print(f"  seat {seat}: {style.holding(hand.dealt(seat), set())}", file=out)
     print(f"Seat {hand.leader} leads.", file=out)
     play_hand(hand, bots)
     for record in hand.show_records:

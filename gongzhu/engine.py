@@ -482,7 +482,7 @@ def _apply_play_rules(
     for rule in rules:
         situation = PlaySituation(
             seat=state.seat,
-            hand=hand,
+            holding=hand,
             trick=situation_trick,
             played=state.played,
             unled_suits=frozenset(s for s in Suit if unled & SUIT_MASKS[s]),

@@ -25,6 +25,7 @@ explanation comes from the code that decides.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
 
@@ -102,7 +103,7 @@ class PlaySituation:
     """What a :class:`PlayRule` sees when it is asked about the seat to move.
 
     :ivar seat: the seat to move.
-    :ivar hand: its cards (card mask).
+    :ivar holding: its cards (card mask).
     :ivar trick: the cards played to the trick under way, in order (empty
         when the seat leads).
     :ivar played: every card played so far in the hand, this trick's
@@ -114,11 +115,21 @@ class PlaySituation:
     """
 
     seat: int
-    hand: int
+    holding: int
     trick: tuple[Card, ...]
     played: int
     unled_suits: frozenset[Suit]
     candidates: int
+
+    @property
+    def hand(self) -> int:
+        """Deprecated alias of :attr:`holding`."""
+        warnings.warn(
+            "PlaySituation.hand is deprecated; use PlaySituation.holding",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.holding
 
     @property
     def leading(self) -> bool:
@@ -132,7 +143,7 @@ class PlaySituation:
 
     def holds(self, card: Card) -> bool:
         """Whether the seat holds (a copy of) ``card``."""
-        return bool(self.hand >> card.index & 1)
+        return bool(self.holding >> card.index & 1)
 
 
 @attrs.frozen

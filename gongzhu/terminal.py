@@ -73,7 +73,7 @@ class Style:
         """Cards separated by spaces, ``-`` for none."""
         return " ".join(self.card(c) for c in cards) or "-"
 
-    def hand(self, cards: Sequence[Card], legal: set[Card]) -> str:
+    def holding(self, cards: Sequence[Card], legal: set[Card]) -> str:
         """A seat's holding by suit (♠ ♥ ♦ ♣), high to low, legal cards marked with [ ]."""
         groups = []
         for suit in Suit:
@@ -167,7 +167,7 @@ def play_in_terminal(
         else:
             view = hand.view(me)
             legal_cards = {c for a in view.legal_actions if isinstance(a, Play) for c in a.cards}
-            print(f"Your holding: {style.hand(view.holding, legal_cards)}", file=out)
+            print(f"Your holding: {style.holding(view.holding, legal_cards)}", file=out)
             if view.current_trick:
                 played = "  ".join(f"{s}:{style.cards(c)}" for s, c in view.current_trick)
                 print(f"Trick so far: {played}", file=out)

@@ -78,3 +78,17 @@ def test_sample_hands(midhand: HandState) -> None:
         lambda: sampler.sample_hands(view, random.Random(1), rules=rules), "sample_holdings"
     )
     assert old == sampler.sample_holdings(view, random.Random(1), rules=rules)
+
+
+def test_play_situation_hand() -> None:
+    from gongzhu.play import PlaySituation
+
+    situation = PlaySituation(0, 0b1011, (), 0, frozenset(), 0b11)
+    assert deprecated(lambda: situation.hand, "PlaySituation.holding") == 0b1011
+
+
+def test_heuristic_situation_hand(midhand: HandState) -> None:
+    from gongzhu.bots.heuristic import Situation
+
+    situation = Situation(midhand.view(3), midhand.rules)
+    assert deprecated(lambda: situation.hand, "Situation.holding") == situation.holding

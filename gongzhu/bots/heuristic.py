@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cached_property
@@ -60,13 +61,22 @@ class Situation:
         self.view = view
         self.rules = rules
         self.seat = view.seat
-        self.hand = view.holding
+        self.holding = view.holding
+        """The seat's cards."""
         self.legal = view.legal_actions
         self.plays: tuple[Play, ...] = tuple(a for a in view.legal_actions if isinstance(a, Play))
         self.trick = view.current_trick
         self.position = len(view.current_trick)
         """0 when leading, 3 when playing last."""
         self.led: Suit | None = self.trick[0][1][0].suit if self.trick else None
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """Deprecated alias of :attr:`holding`."""
+        warnings.warn(
+            "Situation.hand is deprecated; use Situation.holding", DeprecationWarning, stacklevel=2
+        )
+        return self.holding
 
     # -- cards -------------------------------------------------------------------------
 
@@ -85,7 +95,7 @@ class Situation:
         """Cards neither played nor in the seat's holding: held by the others."""
         left = Counter(full_deck(self.rules.table.copies))
         left.subtract(self.played)
-        left.subtract(self.hand)
+        left.subtract(self.holding)
         return +left
 
     def out(self, card: Card) -> bool:
@@ -94,7 +104,7 @@ class Situation:
 
     def suit_cards(self, suit: Suit) -> list[Card]:
         """The seat's cards of ``suit``, low to high."""
-        return sorted(c for c in self.hand if c.suit is suit)
+        return sorted(c for c in self.holding if c.suit is suit)
 
     def unseen_higher(self, card: Card) -> int:
         """How many unseen cards of ``card``'s suit rank above it."""
@@ -111,7 +121,7 @@ class Situation:
 
     def holds(self, card: Card) -> bool:
         """Whether the seat holds ``card``."""
-        return card in self.hand
+        return card in self.holding
 
     # -- values ------------------------------------------------------------------------
 
@@ -209,7 +219,7 @@ class Situation:
         if rule is None or self.led is None:
             return list(plays)
         preferred = rule.preferred.get(self.led, frozenset())
-        if not any(c.suit in preferred for c in self.hand):
+        if not any(c.suit in preferred for c in self.holding):
             return list(plays)
         good = [p for p in plays if all(c.suit in preferred or c.suit is self.led for c in p.cards)]
         return good or list(plays)
@@ -261,7 +271,7 @@ def first_show_decision(s: Situation) -> Action | None:
 
 
 def _wanted_shows(s: Situation) -> set[Card]:
-    holding = s.hand
+    holding = s.holding
     spades = s.suit_cards(Suit.SPADES)
     diamonds = s.suit_cards(Suit.DIAMONDS)
     want: set[Card] = set()

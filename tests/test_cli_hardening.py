@@ -21,7 +21,7 @@ import gongzhu
 import gongzhu.hand
 from gongzhu import cli
 from gongzhu.bots import BOTS, RandomBot, play_hand
-from gongzhu.cli import main
+from gongzhu.cli import main, records
 
 from .test_cli import Terminal
 
@@ -106,16 +106,16 @@ def test_a_run_that_fails_leaves_the_out_file_alone(
     existing = tmp_path / "existing.jsonl"
     existing.write_bytes(b"precious\n")
     writes = []
-    real_write = cli._Records.write
+    real_write = records.Records.write
 
-    def write_then_fill_the_disk(self: cli._Records, text: str) -> None:
+    def write_then_fill_the_disk(self: records.Records, text: str) -> None:
         writes.append(text)
         if len(writes) > 1:
             real_write(self, "half a rec")
-            raise cli._OutError() from OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            raise records.OutError() from OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real_write(self, text)
 
-    monkeypatch.setattr(cli._Records, "write", write_then_fill_the_disk)
+    monkeypatch.setattr(records.Records, "write", write_then_fill_the_disk)
     assert main(["simulate", "--hands", "600", "--out", str(existing)]) == 2
     err = capsys.readouterr().err
     assert err == f"gongzhu: cannot write {existing}: No space left on device\n"
@@ -207,7 +207,7 @@ def test_no_traceback_even_for_a_bug(
     def broken(*_args: object) -> int:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(cli, "_run_demo", broken)
+    monkeypatch.setattr(cli, "run_demo", broken)  # where main looks it up
     assert main(["demo"]) == 3
     err = capsys.readouterr().err
     assert err.startswith("gongzhu: internal error: ZeroDivisionError: division by zero")

@@ -41,14 +41,24 @@ def _type_checking(node: ast.If) -> bool:
     return "TYPE_CHECKING" in ast.unparse(node.test)
 
 
-def imports_of(path: Path) -> list[tuple[str, bool]]:
+def unit(path: Path, root: Path = PACKAGE) -> str:
+    """The name the table gives ``path``: a module's, or for a file of a package the package's."""
+    parts = path.relative_to(root).parts
+    return parts[0] if len(parts) > 1 else path.stem
+
+
+def imports_of(path: Path, root: Path = PACKAGE) -> list[tuple[str, bool]]:
     """The gongzhu modules ``path`` imports at run time: (name, inside a function).
 
     ``from .x import y`` gives ``x``; ``from . import x`` gives ``x`` when ``x`` is a
-    module or package of gongzhu, else ``__init__``.  Imports under ``if TYPE_CHECKING:``
-    are annotations, not arrows, and are left out.
+    module or package of gongzhu, else ``__init__``.  In a file of a package (``cli/``,
+    ``web/``...) ``from .x import y`` is the package itself, and ``from ..x import y``
+    gives ``x``.  Imports under ``if TYPE_CHECKING:`` are annotations, not arrows, and
+    are left out.
     """
     found: list[tuple[str, bool]] = []
+    inside = path.is_relative_to(root) and len(path.relative_to(root).parts) > 1
+    top = 2 if inside else 1  # the level of ``from .. import`` / ``from . import``: gongzhu/
 
     def add(name: str, nested: bool) -> None:
         first = name.split(".")[0] if name else "__init__"
@@ -62,12 +72,14 @@ def imports_of(path: Path) -> list[tuple[str, bool]]:
                 continue
             inner = nested or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
             if isinstance(child, ast.ImportFrom):
-                if child.level == 1 and child.module:
+                if 0 < child.level < top:  # within its own package
+                    add(unit(path, root), nested)
+                elif child.level == top and child.module:
                     add(child.module, nested)
-                elif child.level == 1:
+                elif child.level == top:
                     for alias in child.names:
-                        is_module = (PACKAGE / f"{alias.name}.py").exists() or (
-                            PACKAGE / alias.name / "__init__.py"
+                        is_module = (root / f"{alias.name}.py").exists() or (
+                            root / alias.name / "__init__.py"
                         ).exists()
                         add(alias.name if is_module else "", nested)
                 elif child.level == 0 and (child.module or "").startswith("gongzhu."):
@@ -87,6 +99,7 @@ def imports_of(path: Path) -> list[tuple[str, bool]]:
 
 
 MODULES = sorted(PACKAGE.glob("*.py"))
+FILES = sorted(PACKAGE.rglob("*.py"))  # the modules, and the files of the packages
 
 
 def test_every_module_and_package_has_a_layer() -> None:
@@ -99,16 +112,21 @@ def test_every_module_and_package_has_a_layer() -> None:
     assert not stale, f"the layer table names modules that do not exist: {stale}"
 
 
-@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.stem)
+def _dotted(path: Path) -> str:
+    return ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+
+
+@pytest.mark.parametrize("path", FILES, ids=_dotted)
 def test_imports_point_down(path: Path) -> None:
     layers = documented_layers()
     allowed = documented_upward()
-    own = layers[path.stem]
+    own = layers[unit(path)]
     for name, nested in imports_of(path):
         if layers[name] <= own:
             continue
-        assert nested and (path.stem, name) in allowed, (
-            f"gongzhu.{path.stem} (layer {own}) imports gongzhu.{name} (layer {layers[name]}): "
+        assert nested and (unit(path), name) in allowed, (
+            f"gongzhu.{_dotted(path)} (layer {own}) imports gongzhu.{name} "
+            f"(layer {layers[name]}): "
             "a module imports only from its own layer or below (docs/architecture.rst)"
         )
 
@@ -116,10 +134,10 @@ def test_imports_point_down(path: Path) -> None:
 def test_the_allowed_upward_imports_exist() -> None:
     """Each documented exception is still needed: a stale one is removed from the page."""
     upward = {
-        (path.stem, name)
-        for path in MODULES
+        (unit(path), name)
+        for path in FILES
         for name, nested in imports_of(path)
-        if nested and documented_layers()[name] > documented_layers()[path.stem]
+        if nested and documented_layers()[name] > documented_layers()[unit(path)]
     }
     assert upward == documented_upward()
 
@@ -140,6 +158,28 @@ def test_the_check_sees_an_upward_import(tmp_path: Path) -> None:
     assert imports_of(source) == [
         ("cards", False),
         ("errors", False),
+        ("__init__", False),
+        ("record", True),
+    ]
+
+
+def test_the_check_reads_the_files_of_a_package(tmp_path: Path) -> None:
+    """In ``pkg/probe.py``, ``.x`` is the package itself and ``..x`` a module of gongzhu."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "rules.py").write_text("", encoding="utf-8")
+    source = tmp_path / "pkg" / "probe.py"
+    source.write_text(
+        "from .parser import build_parser\n"
+        "from ..cards import Card\n"
+        "from .. import rules, __version__\n"
+        "def f():\n"
+        "    from ..record import hand_record\n",
+        encoding="utf-8",
+    )
+    assert imports_of(source, tmp_path) == [
+        ("pkg", False),
+        ("cards", False),
+        ("rules", False),
         ("__init__", False),
         ("record", True),
     ]

@@ -1,0 +1,111 @@
+"""The ``gongzhu`` command line (also ``python -m gongzhu``).
+
+Every failure is one line on standard error, and the exit status says which
+kind it was (:data:`EXIT_CODES`; ``docs/cli.rst`` lists them with examples).
+
+The package holds one job per module; :func:`main` runs a command:
+
+- ``gongzhu.cli.parser``: the argument parser (:func:`build_parser`), the
+  argument types and usage errors (status 2);
+- ``gongzhu.cli.variants``: ``variants``, the installed plug-ins;
+- ``gongzhu.cli.play``: ``demo`` and ``play``, a hand played out on the terminal;
+- ``gongzhu.cli.records``: ``score`` and ``replay``, which check record files,
+  and the ``--out`` file ``simulate`` writes;
+- ``gongzhu.cli.runs``: ``simulate`` and ``arena``, many hands over processes or Ray;
+- ``gongzhu.cli.serve``: ``serve``, play in the browser (:mod:`gongzhu.web`,
+  imported only by this command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Sequence
+from typing import IO
+
+from ..errors import GongzhuError
+from .parser import UsageError, build_parser
+from .play import run_demo, run_play
+from .records import run_check
+from .runs import run_arena, run_simulate
+from .serve import run_serve
+from .variants import run_variant, run_variants
+
+__all__ = ["EXIT_CODES", "build_parser", "main"]
+
+EXIT_CODES: dict[int, str] = {
+    0: "success (also when the reader of the output stops early, as `| head` does)",
+    1: "invalid input: a refused record, an unknown variant, an option a ruleset refuses, "
+    "a match that reaches --hand-limit; `play`: end of input",
+    2: "usage error: a bad command line, an unreadable input file, an --out file "
+    "that cannot be written (missing folder, a folder, no permission, disk full); "
+    "`serve`: the web extra is not installed, or the address cannot be listened on; "
+    "`simulate`, `arena`: --backend ray without Ray installed",
+    3: "internal error: a bug in gongzhu (please report it)",
+    130: "interrupted (Ctrl-C)",
+}
+"""Every exit status of the ``gongzhu`` command, and what it means."""
+
+
+def _run(args: argparse.Namespace, stdin: IO[str] | None, out: IO[str], err: IO[str]) -> int:
+    if args.command == "demo":
+        if args.target is not None and not args.match:
+            raise UsageError("--target needs --match")
+        return run_demo(args, out)
+    if args.command == "variants":
+        return run_variants(out) if args.name is None else run_variant(args.name, out)
+    if args.command == "play":
+        return run_play(args, stdin or sys.stdin, out)
+    if args.command in ("score", "replay"):
+        verbose = args.command == "replay" and args.verbose
+        return run_check(args, stdin, out, err, verbose=verbose)
+    if args.command == "simulate":
+        return run_simulate(args, out, err)
+    if args.command == "arena":
+        return run_arena(args, out, err)
+    if args.command == "serve":
+        return run_serve(args, out)
+    raise UsageError(f"unknown command {args.command}")  # pragma: no cover
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe: send what is left of stdout to /dev/null (as the Python docs advise)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> int:
+    """Run the command line; return the exit status (:data:`EXIT_CODES`).
+
+    A bad command line raises :class:`SystemExit` (status 2), as argparse does.
+    """
+    args = build_parser().parse_args(argv)
+    out, err = sys.stdout, sys.stderr
+    try:
+        status = _run(args, stdin, out, err)
+        out.flush()  # a closed pipe shows here, not at exit
+        return status
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
+    except UsageError as exc:
+        print(f"gongzhu: {exc}", file=err)
+        return 2
+    except (GongzhuError, ValueError) as exc:
+        print(f"gongzhu: {exc}", file=err)
+        return 1
+    except KeyboardInterrupt:
+        print("\ngongzhu: interrupted", file=err)
+        return 130
+    except Exception as exc:  # no traceback reaches a user
+        if os.environ.get("GONGZHU_DEBUG"):
+            raise
+        print(
+            f"gongzhu: internal error: {type(exc).__name__}: {exc} "
+            "(please report it; GONGZHU_DEBUG=1 shows the traceback)",
+            file=err,
+        )
+        return 3

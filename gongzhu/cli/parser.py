@@ -1,0 +1,356 @@
+"""The command line's grammar: the parser, the argument types, and usage errors.
+
+A bad command line is refused by the parser itself (one line, status 2).
+What can be checked only when a command runs (``--option NAME=VALUE``,
+``--bot-option BOT:NAME=VALUE``, combinations of options, files) raises
+:class:`UsageError`, which :func:`gongzhu.cli.main` reports the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.metadata
+import json
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from ..arena import FORMATS
+from ..backends import BACKENDS
+from ..bots import BOTS
+from ..rules import Rules, load_rules
+from ..runner import HAND_LIMIT, MAX_WORKERS
+
+__all__ = ["UsageError", "bot_options", "build_parser", "ruleset"]
+
+
+class UsageError(Exception):
+    """A command-line mistake or a file that cannot be read or written: exit status 2."""
+
+
+def ruleset(args: argparse.Namespace) -> Rules:
+    """The ruleset of ``--rules`` and ``--option NAME=VALUE``."""
+    options: dict[str, Any] = {}
+    for item in args.option:
+        name, sep, text = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"--option takes NAME=VALUE, not {item!r}")
+        try:
+            options[name] = json.loads(text)
+        except (json.JSONDecodeError, RecursionError, ValueError):
+            options[name] = text
+    return load_rules(*args.rules, **options)
+
+
+def bot_options(items: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``--bot-option BOT:NAME=VALUE`` (VALUE read as JSON, else text), by bot name."""
+    options: dict[str, dict[str, Any]] = {}
+    for item in items:
+        bot, colon, rest = item.partition(":")
+        name, sep, text = rest.partition("=")
+        if not colon or not sep or not bot or not name:
+            raise UsageError(f"--bot-option takes BOT:NAME=VALUE, not {item!r}")
+        try:
+            value = json.loads(text)
+        except (json.JSONDecodeError, RecursionError, ValueError):
+            value = text
+        options.setdefault(bot, {})[name] = value
+    return options
+
+
+# -- argument types --
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: ``gongzhu demo: error: ...``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _positive(text: str) -> int:
+    """An argument that is a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _workers(text: str) -> int:
+    """``--workers``: from 1 to :data:`~gongzhu.runner.MAX_WORKERS`."""
+    value = _positive(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_WORKERS}, not {value}")
+    return value
+
+
+def _bot_names(text: str) -> tuple[str, str, str, str]:
+    """``--bots``: one bot name for every seat, or four, comma-separated (seat 0 first)."""
+    names = tuple(name.strip() for name in text.split(","))
+    unknown = [name for name in names if name not in BOTS]
+    if unknown or len(names) not in (1, 4):
+        problem = f"no bot named {unknown[0]!r}" if unknown else f"{len(names)} names"
+        raise argparse.ArgumentTypeError(
+            f"{problem}: give one bot name or four, comma-separated, from {', '.join(sorted(BOTS))}"
+        )
+    if len(names) == 1:
+        names = names * 4
+    return names  # type: ignore[return-value]
+
+
+def _bot_name(text: str) -> str:
+    """An arena side: one registered bot name."""
+    if text not in BOTS:
+        raise argparse.ArgumentTypeError(
+            f"no bot named {text!r}: choose from {', '.join(sorted(BOTS))}"
+        )
+    return text
+
+
+def _seat_players(text: str) -> tuple[str, ...]:
+    """``--seats``: four comma-separated players, seat 0 first: ``human`` or a bot's name."""
+    names = tuple(name.strip() for name in text.split(","))
+    unknown = [name for name in names if name != "human" and name not in BOTS]
+    if unknown or len(names) != 4 or "human" not in names:
+        problem = (
+            f"no bot named {unknown[0]!r}"
+            if unknown
+            else f"{len(names)} names"
+            if len(names) != 4
+            else "no person"
+        )
+        raise argparse.ArgumentTypeError(
+            f"{problem}: give four players, comma-separated, at least one 'human', "
+            f"the others from {', '.join(sorted(BOTS))}"
+        )
+    return names
+
+
+def _bounded(
+    convert: Callable[[str], Any], low: float, high: float, expected: str, out_of_range: str
+) -> Callable[[str], Any]:
+    """An argparse type: ``convert(text)`` from ``low`` to ``high``, with the messages given
+    (``expected`` ends "not <text>", ``out_of_range`` "not <value>")."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{expected}, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{out_of_range}, not {value}")
+        return value
+
+    return parse
+
+
+_port = _bounded(int, 0, 65535, "expected a port number", "a port is 0-65535")
+"""``--port``: 0 (any free port) to 65535."""
+
+_delay = _bounded(float, 0, 10, "expected seconds", "must be from 0 to 10 seconds")
+"""``--bot-delay``: seconds, 0 to 10."""
+
+
+# -- options shared by commands --
+
+
+def _backend_options(p: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--address`` (simulate, arena)."""
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="local processes (default) or Ray tasks (needs gongzhu[ray])",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        metavar="ADDRESS",
+        help="the Ray cluster to run on (auto, ray://HOST:10001); default: a local Ray",
+    )
+
+
+def _add_serve_options(
+    serve: argparse.ArgumentParser, rules_option: Callable[[argparse.ArgumentParser], None]
+) -> None:
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port",
+        type=_port,
+        default=8000,
+        help="port to listen on; 0 for any free one (default 8000)",
+    )
+    rules_option(serve)
+    serve.add_argument(
+        "--seats",
+        type=_seat_players,
+        default=("human", "heuristic", "heuristic", "heuristic"),
+        metavar="P,P,P,P",
+        help="the table's players, seat 0 first: human (a link is printed) or a bot's name "
+        "(default human,heuristic,heuristic,heuristic)",
+    )
+    serve.add_argument("--hands", type=_positive, default=1, help="hands to play (default 1)")
+    serve.add_argument("--target", type=_positive, default=None, help="play a match to ±T")
+    serve.add_argument(
+        "--match", action="store_true", help="play a match until the ruleset ends it"
+    )
+    serve.add_argument("--seed", type=int, default=None, help="seed for the deals and the bots")
+    serve.add_argument(
+        "--bot-delay",
+        type=_delay,
+        default=0.6,
+        metavar="SECONDS",
+        help="how long a bot waits before acting (default 0.6)",
+    )
+    serve.add_argument(
+        "--no-table", action="store_true", help="open no table: tables are opened from the page"
+    )
+
+
+# -- the parser --
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("gongzhu")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
+        from .. import __version__
+
+        return __version__
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``gongzhu`` command."""
+    parser = _Parser(prog="gongzhu", description="拱猪 (Gong Zhu) rules engine")
+    parser.add_argument("--version", action="version", version=f"gongzhu {_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    bot_help = (
+        f"the bots: one name for every seat, or four comma-separated (seat 0 first); "
+        f"bots: {', '.join(sorted(BOTS))} (default: random)"
+    )
+
+    def rules_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--rules", nargs="*", default=[], metavar="NAME", help="variant names")
+        p.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="NAME=VALUE",
+            help="a ruleset option (VALUE read as JSON, else text): --option match_target=800",
+        )
+
+    def bots_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--bots",
+            type=_bot_names,
+            default=("random",) * 4,
+            metavar="NAME[,NAME,NAME,NAME]",
+            help=bot_help,
+        )
+        p.add_argument(
+            "--bot", type=_bot_names, dest="bots", help=argparse.SUPPRESS
+        )  # old spelling
+
+    def limit_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--hand-limit",
+            type=_positive,
+            default=HAND_LIMIT,
+            metavar="N",
+            help=f"give up (status 1) on a match not over after N hands (default {HAND_LIMIT})",
+        )
+
+    demo = sub.add_parser("demo", help="four bots play a hand (or a match); print it")
+    rules_option(demo)
+    demo.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
+    bots_option(demo)
+    demo.add_argument("--match", action="store_true", help="play a match rather than one hand")
+    demo.add_argument("--target", type=_positive, default=None, help="match target (e.g. 1000)")
+    demo.add_argument(
+        "--hands", type=_positive, default=4, help="hands in a match without target (default 4)"
+    )
+    limit_option(demo)
+
+    variants = sub.add_parser("variants", help="list the installed variant plug-ins, or show one")
+    variants.add_argument(
+        "name", nargs="?", metavar="NAME", help="a plug-in: its summary, options and defaults"
+    )
+
+    play = sub.add_parser("play", help="play a hand in the terminal against three bots")
+    rules_option(play)
+    play.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
+    bots_option(play)
+    play.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
+    play.add_argument("--ascii", action="store_true", help="no colour: S H D C, T for ten")
+
+    for name, text in (
+        ("score", "check and score records"),
+        ("replay", "check and replay records"),
+    ):
+        cmd = sub.add_parser(name, help=text)
+        cmd.add_argument(
+            "file",
+            metavar="FILE",
+            help="a hand or match record (JSON), or hands (JSON Lines); - for standard input",
+        )
+        if name == "replay":
+            cmd.add_argument("--verbose", action="store_true", help="print every trick")
+
+    sim = sub.add_parser("simulate", help="play many hands between bots")
+    rules_option(sim)
+    bots_option(sim)
+    sim.add_argument(
+        "--hands", type=_positive, default=1000, help="how many hands (or matches); default 1000"
+    )
+    sim.add_argument("--matches", action="store_true", help="play whole matches")
+    sim.add_argument("--target", type=_positive, default=None, help="match target")
+    limit_option(sim)
+    sim.add_argument(
+        "--workers",
+        type=_workers,
+        default=1,
+        metavar="K",
+        help=f"processes, at most {MAX_WORKERS} (never more than --hands)",
+    )
+    sim.add_argument("--seed", type=int, default=0, help="the run's seed")
+    _backend_options(sim)
+    sim.add_argument(
+        "--out",
+        default=None,
+        metavar="FILE",
+        help="write every record to FILE (JSON Lines), replacing it only when the run ends",
+    )
+
+    arena = sub.add_parser("arena", help="measure bot A against bot B on duplicate deals")
+    arena.add_argument("a", type=_bot_name, metavar="A", help="bot A (its advantage is measured)")
+    arena.add_argument("b", type=_bot_name, metavar="B", help="bot B")
+    rules_option(arena)
+    arena.add_argument(
+        "--format", choices=FORMATS, default="2v2", help="2v2 (partners opposite) or 1v3"
+    )
+    arena.add_argument("--deals", type=_positive, default=100, help="duplicate deals; default 100")
+    arena.add_argument(
+        "--workers", type=_workers, default=1, metavar="K", help=f"processes, at most {MAX_WORKERS}"
+    )
+    arena.add_argument("--seed", type=int, default=0, help="the run's seed")
+    _backend_options(arena)
+    arena.add_argument(
+        "--shows", action="store_true", help="let the bots show cards (default: none)"
+    )
+    arena.add_argument(
+        "--bot-option",
+        action="append",
+        default=[],
+        metavar="BOT:NAME=VALUE",
+        help="an option for every bot of that name (VALUE read as JSON, else text): "
+        "--bot-option search:objective=team",
+    )
+    arena.add_argument("--json", action="store_true", help="print the result as one JSON object")
+
+    serve = sub.add_parser("serve", help="play in the browser (extra gongzhu[web])")
+    _add_serve_options(serve, rules_option)
+    return parser

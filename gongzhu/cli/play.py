@@ -1,0 +1,67 @@
+"""``gongzhu demo`` and ``gongzhu play``: a hand (or a match) played out on the terminal."""
+
+from __future__ import annotations
+
+import argparse
+from typing import IO
+
+from ..bots import Bot, make_bot, play_hand
+from ..rules import Rules
+from ..runner import HandLimitReached, play_match
+from ..terminal import Style, colour_wanted, play_in_terminal, plural, print_sheet
+from .parser import ruleset
+
+__all__ = ["run_demo", "run_play"]
+
+
+def _bots(names: tuple[str, ...], seed: int | None, rules: Rules) -> list[Bot]:
+    """One bot per seat, each told the ruleset (bots that search or sample need it)."""
+    return [
+        make_bot(name, None if seed is None else seed + 1 + seat, rules=rules)
+        for seat, name in enumerate(names)
+    ]
+
+
+def run_demo(args: argparse.Namespace, out: IO[str]) -> int:
+    """``gongzhu demo``: four bots play a hand, or with ``--match`` a match; print it."""
+    rules = ruleset(args)
+    bots = _bots(args.bots, args.seed, rules)
+    if args.match:
+        match = rules.new_match(
+            args.seed, target=args.target, hands=None if args.target else args.hands
+        )
+        try:
+            for number in play_match(match, bots, args.hand_limit):
+                final = match.hands[-1].score().final
+                print(f"hand {number}: final {list(final)}  totals {match.totals}", file=out)
+        except HandLimitReached as exc:
+            raise HandLimitReached(f"{exc}: lower --target or raise --hand-limit") from None
+        print(
+            f"match over after {plural(len(match.hands), 'hand')}; "
+            f"losers (当猪): {list(match.losers)}",
+            file=out,
+        )
+        return 0
+    style = Style(ascii_only=True)
+    hand = rules.new_hand(args.seed)
+    print(f"Rules: {rules.describe()}", file=out)
+    print(f"Seed:  {hand.seed}", file=out)
+    for seat in range(4):
+        print(f"  seat {seat}: {style.holding(hand.dealt(seat), set())}", file=out)
+    print(f"Seat {hand.leader} leads.", file=out)
+    play_hand(hand, bots)
+    for record in hand.show_records:
+        print(f"  seat {record.seat} shows {record.card} ({record.kind.value})", file=out)
+    for number, trick in enumerate(hand.tricks, 1):
+        print(f"trick {number:>2}: {trick}", file=out)
+    print(file=out)
+    print_sheet(hand.score(), out)
+    return 0
+
+
+def run_play(args: argparse.Namespace, inp: IO[str], out: IO[str]) -> int:
+    """``gongzhu play``: a hand in the terminal against three bots."""
+    rules = ruleset(args)
+    style = Style(ascii_only=args.ascii, colour=colour_wanted(out))
+    hand = rules.new_hand(args.seed)
+    return play_in_terminal(hand, args.seat, _bots(args.bots, args.seed, rules), inp, out, style)

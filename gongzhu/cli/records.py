@@ -1,0 +1,183 @@
+"""Record files: checking them (``score``, ``replay``) and writing them (``simulate --out``)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import IO
+
+from ..errors import InvalidRecord
+from ..match import MATCH_FORMAT
+from ..record import replay, replay_match, scan_records
+from ..terminal import plural, print_sheet
+from .parser import UsageError
+
+__all__ = ["OutError", "Records", "read_input", "run_check"]
+
+
+# -- score, replay --
+
+
+def read_input(path: str, stdin: IO[str] | None) -> str:
+    """The text of FILE, or of standard input for ``-``."""
+    try:
+        if path == "-":
+            if stdin is not None:
+                return stdin.read()
+            return sys.stdin.buffer.read().decode("utf-8")
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"cannot read {path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+        ) from None
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _refusal(exc: InvalidRecord, in_match: bool) -> str:
+    """``action 20: illegal action ...`` (``hand 2, action 20: ...`` within a match)."""
+    where = [f"hand {exc.hand}"] if in_match else []
+    if exc.index is not None:
+        where.append(f"action {exc.index}")
+    return ", ".join(where) + (": " if where else "") + exc.reason
+
+
+def run_check(
+    args: argparse.Namespace, stdin: IO[str] | None, out: IO[str], err: IO[str], *, verbose: bool
+) -> int:
+    """``gongzhu score FILE`` and ``gongzhu replay FILE``: replay every record, print its scores."""
+    name = "<stdin>" if args.file == "-" else args.file
+    text = read_input(args.file, stdin)
+    checked = refused = hands = 0
+    try:
+        entries = list(scan_records(text))
+    except InvalidRecord as exc:
+        print(f"{name}: {exc.reason}", file=err)
+        print("0 checked, 0 refused", file=out)
+        return 1
+    for entry in entries:
+        checked += 1
+        where = (
+            f"{name}:{entry.line}" if entry.line is not None else f"{name}: record {entry.index}"
+        )
+        record = entry.record
+        in_match = isinstance(record, dict) and record.get("format") == MATCH_FORMAT
+        try:
+            if entry.error is not None:
+                raise entry.error
+            if in_match:
+                match = replay_match(record)
+                found = list(match.hands)
+            else:
+                found = [replay(record)]
+        except InvalidRecord as exc:
+            refused += 1
+            print(f"{where}: {_refusal(exc, in_match)}", file=err)
+            continue
+        if in_match:
+            losers = list(match.losers) if match.is_over else "-"
+            print(
+                f"{where}: match of {plural(len(found), 'hand')}, totals {match.totals}, "
+                f"losers {losers}",
+                file=out,
+            )
+        for number, hand in enumerate(found):
+            hands += 1
+            label = f"{where}: hand {number}" if in_match else where
+            if verbose:
+                print(f"{label}: {hand.rules.describe()}", file=out)
+                for index, trick in enumerate(hand.tricks, 1):
+                    print(f"  trick {index:>2}: {trick}", file=out)
+            if not hand.is_over:
+                print(f"{label}: unfinished, seat {hand.to_move} to move", file=out)
+            elif verbose:
+                print_sheet(hand.score(), out)
+            else:
+                sheet = hand.score()
+                print(f"{label}: raw {list(sheet.raw)}  final {list(sheet.final)}", file=out)
+    print(f"{checked} checked, {refused} refused", file=out)
+    return 1 if refused else 0
+
+
+# -- simulate --out --
+
+
+class OutError(Exception):
+    """Writing the --out file failed (the OSError is the cause)."""
+
+
+class Records:
+    """``--out FILE``: records go to a temporary file beside FILE, renamed onto it at the end.
+
+    A device or a pipe (``/dev/stdout``) is written in place.  Until
+    :meth:`commit`, an existing FILE is untouched; :meth:`discard` removes
+    the temporary file.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        target = Path(path)
+        folder = target.parent
+        if target.is_dir():
+            raise UsageError(f"cannot write {path}: it is a folder")
+        if not folder.exists():
+            raise UsageError(f"cannot write {path}: no folder {str(folder)!r}")
+        if not folder.is_dir():
+            raise UsageError(f"cannot write {path}: {str(folder)!r} is not a folder")
+        self.temp: str | None = None
+        try:
+            if target.exists() and not target.is_file():
+                self.file: IO[str] = open(target, "w", encoding="utf-8")  # noqa: SIM115
+                return
+            if target.exists() and not os.access(target, os.W_OK):
+                raise PermissionError(13, "Permission denied")
+            fd, self.temp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
+            self.file = os.fdopen(fd, "w", encoding="utf-8")
+            if target.exists():
+                mode = target.stat().st_mode & 0o7777
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                mode = 0o666 & ~umask
+            os.chmod(self.temp, mode)
+        except OSError as exc:
+            self.discard()
+            raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+    def write(self, text: str) -> None:
+        """Write records (an error becomes :class:`OutError`)."""
+        try:
+            self.file.write(text)
+        except OSError as exc:
+            raise OutError() from exc
+
+    def flush(self) -> None:
+        """Flush them to the file (an error becomes :class:`OutError`)."""
+        try:
+            self.file.flush()
+        except OSError as exc:
+            raise OutError() from exc
+
+    def commit(self) -> None:
+        """Close the temporary file and rename it onto FILE."""
+        try:
+            self.file.close()
+            if self.temp is not None:
+                os.replace(self.temp, self.path)
+                self.temp = None
+        except OSError as exc:
+            self.discard()
+            raise UsageError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+
+    def discard(self) -> None:
+        """Close and remove the temporary file; FILE is left as it was."""
+        with contextlib.suppress(OSError, AttributeError):
+            self.file.close()
+        if self.temp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.temp)
+            self.temp = None

@@ -1,0 +1,171 @@
+"""``gongzhu simulate`` and ``gongzhu arena``: many hands over processes or Ray."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from typing import IO
+
+from .. import arena
+from ..backends import BackendUnavailable
+from ..runner import HandLimitReached, Job, RunSummary, run
+from ..terminal import plural
+from .parser import UsageError, bot_options, ruleset
+from .records import OutError, Records
+
+__all__ = ["run_arena", "run_simulate"]
+
+
+def _progress_bar(stream: IO[str]) -> Callable[[int, int], None]:
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done == total:
+            stream.write("\n")
+        stream.flush()
+
+    return show
+
+
+def _check_backend(args: argparse.Namespace) -> None:
+    """``--address`` needs ``--backend ray``."""
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address needs --backend ray")
+
+
+def _maybe(value: float | None, spec: str) -> str:
+    """``value`` formatted, or ``n/a`` when it is not defined."""
+    return "n/a" if value is None else format(value, spec)
+
+
+def run_arena(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """``gongzhu arena A B``: bot A against bot B on duplicate deals."""
+    _check_backend(args)
+    rules = ruleset(args)
+    try:
+        result = arena.run_arena(
+            rules,
+            args.a,
+            args.b,
+            args.deals,
+            format=args.format,
+            seed=args.seed,
+            workers=min(args.workers, args.deals),
+            shows=args.shows,
+            options=bot_options(args.bot_option),
+            progress=_progress_bar(err) if err.isatty() else None,
+            backend=args.backend,
+            address=args.address,
+        )
+    except BackendUnavailable as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps(result.to_json(), allow_nan=False), file=out)
+        return 0
+    print(
+        f"{result.a} vs {result.b} ({result.format}, {rules!r}): "
+        f"{plural(result.deals, 'deal')}, {plural(result.hands, 'hand')}",
+        file=out,
+    )
+    print(
+        f"{result.a} advantage: {result.mean:+.1f} raw points per hand "
+        f"(standard error {_maybe(result.stderr, '.1f')}, z {_maybe(result.z, '+.2f')})",
+        file=out,
+    )
+    return 0
+
+
+def _print_summary(summary: RunSummary, job: Job, out: IO[str]) -> None:
+    unit = "match" if job.matches else "hand"
+    what = "total" if job.matches else "final score"
+
+    def units(count: int) -> str:
+        return plural(count, unit, "matches" if job.matches else "hands")
+
+    print(units(summary.played), file=out)
+    for seat in range(4):
+        error = "n/a" if summary.played < 2 else f"{summary.stderr(seat):.1f}"
+        line = (
+            f"seat {seat} ({job.bots[seat]}): mean {what} {summary.mean(seat):+.1f} "
+            f"(standard error {error})"
+        )
+        if job.matches:
+            line += f", lost {summary.losses[seat]}"
+        print(line, file=out)
+    print(f"full hearts (满红) in {units(summary.full_hearts)}", file=out)
+    print(f"slams (满贯) in {units(summary.slams)}", file=out)
+
+
+def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
+    """``gongzhu simulate``: many hands (or matches) between bots; their scores."""
+    if args.target is not None and not args.matches:
+        raise UsageError("--target needs --matches")
+    _check_backend(args)
+    rules = ruleset(args)
+    if args.matches and args.target is None and not rules.decides_match_end:
+        raise UsageError(
+            f"{' + '.join(rules.names)} matches have no end of their own: give --target"
+        )
+    job = Job(
+        variants=rules.names,
+        options=tuple(sorted(rules.options.items())),
+        bots=args.bots,
+        seed=args.seed,
+        matches=args.matches,
+        target=args.target,
+        records=args.out is not None,
+        hand_limit=args.hand_limit,
+    )
+    workers = min(args.workers, args.hands)
+    progress = _progress_bar(err) if err.isatty() else None
+    sink = Records(args.out) if args.out is not None else None  # every check is done
+    committed = False
+    try:
+        try:
+            summary = run(
+                job,
+                args.hands,
+                workers=workers,
+                out=sink,
+                progress=progress,
+                backend=args.backend,
+                address=args.address,
+            )
+        except BackendUnavailable as exc:
+            raise UsageError(str(exc)) from None
+        except KeyboardInterrupt as exc:
+            partial: RunSummary = getattr(exc, "summary", RunSummary())
+            if sink is not None:
+                sink.commit()  # the whole records written so far
+                committed = True
+            done = plural(partial.played, "match", "matches") if job.matches else None
+            done = done or plural(partial.played, "hand")
+            print(f"\ninterrupted after {done}", file=err)
+            if partial.played:
+                _print_summary(partial, job, out)
+            return 130
+        except OutError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, BrokenPipeError):  # --out /dev/stdout | head
+                raise cause from None
+            reason = getattr(cause, "strerror", None) or str(cause)
+            raise UsageError(f"cannot write {args.out}: {reason}") from None
+        except HandLimitReached as exc:
+            raise HandLimitReached(f"{exc}: lower --target or raise --hand-limit") from None
+        if sink is not None:
+            sink.commit()
+            committed = True
+    finally:
+        if sink is not None and not committed:
+            sink.discard()
+    print(
+        f"rules {rules!r}, bots {','.join(args.bots)}, seed {args.seed}, "
+        f"{plural(workers, 'worker')}" + (" (ray)" if args.backend == "ray" else ""),
+        file=out,
+    )
+    _print_summary(summary, job, out)
+    if args.out:
+        print(f"records: {args.out}", file=out)
+    return 0

@@ -29,7 +29,6 @@ from typing import Any, Final
 
 from .actions import SINGLE_PLAYS, Play
 from .engine import PlayCore
-from .engine_pairs import PairsCore
 from .play import EngineRegistry, EngineSpec, PlayConfig, PlayEngine, Refusal
 from .plugin import hookimpl
 from .scoring import ShowRecord
@@ -70,6 +69,8 @@ def _single_python(
 def _pairs_python(
     config: PlayConfig, hands: Sequence[int], history: list[Any], tricks: list[Any]
 ) -> PlayEngine:
+    from .engine_pairs import PairsCore  # imported when two decks are played
+
     return PairsCore(config, hands, history, tricks)
 
 
@@ -147,6 +148,8 @@ if _pairs is not None:
             return [[record for _index, record in seat] for seat in self.shown_taken_raw()]
 
         def refusal(self, play: Play) -> Refusal | None:
+            from .engine_pairs import PairsCore
+
             return _snapshot(PairsCore, self).refusal(play)
 
 

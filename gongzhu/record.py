@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator, Mapping
-from importlib import resources
 from typing import Any, Final
 
 import attrs
@@ -143,6 +142,8 @@ def schema(kind: str = "hand") -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a ``"hand"`` or ``"match"`` record."""
     if kind not in ("hand", "match"):
         raise ValueError(f"no schema for {kind!r}: 'hand' or 'match'")
+    from importlib import resources  # here: importing gongzhu need not pay for it
+
     text = resources.files("gongzhu").joinpath("schemas", f"{kind}.schema.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded

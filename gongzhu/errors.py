@@ -21,6 +21,7 @@ __all__ = [
     "InvalidOption",
     "InvalidRecord",
     "InvalidScoreInput",
+    "UnknownName",
     "UnknownVariant",
 ]
 
@@ -59,18 +60,35 @@ class InvalidSeat(GongzhuError, ValueError):
     """A seat that is not 0-3 (an ``int``, not a ``bool``)."""
 
 
-class UnknownVariant(GongzhuError, LookupError):
-    """No plug-in is installed under the requested entry-point name.
+class UnknownName(GongzhuError, LookupError):
+    """No plug-in is installed under a requested entry-point name.
+
+    The base of :class:`UnknownVariant` and :class:`gongzhu.bots.UnknownBot
+    <gongzhu.bots.registry.UnknownBot>`: the message names what was asked for
+    and lists what is installed.
 
     :ivar name: the name asked for.
     :ivar available: the names that are installed.
     """
 
+    kind: str = "plug-in"
+    """What the names name, in the message ("variant", "bot")."""
+
     def __init__(self, name: str, available: Iterable[str]) -> None:
         self.name = name
         self.available = tuple(sorted(available))
         listed = ", ".join(self.available) or "none"
-        super().__init__(f"no gongzhu variant named {name!r}; installed: {listed}")
+        self.message = f"no gongzhu {self.kind} named {name!r}; installed: {listed}"
+        super().__init__(self.message)
+
+    def __str__(self) -> str:
+        return self.message  # as given, also for a KeyError subclass (which would quote it)
+
+
+class UnknownVariant(UnknownName):
+    """No variant plug-in is installed under the requested entry-point name."""
+
+    kind = "variant"
 
 
 class IncompatibleVariants(GongzhuError):

@@ -98,3 +98,17 @@ def test_bots_are_given_only_their_seats_view() -> None:
 def test_play_hand_needs_four_bots() -> None:
     with pytest.raises(ValueError, match="four bots"):
         play_hand(gongzhu.load_rules().new_hand(seed=1), [RandomBot()])
+
+
+def test_unknown_bots_and_variants_share_one_error_shape() -> None:
+    from gongzhu.errors import UnknownName, UnknownVariant
+
+    with pytest.raises(UnknownName) as bot:
+        make_bot("nobody")
+    with pytest.raises(UnknownName) as variant:
+        gongzhu.load_rules("nothing")
+    assert isinstance(bot.value, UnknownBot) and isinstance(bot.value, KeyError)
+    assert isinstance(variant.value, UnknownVariant)
+    assert str(bot.value).startswith("no gongzhu bot named 'nobody'; installed: ")
+    assert str(variant.value).startswith("no gongzhu variant named 'nothing'; installed: ")
+    assert "random" in bot.value.available and "huapai" in variant.value.available

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import importlib.metadata
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from ..errors import GongzhuError
+from ..errors import GongzhuError, UnknownName
 from .base import Bot
 
 __all__ = ["BOTS", "ENTRY_POINT_GROUP", "BotRegistry", "UnknownBot", "bot_names", "make_bot"]
@@ -16,25 +16,17 @@ ENTRY_POINT_GROUP = "gongzhu.bots"
 """The entry-point group bots are registered in."""
 
 
-class UnknownBot(GongzhuError, KeyError, ValueError):
+class UnknownBot(UnknownName, KeyError, ValueError):
     """No bot is registered under the requested name.
 
     Also a :class:`KeyError` (a lookup in :data:`BOTS` that fails) and a
     :class:`ValueError` (what :func:`make_bot` raised before bots were plug-ins).
-
-    :ivar name: the name asked for.
-    :ivar available: the names that are registered.
+    Its :attr:`~gongzhu.errors.UnknownName.name` and
+    :attr:`~gongzhu.errors.UnknownName.available` are those of any
+    :class:`~gongzhu.errors.UnknownName`.
     """
 
-    def __init__(self, name: str, available: Iterable[str]) -> None:
-        self.name = name
-        self.available = tuple(sorted(available))
-        listed = ", ".join(self.available) or "none"
-        self.message = f"no gongzhu bot named {name!r}; installed: {listed}"
-        super().__init__(self.message)
-
-    def __str__(self) -> str:
-        return self.message
+    kind = "bot"
 
 
 class BotRegistry(Mapping[str, Callable[..., Bot]]):

@@ -144,6 +144,7 @@ class PlayCore:
     """
 
     __slots__ = (
+        "_legal_cache",
         "config",
         "first_of_suit",
         "forced",
@@ -204,6 +205,7 @@ class PlayCore:
         self.forced = 0
         self.trick_leader = 0
         self.seat = OVER
+        self._legal_cache = -1  # the legal mask of the seat to move, once asked; -1: not known
 
     def start(
         self,
@@ -223,6 +225,7 @@ class PlayCore:
         self.trick_leader = self.seat = leader
         self.forced = forced
         self.locked = locked
+        self._legal_cache = -1
 
     def copy(self, history: list[Any], tricks: list[Any]) -> PlayCore:
         """An independent copy that appends to ``history`` and ``tricks``."""
@@ -262,6 +265,7 @@ class PlayCore:
         if any(a.bit_count() != b.bit_count() for a, b in zip(new, old, strict=True)):
             raise ValueError("redeal: each seat must keep its number of cards")
         self.hands = new
+        self._legal_cache = -1
         if self.penalty and self.trick:
             # who broke the discard rule in the trick under way depends on what they held
             led = SUIT_OF[self.trick[0]]
@@ -282,11 +286,13 @@ class PlayCore:
 
     def legal_mask(self) -> int:
         """The cards the seat to move may play."""
-        return _cascade(self, -1)
+        mask = self._legal_cache = _cascade(self, -1)
+        return mask
 
     def legal(self) -> tuple[Play, ...]:
         """The legal plays of the seat to move, in card order."""
-        return plays_of_mask(_cascade(self, -1))
+        mask = self._legal_cache = _cascade(self, -1)
+        return plays_of_mask(mask)
 
     def refusal(self, play: Play) -> Refusal | None:
         """Why ``play`` is refused for the seat to move, or ``None`` when it is legal.
@@ -316,12 +322,16 @@ class PlayCore:
         """
         if self.seat < 0:
             raise ValueError("no seat is to move")
-        if not 0 <= key < 52 or not _cascade(self, -1) >> key & 1:
+        legal = self._legal_cache  # what legal() found for this seat, if it was asked
+        if legal < 0:
+            legal = _cascade(self, -1)
+        if not 0 <= key < 52 or not legal >> key & 1:
             return ILLEGAL
         self._play(key)
         return self.seat
 
     def _play(self, key: int) -> None:
+        self._legal_cache = -1
         seat = self.seat
         bit = 1 << key
         hands = self.hands

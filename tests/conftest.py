@@ -136,3 +136,15 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     if name == "python":
         monkeypatch.setattr(gongzhu.Rules, "engine", property(python_engine))
     return str(name)
+
+
+SHORT_SPADES_DEAL: Final = gongzhu.Deal.from_holdings(
+    [
+        "2C 3C 4C 5C 2S 3S 4S 2D 3D 4D 5D 6D 7D",
+        "6C 7C 8C QS 5S 6S 2H 3H 4H 5H 8D 9D TD",
+        "9C TC JC 7S 8S 9S TS 6H 7H 8H JD QD KD",
+        "QC KC AC AS KS JS 9H TH JH QH KH AH AD",
+    ]
+)
+"""Seat 0 leads 2C; seat 1 holds the pig with two small spades and no void; seat 3
+holds AS and can take the first trick with AC (search and sampler tests)."""

@@ -19,6 +19,8 @@ from gongzhu.bots import (
     random_rollout_policy,
 )
 
+from .conftest import SHORT_SPADES_DEAL
+
 RULES = gongzhu.load_rules()
 
 
@@ -57,14 +59,7 @@ def test_search_keeps_to_its_time_budget() -> None:
 def test_search_drops_the_pig_under_the_ace() -> None:
     # seat 0 leads 2C; seat 3 takes it with AC and leads AS: seat 1, short of
     # spades with no void to shed the pig on later, drops it on the ace
-    deal = Deal.from_holdings(
-        [
-            "2C 3C 4C 5C 2S 3S 4S 2D 3D 4D 5D 6D 7D",
-            "6C 7C 8C QS 5S 6S 2H 3H 4H 5H 8D 9D TD",
-            "9C TC JC 7S 8S 9S TS 6H 7H 8H JD QD KD",
-            "QC KC AC AS KS JS 9H TH JH QH KH AH AD",
-        ]
-    )
+    deal = SHORT_SPADES_DEAL
     hand = RULES.new_hand(deal=deal)
     for _ in range(4):
         hand.apply(Show(()))

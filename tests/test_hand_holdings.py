@@ -10,13 +10,13 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import gongzhu
-from gongzhu import Card, Deal, Phase, Play, Show
+from gongzhu import Card, Phase, Play, Show
 from gongzhu.bots import Determinizer, determinize
 from gongzhu.bots.sampler import sample_holdings
 from gongzhu.errors import IllegalAction, InvalidHoldings
 from gongzhu.hand import HandState
 
-from .conftest import BOTH_ENGINES
+from .conftest import BOTH_ENGINES, SHORT_SPADES_DEAL
 
 pytestmark = BOTH_ENGINES
 
@@ -154,14 +154,7 @@ def test_bad_holdings_are_refused_precisely() -> None:
 
 def test_shown_cards_stay_with_their_seat() -> None:
     rules = gongzhu.load_rules()
-    deal = Deal.from_holdings(
-        [
-            "2C 3C 4C 5C 2S 3S 4S 2D 3D 4D 5D 6D 7D",
-            "6C 7C 8C QS 5S 6S 2H 3H 4H 5H 8D 9D TD",
-            "9C TC JC 7S 8S 9S TS 6H 7H 8H JD QD KD",
-            "QC KC AC AS KS JS 9H TH JH QH KH AH AD",
-        ]
-    )
+    deal = SHORT_SPADES_DEAL
     hand = rules.new_hand(deal=deal)
     for show in (Show(()), Show((Card.parse("QS"),)), Show(()), Show(())):
         hand.apply(show)

@@ -6,6 +6,7 @@ import random
 import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import attrs
 
@@ -313,20 +314,15 @@ def sample_holdings(
 
 
 def sample_hands(
-    view: SeatView,
-    rng: random.Random,
-    *,
-    rules: Rules | None = None,
-    tries: int = 200,
-    facts: Knowledge | None = None,
+    view: SeatView, rng: random.Random, **options: Any
 ) -> tuple[tuple[Card, ...], ...]:
-    """Deprecated alias of :func:`sample_holdings`."""
+    """Deprecated alias of :func:`sample_holdings` (the same arguments)."""
     warnings.warn(
         "gongzhu.bots.sampler.sample_hands is deprecated; use sample_holdings",
         DeprecationWarning,
         stacklevel=2,
     )
-    return sample_holdings(view, rng, rules=rules, tries=tries, facts=facts)
+    return sample_holdings(view, rng, **options)
 
 
 def _first_cards(view: SeatView) -> dict[int, Card]:

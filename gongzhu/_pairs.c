@@ -827,6 +827,8 @@ static void copy_counts(const Mask *m, uint64_t *ones, uint64_t *twos, uint64_t 
     }
 }
 
+/* redeal(hands): each seat holds hands[seat] now; the same copies between the seats and
+ * the same count per seat, else ValueError with the engine unchanged. */
 static PyObject *core_redeal(Engine *e, PyObject *hands)
 {
     Mask masks[4];

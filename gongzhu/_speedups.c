@@ -392,7 +392,9 @@ static PyObject *core_start(Engine *e, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* copy(history, tricks): an object of the same (sub)class, sharing config. */
+/* redeal(hands): each seat holds hands[seat] now; the same cards between the seats and
+ * the same count per seat, else ValueError with the engine unchanged.  The discard-rule
+ * offenders of the trick under way are found again from the new cards. */
 static PyObject *core_redeal(Engine *e, PyObject *hands)
 {
     uint64_t m[4];
@@ -431,6 +433,7 @@ static PyObject *core_redeal(Engine *e, PyObject *hands)
     Py_RETURN_NONE;
 }
 
+/* copy(history, tricks): an object of the same (sub)class, sharing config. */
 static PyObject *core_copy(Engine *e, PyObject *args)
 {
     PyObject *history, *tricks;

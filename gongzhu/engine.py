@@ -11,6 +11,7 @@ a second copy of card ``i`` is bit ``52 + i``.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -251,10 +252,11 @@ class PlayCore:
         the discard-rule offenders of the trick under way are found again
         from the new cards.
 
+        :raises TypeError: a mask is not an int.
         :raises ValueError: the masks are malformed, overlap, change a seat's
             count or the cards held between them; the engine is unchanged.
         """
-        new = [int(h) for h in hands]
+        new = [operator.index(h) for h in hands]
         old = self.hands
         if len(new) != 4 or any(h < 0 or h > FULL_MASK for h in new):
             raise ValueError("hands: expected four 52-bit card masks")

@@ -31,6 +31,7 @@ both to play identical hands from identical random draws.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any, Final
@@ -234,10 +235,11 @@ class PairsCore:
         stay the same between them, only who holds which changes.  The
         history is not replayed (the caller answers for its consistency).
 
+        :raises TypeError: a mask is not an int.
         :raises ValueError: the masks are malformed, change a seat's count or
             the copies held between them; the engine is unchanged.
         """
-        new = [int(h) for h in hands]
+        new = [operator.index(h) for h in hands]
         if len(new) != 4 or any(h < 0 or h > FULL_TWO or (h >> 52) & ~h for h in new):
             raise ValueError("hands: expected four two-deck card masks")
         if _copy_counts(new) != _copy_counts(self.hands):

@@ -84,6 +84,10 @@ class UnknownName(GongzhuError, LookupError):
     def __str__(self) -> str:
         return self.message  # as given, also for a KeyError subclass (which would quote it)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the class and its two arguments (for multiprocessing)."""
+        return (type(self), (self.name, self.available))
+
 
 class UnknownVariant(UnknownName):
     """No variant plug-in is installed under the requested entry-point name."""
@@ -104,7 +108,8 @@ class InvalidScoreInput(GongzhuError, ValueError):
 
 
 class InvalidHoldings(GongzhuError, ValueError):
-    """Cards given to :meth:`gongzhu.HandState.with_holdings` that do not fit the hand."""
+    """Cards given to :meth:`HandState.with_holdings <gongzhu.hand.HandState.with_holdings>`
+    that do not fit the hand."""
 
 
 class HandNotOver(GongzhuError):

@@ -22,7 +22,7 @@ from .cards import Card
 from .deal import SEATS, Deal
 from .engine import add_copy, cards_of_mask, subtract_copies
 from .engines import ACCELERATED
-from .errors import HandNotOver, IllegalAction, InvalidHoldings, InvalidSeat
+from .errors import HandNotOver, IllegalAction, InvalidCard, InvalidHoldings, InvalidSeat
 from .play import ILLEGAL, EngineSpec
 from .scorer import Outcome
 from .scoring import ScoreSheet, ShowRecord
@@ -324,7 +324,8 @@ class HandState:
         tricks are this state's; only who holds which of the unplayed cards
         changes.  The copy's :attr:`deal` is the deal that gives each seat its
         played cards and its new holding (a card that stays with its seat
-        keeps its place in the deal), its :attr:`seed` is ``None``, and its
+        keeps its place in the deal, except that with 首明 a seat's first card
+        is showable exactly when it was), its :attr:`seed` is ``None``, and its
         :attr:`explicit_leader` is its :attr:`leader` (the new deal might make
         the opening-lead rule pick another seat), unless a forced opening lead
         is still to be made.
@@ -335,7 +336,7 @@ class HandState:
         does.  An engine without ``redeal`` gets the history replayed on the
         new deal instead, which checks it.
 
-        :param holdings: four collections of cards, by seat.
+        :param holdings: four collections of cards (or card text), by seat.
         :raises InvalidHoldings: the hand is not in its play phase; the
             holdings are not the cards the seats hold now between them, or
             change a seat's number of cards; a seat would give up a card it
@@ -349,11 +350,15 @@ class HandState:
             raise InvalidHoldings(
                 f"holdings change in the play phase only, not in the {self.phase.value} phase"
             )
+        if isinstance(holdings, Mapping | str):
+            raise InvalidHoldings("holdings are four collections of cards, by seat, in a sequence")
+        holdings = tuple(holdings)
         if len(holdings) != SEATS:
             raise InvalidHoldings(f"expected four holdings, one per seat, not {len(holdings)}")
         copies = self.rules.table.copies
-        masks = [_mask_of(cards, copies) for cards in holdings]
+        masks = [_mask_of(cards, copies, seat) for seat, cards in enumerate(holdings)]
         now = self._core.hands
+        _check_same_cards(masks, now, copies)
         for seat in range(SEATS):
             # the shown copies a seat holds: min(shown, held), as a seat plays an
             # unshown copy first; the history fixed them, so they may not change
@@ -361,6 +366,8 @@ class HandState:
             if shown & now[seat] != shown & masks[seat]:
                 change = (shown & now[seat]) ^ (shown & masks[seat])
                 which = ", ".join(map(str, cards_of_mask(change & ((1 << 52) - 1))))
+                if copies == 1:
+                    raise InvalidHoldings(f"seat {seat} has shown {which} and must keep it")
                 raise InvalidHoldings(
                     f"seat {seat} has shown {which}: how many shown copies it holds may not change"
                 )
@@ -797,12 +804,17 @@ class HandState:
         return hand_record(self)
 
 
-def _mask_of(cards: Iterable[Card], copies: int) -> int:
-    """The card mask of ``cards`` (two decks: a second copy at bit ``52 + index``)."""
-    cards = tuple(cards)
-    for card in cards:
-        if type(card) is not Card:
-            raise InvalidHoldings(f"a holding lists {card!r}, which is not a Card")
+def _mask_of(given: Iterable[Card | str] | str, copies: int, seat: int) -> int:
+    """The card mask of seat ``seat``'s cards (two decks: a second copy at bit ``52 + index``)."""
+    items = tuple(given.split() if isinstance(given, str) else given)
+    cards: tuple[Card, ...]
+    if set(map(type, items)) <= {Card}:
+        cards = items  # type: ignore[assignment]
+    else:
+        try:
+            cards = tuple(map(Card.parse, items))
+        except InvalidCard as exc:
+            raise InvalidHoldings(f"seat {seat}'s holding: {exc}") from None
     if copies == 1:
         mask = sum(map(_BITS.__getitem__, map(_INDEX, cards)))
         if mask.bit_count() == len(cards):
@@ -812,10 +824,42 @@ def _mask_of(cards: Iterable[Card], copies: int) -> int:
         bit = _BITS[card.index]
         if mask & bit:
             if copies == 1 or mask >> 52 & bit:
-                raise InvalidHoldings(f"a holding lists {card} more than {copies} time(s)")
+                times = "twice" if copies == 1 else "three times"
+                raise InvalidHoldings(f"seat {seat}'s holding lists {card} {times}")
             bit <<= 52
         mask |= bit
     return mask
+
+
+def _check_same_cards(masks: Sequence[int], now: Sequence[int], copies: int) -> None:
+    """That ``masks`` hold, between them, the cards ``now`` holds, each seat as many.
+
+    :raises InvalidHoldings: naming the seat or the card that differs.
+    """
+    for seat in range(SEATS):
+        have, want = masks[seat].bit_count(), now[seat].bit_count()
+        if have != want:
+            raise InvalidHoldings(f"seat {seat} holds {want} cards now, not {have}")
+    if copies == 1:
+        seen = 0
+        for seat, mask in enumerate(masks):
+            if seen & mask:
+                card = cards_of_mask(seen & mask)[0]
+                raise InvalidHoldings(f"{card} is in two holdings (seat {seat}'s and another)")
+            seen |= mask
+        held = now[0] | now[1] | now[2] | now[3]
+        if seen != held:
+            card = cards_of_mask(seen & ~held)[0]
+            raise InvalidHoldings(f"no seat holds {card} now: the holdings must be the same cards")
+        return
+    given = Counter(c for mask in masks for c in cards_of_mask(mask))
+    held_now = Counter(c for mask in now for c in cards_of_mask(mask))
+    if given != held_now:
+        card = min((given - held_now) + (held_now - given))
+        raise InvalidHoldings(
+            f"the holdings list {card} {given[card]} time(s); the seats hold it "
+            f"{held_now[card]} time(s) now: the holdings must be the same cards"
+        )
 
 
 def _add_copies(a: int, b: int) -> int:

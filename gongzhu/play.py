@@ -360,8 +360,12 @@ class PlayEngine(Protocol):
     <gongzhu.hand.HandState.greedy_play_out>`), and ``redeal(hands)`` gives
     each seat ``hands[seat]`` (masks) in place of its cards, the same cards
     between the seats and the same count per seat, else :class:`ValueError`
-    (see :meth:`HandState.with_holdings <gongzhu.hand.HandState.with_holdings>`;
-    without it the history is replayed).
+    (:class:`TypeError` for a mask that is not an int), leaving the engine
+    unchanged; it must also find again whatever it derived from the seats'
+    cards during the trick under way (the shipped one-deck engines: who broke
+    the discard rule) and drop any cached legal plays (see
+    :meth:`HandState.with_holdings <gongzhu.hand.HandState.with_holdings>`;
+    without ``redeal`` the history is replayed).
     """
 
     @property

@@ -112,3 +112,14 @@ def test_unknown_bots_and_variants_share_one_error_shape() -> None:
     assert str(bot.value).startswith("no gongzhu bot named 'nobody'; installed: ")
     assert str(variant.value).startswith("no gongzhu variant named 'nothing'; installed: ")
     assert "random" in bot.value.available and "huapai" in variant.value.available
+
+
+def test_unknown_names_pickle() -> None:
+    import pickle
+
+    from gongzhu.errors import UnknownVariant
+
+    for error in (UnknownBot("x", ["random"]), UnknownVariant("y", ["huapai", "anmai"])):
+        again = pickle.loads(pickle.dumps(error))
+        assert type(again) is type(error) and str(again) == str(error)
+        assert (again.name, again.available) == (error.name, error.available)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import gongzhu
 from gongzhu import Card, Phase, Play, Show
-from gongzhu.bots import Determinizer, determinize
+from gongzhu.bots import Determinizer, SearchBot, determinize
 from gongzhu.bots.sampler import sample_holdings
 from gongzhu.errors import IllegalAction, InvalidHoldings
 from gongzhu.hand import HandState
@@ -112,19 +112,23 @@ def test_a_redealt_state_is_the_replay_of_its_deal(
 
 
 def test_with_holdings_leaves_the_state_alone() -> None:
-    hand = play_position(("39baobao",), 3, 6)
+    hand = gongzhu.load_rules().new_hand(seed=3)
+    while hand.phase is not Phase.PLAY:
+        hand.apply(Show(()))  # no shows: any seat may take any holding
+    for _ in range(8):  # two tricks: every seat holds 11 cards
+        hand.apply(hand.legal_actions()[0])
     before = [hand.holding(s) for s in range(4)]
-    holdings = [list(reversed(hand.holding(s))) for s in range(4)]
-    holdings[0], holdings[2] = holdings[2], holdings[0]  # the same sizes here? see below
-    sizes = [len(h) for h in before]
-    if sizes[0] != sizes[2]:
-        holdings[0], holdings[2] = holdings[2], holdings[0]
+    deal, history = hand.deal, hand.history
+    holdings = [list(h) for h in before]
+    holdings[0], holdings[2] = holdings[2], holdings[0]  # seats 0 and 2 trade holdings
     state = hand.with_holdings(holdings)
+    assert state.holding(0) == before[2] and state.holding(2) == before[0]
     assert [hand.holding(s) for s in range(4)] == before
-    assert state.holding(0) == tuple(sorted(holdings[0]))
+    assert (hand.deal, hand.history) == (deal, history)
+    assert state.deal != deal and state.history == history
 
 
-def refusal(hand: HandState, holdings: list[list[Card]]) -> str:
+def refusal(hand: HandState, holdings: Any) -> str:
     before = (hand.history, [hand.holding(s) for s in range(4)], hand.legal_actions())
     with pytest.raises(InvalidHoldings) as info:
         hand.with_holdings(holdings)
@@ -135,21 +139,26 @@ def refusal(hand: HandState, holdings: list[list[Card]]) -> str:
 def test_bad_holdings_are_refused_precisely() -> None:
     hand = play_position(("39baobao",), 11, 5)  # mid-trick: seat sizes differ
     now = [list(hand.holding(s)) for s in range(4)]
+    sizes = [len(h) for h in now]
     short = [h[:] for h in now]
-    moved = short[0].pop()
-    short[1].append(moved)
-    assert "keep its number of cards" in refusal(hand, short)
+    short[1].append(short[0].pop())
+    assert f"seat 0 holds {sizes[0]} cards now, not {sizes[0] - 1}" in refusal(hand, short)
     other = [h[:] for h in now]
-    gone = other[0].pop()
     missing = next(c for c in gongzhu.full_deck() if c not in {x for h in now for x in h})
-    other[0].append(missing)
-    assert gone != missing
-    assert "same cards between them" in refusal(hand, other)
+    other[0][0] = missing
+    assert f"no seat holds {missing} now" in refusal(hand, other)
+    both = [h[:] for h in now]
+    both[2][0] = both[1][0]
+    assert f"{both[1][0]} is in two holdings (seat 2's and another)" in refusal(hand, both)
     twice = [h[:] for h in now]
     twice[1][0] = twice[1][1]
-    assert f"lists {twice[1][1]} more than 1 time" in refusal(hand, twice)
-    assert "not a Card" in refusal(hand, [["QS"], *now[1:]])  # type: ignore[list-item]
+    assert f"seat 1's holding lists {twice[1][1]} twice" in refusal(hand, twice)
+    assert "seat 0's holding: not a card: 'ZZ'" in refusal(hand, [["ZZ"], *now[1:]])
     assert "four holdings" in refusal(hand, now[:3])
+    assert "in a sequence" in refusal(hand, dict(enumerate(now)))
+    # card text and any iterables are read as cards
+    texts = [" ".join(map(str, h)) for h in now]
+    assert hand.with_holdings(iter(texts)).view(0) == hand.view(0)  # type: ignore[arg-type]
 
 
 def test_shown_cards_stay_with_their_seat() -> None:
@@ -163,7 +172,7 @@ def test_shown_cards_stay_with_their_seat() -> None:
     swapped = [now[0], [*now[2][:12], now[1][0]], [*now[1][1:], now[2][12]], now[3]]
     assert Card.parse("QS") in now[1]
     assert Card.parse("QS") not in swapped[1]
-    assert "seat 1 has shown QS: how many shown copies" in refusal(hand, swapped)
+    assert "seat 1 has shown QS and must keep it" in refusal(hand, swapped)
 
 
 def test_the_leader_keeps_its_forced_lead() -> None:
@@ -278,3 +287,42 @@ def test_every_engine_refuses_a_bad_redeal_unchanged(names: tuple[str, ...]) -> 
         traded = [now[0] ^ 1 << once | 1 << give, now[1] ^ 1 << give | 1 << once, *now[2:]]
         core.redeal(traded)
         assert list(core.hands) == traded
+
+
+def test_a_named_leader_holding_the_opening_card_leads_freely_in_samples() -> None:
+    # a match's later hand: the leader is named, holds 2C, and may lead any card
+    rules = gongzhu.load_rules()
+    two = Card.parse("2C")
+    holder = next(s for s in range(4) if two in rules.new_hand(seed=12).holding(s))
+    hand = rules.new_hand(seed=12, leader=holder)
+    while hand.phase is not Phase.PLAY:
+        hand.apply(Show(()))
+    view = hand.view(holder)
+    assert len(view.legal_actions) > 1
+    rng = random.Random(3)
+    for _ in range(5):
+        assert determinize(view, rules, rng).view(holder) == view
+    sampler = Determinizer(view, rules)
+    for _ in range(5):
+        assert sampler.sample(rng).legal_actions() == view.legal_actions
+    bot = SearchBot(1, rules=rules, budget_ms=None, samples=8)
+    assert bot.choose(view) in view.legal_actions
+
+
+@pytest.mark.parametrize("names", [("two-deck",), ("39baobao",), ("huapai",)])
+def test_every_determinizer_sample_replays_from_its_record(names: tuple[str, ...]) -> None:
+    # where the sampler's knowledge is partial (two decks' pair-following) the
+    # Determinizer replays: a sample is always a hand that could have happened
+    for seed in range(40):
+        hand = play_position(names, seed, seed % 25 + 8)
+        if hand.is_over:
+            continue
+        view = hand.view(hand.to_move or 0)
+        try:
+            sampler = Determinizer(view, hand.rules)
+            states = [sampler.sample(random.Random(k)) for k in range(10)]
+        except gongzhu.bots.Inconsistent:
+            continue
+        for state in states:
+            again = gongzhu.replay(state.to_record())
+            assert again.view(view.seat) == state.view(view.seat)

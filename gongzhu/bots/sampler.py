@@ -524,9 +524,25 @@ def _replayed_sample(
     dealt = [h + list(p) for h, p in zip(holdings, facts.played, strict=True)]
     deal = _deal_of(dealt, _first_cards(view), facts.showable, leader, _lead_card(rules))
     explicit: int | None = leader
-    if not any(facts.played) and rules.opening_lead(deal).seat == leader:
-        explicit = None  # the real hand's forced lead, if any, is still to come
+    if not any(facts.played) and _lead_still_forced(view, rules, deal, leader):
+        explicit = None  # the real hand's forced lead is still to come
     return _replay(view, rules, deal, explicit, facts, rng)
+
+
+def _lead_still_forced(view: SeatView, rules: Rules, deal: Deal, leader: int) -> bool:
+    """Before the first card: whether the sample should keep the opening-lead rule in force.
+
+    The rule must pick the leader from the sampled deal.  A leader to move
+    can tell more: its legal leads are the rule's one card exactly when the
+    rule is in force (a leader named for a match's later hand leads freely,
+    whatever it holds).
+    """
+    if rules.opening_lead(deal).seat != leader:
+        return False
+    if view.seat != leader or view.to_move != leader or view.phase is not Phase.PLAY:
+        return True
+    card = _lead_card(rules)
+    return card is not None and tuple(view.legal_actions) == (Play.of(card),)
 
 
 class Determinizer:
@@ -535,13 +551,16 @@ class Determinizer:
     The first sample replays the public history on a sampled deal (as
     :func:`determinize` does); each later one deals the hidden cards afresh
     (:func:`sample_holdings`) into a copy of that state
-    (:meth:`HandState.with_holdings <gongzhu.HandState.with_holdings>`),
+    (:meth:`HandState.with_holdings <gongzhu.hand.HandState.with_holdings>`),
     which costs a small part of a replay.  The samples are drawn as
-    :func:`determinize` draws them; a sample the template cannot take (two
-    decks: a seat holding a copy of a card it showed where the template's
-    seat did not) is replayed.  Views in a show phase, and views with another
-    seat's secret sale (whose sold cards each replay picks), are replayed
-    every time.
+    :func:`determinize` draws them (``check=False``), and a sample the
+    template cannot take is replayed.  The copies are used only where the
+    sampler's knowledge is exact, which is where a replay never refutes a
+    sample: one deck, in the play phase, without plug-in
+    :class:`~gongzhu.play.PlayRule` objects and without another seat's
+    secret sale (whose sold cards each replay picks).  Elsewhere (two decks,
+    whose pair-following the sampler knows in part; a show phase) every
+    sample is replayed.
 
     :param view: the seat's view.
     :param rules: the ruleset being played.
@@ -563,8 +582,11 @@ class Determinizer:
         self.facts = knowledge(view, rules) if facts is None else facts
         self.tries = tries
         self._template: HandState | None = None
-        self._redeal = view.phase is Phase.PLAY and not any(
-            show.cards is None and show.seat != view.seat for show in view.shows
+        self._redeal = (
+            view.phase is Phase.PLAY
+            and rules.table.copies == 1
+            and not rules.play_config.rules
+            and not any(show.cards is None and show.seat != view.seat for show in view.shows)
         )
 
     def sample(self, rng: random.Random) -> HandState:
@@ -581,15 +603,15 @@ class Determinizer:
                 self._template = state
             return state
         for _ in range(self.tries):
-            hands = _deal_pool(self.facts, rng)
-            if hands is None:
+            holdings = _deal_pool(self.facts, rng)
+            if holdings is None:
                 continue
             try:
-                return template.with_holdings(hands)
+                return template.with_holdings(holdings)
             except InvalidHoldings:
-                # this sample changes what the template's history fixed (with two decks:
-                # whether a seat still holds the copy it showed): replay it instead
-                replayed = _replayed_sample(self.view, self.rules, hands, self.facts, rng)
+                # this sample changes what the template's history fixed (with 首明: which
+                # seats were asked about their first card): replay it instead
+                replayed = _replayed_sample(self.view, self.rules, holdings, self.facts, rng)
                 if replayed is not None:
                     return replayed
         raise Inconsistent(

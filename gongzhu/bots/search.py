@@ -110,7 +110,7 @@ def greedy_rollout_policy(state: HandState, rng: random.Random) -> Action:
     sheep, drops the pig under ♠K/♠A; discards the pig, then the transformer
     onto points, the worst heart, then high cards, never the sheep.  A few
     microseconds a decision, for playouts on sampled states: it reads plays
-    by their keys (:attr:`HandState.trick_keys <gongzhu.HandState.trick_keys>`).
+    by their keys (:attr:`HandState.trick_keys <gongzhu.hand.HandState.trick_keys>`).
     """
     if state.phase is not Phase.PLAY:
         return rng.choice(state.legal_actions())

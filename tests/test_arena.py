@@ -60,7 +60,7 @@ def test_the_arena_command() -> None:
         timeout=120,
     )
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1
-    assert "no bot named 'nope'" in bad.stderr and "Traceback" not in bad.stderr
+    assert "no gongzhu bot named 'nope'" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_the_backend_is_checked_and_ray_is_optional(

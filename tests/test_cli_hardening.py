@@ -402,7 +402,12 @@ def test_variants_name_shows_options_and_defaults(capsys: pytest.CaptureFixture[
     assert main(["variants", "anmai"]) == 0
     assert "kind: modifier" in capsys.readouterr().out
     result = gongzhu_command("variants", "no-such-variant")
-    one_line_error(result, 2, r"^gongzhu: no variant named 'no-such-variant'; installed: .*huapai")
+    # an unknown variant is invalid input (status 1), as with --rules
+    one_line_error(
+        result, 1, r"^gongzhu: no gongzhu variant named 'no-such-variant'; installed: .*huapai"
+    )
+    demo = gongzhu_command("demo", "--rules", "no-such-variant")
+    assert demo.stderr.splitlines() == result.stderr.splitlines()
 
 
 def test_summary_words(capsys: pytest.CaptureFixture[str]) -> None:

@@ -42,7 +42,7 @@ def test_serve_help() -> None:
     [
         (("--port", "nope"), "expected a port number"),
         (("--port", "70000"), "a port is 0-65535"),
-        (("--seats", "human,nobody,random,random"), "no bot named 'nobody'"),
+        (("--seats", "human,nobody,random,random"), "no gongzhu bot named 'nobody'"),
         (("--seats", "random,random,random,random"), "no person"),
         (("--bot-delay", "-1"), "from 0 to 10 seconds"),
         (("--frobnicate",), "unrecognized arguments"),

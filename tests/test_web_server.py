@@ -393,7 +393,7 @@ def test_opening_a_table_returns_a_link_per_person(client: TestClient) -> None:
     ("request_body", "words"),
     [
         ({"rules": ["no-such-rules"], "seats": ["human"] * 4}, "no gongzhu variant named"),
-        ({"seats": ["human", "nobody", "random", "random"]}, "no bot named 'nobody'"),
+        ({"seats": ["human", "nobody", "random", "random"]}, "no gongzhu bot named 'nobody'"),
         ({"seats": ["random"] * 4}, "at least one person"),
         ({"seats": ["human"] * 3}, "four players"),
         ({"seats": ["human"] * 4, "hands": 0}, "whole number"),

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 from ..arena import FORMATS
 from ..backends import BACKENDS
-from ..bots import BOTS
+from ..bots import BOTS, UnknownBot
 from ..rules import Rules, load_rules
 from ..runner import HAND_LIMIT, MAX_WORKERS
 
@@ -91,7 +91,7 @@ def _bot_names(text: str) -> tuple[str, str, str, str]:
     names = tuple(name.strip() for name in text.split(","))
     unknown = [name for name in names if name not in BOTS]
     if unknown or len(names) not in (1, 4):
-        problem = f"no bot named {unknown[0]!r}" if unknown else f"{len(names)} names"
+        problem = f"no gongzhu bot named {unknown[0]!r}" if unknown else f"{len(names)} names"
         raise argparse.ArgumentTypeError(
             f"{problem}: give one bot name or four, comma-separated, from {', '.join(sorted(BOTS))}"
         )
@@ -103,9 +103,7 @@ def _bot_names(text: str) -> tuple[str, str, str, str]:
 def _bot_name(text: str) -> str:
     """An arena side: one registered bot name."""
     if text not in BOTS:
-        raise argparse.ArgumentTypeError(
-            f"no bot named {text!r}: choose from {', '.join(sorted(BOTS))}"
-        )
+        raise argparse.ArgumentTypeError(str(UnknownBot(text, BOTS)))
     return text
 
 
@@ -115,7 +113,7 @@ def _seat_players(text: str) -> tuple[str, ...]:
     unknown = [name for name in names if name != "human" and name not in BOTS]
     if unknown or len(names) != 4 or "human" not in names:
         problem = (
-            f"no bot named {unknown[0]!r}"
+            f"no gongzhu bot named {unknown[0]!r}"
             if unknown
             else f"{len(names)} names"
             if len(names) != 4

@@ -6,9 +6,8 @@ import json
 import unicodedata
 from typing import IO, Any
 
-from ..errors import GongzhuError
+from ..errors import GongzhuError, UnknownVariant
 from ..rules import load_rules, variant_names
-from .parser import UsageError
 
 __all__ = ["run_variant", "run_variants"]
 
@@ -44,7 +43,7 @@ def run_variant(name: str, out: IO[str]) -> int:
     """``gongzhu variants NAME``: one plug-in's description, options and defaults."""
     names = variant_names()
     if name not in names:
-        raise UsageError(f"no variant named {name!r}; installed: {', '.join(names)}")
+        raise UnknownVariant(name, names)  # invalid input (status 1), as for --rules
     rules = load_rules(name)
     mine = next(i for i in rules.variants if i.name == name)
     title = " ".join(t for t in (mine.title_zh, f"({mine.title})" if mine.title else "") if t)

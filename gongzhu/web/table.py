@@ -108,7 +108,7 @@ class Table:
         unknown = [name for name in players if name != PERSON and name not in BOTS]
         if unknown:
             raise GongzhuError(
-                f"no bot named {unknown[0]!r}: a seat is {PERSON!r} or one of "
+                f"no gongzhu bot named {unknown[0]!r}: a seat is {PERSON!r} or one of "
                 f"{', '.join(sorted(BOTS))}"
             )
         if PERSON not in players:

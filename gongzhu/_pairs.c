@@ -311,7 +311,7 @@ static int rank_of(const Engine *e, int key, int led, int pair_lead)
 static int play_key(Engine *e, int key, PyObject *play)
 {
     int seat = e->seat, a, b, ncards, c, finished = 0, winner = 0, leader = 0;
-    int keys[4];
+    int keys[4], k;
     Mask hand;
     PyObject *item, *trick;
 
@@ -410,12 +410,31 @@ static int play_key(Engine *e, int key, PyObject *play)
     Py_DECREF(item);
     if (!finished)
         return 0;
-    trick = Py_BuildValue("(iiii)", keys[0], keys[1], keys[2], keys[3]);
+    trick = PyTuple_New(4); /* built directly: Py_BuildValue parses its format every call */
     if (trick == NULL)
         return -1;
-    item = Py_BuildValue("(iNii)", leader, trick, winner, winner);
-    if (item == NULL)
+    for (k = 0; k < 4; k++) {
+        PyObject *v = PyLong_FromLong(keys[k]);
+        if (v == NULL) {
+            Py_DECREF(trick);
+            return -1;
+        }
+        PyTuple_SET_ITEM(trick, k, v);
+    }
+    item = PyTuple_New(4);
+    if (item == NULL) {
+        Py_DECREF(trick);
         return -1;
+    }
+    PyTuple_SET_ITEM(item, 1, trick);
+    PyTuple_SET_ITEM(item, 0, PyLong_FromLong(leader));
+    PyTuple_SET_ITEM(item, 2, PyLong_FromLong(winner));
+    PyTuple_SET_ITEM(item, 3, PyLong_FromLong(winner));
+    if (PyTuple_GET_ITEM(item, 0) == NULL || PyTuple_GET_ITEM(item, 2) == NULL ||
+        PyTuple_GET_ITEM(item, 3) == NULL) {
+        Py_DECREF(item);
+        return -1;
+    }
     if (PyList_Append(e->tricks, item) < 0) {
         Py_DECREF(item);
         return -1;

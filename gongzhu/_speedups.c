@@ -121,12 +121,30 @@ static uint64_t legal_mask(Engine *e)
     return hand;
 }
 
+/* A tuple of n C ints (built directly: Py_BuildValue parses its format every call). */
+static PyObject *int_tuple(int n, const int *values)
+{
+    PyObject *t = PyTuple_New(n);
+    int i;
+    if (t == NULL)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(values[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
+}
+
 /* Append (seat, PLAYS[key]) to history; return -1 on error.  Holds its own
  * references, so that code run by the allocator cannot free what it uses. */
 static int record_play(Engine *e, int seat, int key)
 {
     PyObject *list = e->history, *play, *item;
-    int rc;
+    int rc = -1;
     if (list == NULL || PLAYS == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "PlayCore: no history list or no plays (set_plays)");
         return -1;
@@ -134,10 +152,15 @@ static int record_play(Engine *e, int seat, int key)
     play = PyTuple_GET_ITEM(PLAYS, key);
     Py_INCREF(list);
     Py_INCREF(play);
-    item = Py_BuildValue("(iO)", seat, play);
-    Py_DECREF(play);
-    rc = item == NULL ? -1 : PyList_Append(list, item);
-    Py_XDECREF(item);
+    item = int_tuple(2, (int[2]){seat, 0}); /* slot 1 is replaced by the play */
+    if (item != NULL) {
+        Py_DECREF(PyTuple_GET_ITEM(item, 1));
+        PyTuple_SET_ITEM(item, 1, play); /* the tuple takes the play's reference */
+        play = NULL;
+        rc = PyList_Append(list, item);
+        Py_DECREF(item);
+    }
+    Py_XDECREF(play);
     Py_DECREF(list);
     return rc;
 }
@@ -145,17 +168,23 @@ static int record_play(Engine *e, int seat, int key)
 /* Append (leader, (k0, k1, k2, k3), winner, taker) to tricks; return -1 on error. */
 static int record_trick(Engine *e, int leader, const int *trick, int winner, int taker)
 {
-    PyObject *list = e->tricks, *item;
-    int rc;
+    PyObject *list = e->tricks, *keys, *item;
+    int rc = -1;
     if (list == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "PlayCore: no tricks list");
         return -1;
     }
     Py_INCREF(list);
-    item = Py_BuildValue("(i(iiii)ii)", leader, trick[0], trick[1], trick[2], trick[3], winner,
-                         taker);
-    rc = item == NULL ? -1 : PyList_Append(list, item);
-    Py_XDECREF(item);
+    keys = int_tuple(4, trick);
+    item = keys == NULL ? NULL : int_tuple(4, (int[4]){leader, 0, winner, taker});
+    if (item != NULL) {
+        Py_DECREF(PyTuple_GET_ITEM(item, 1));
+        PyTuple_SET_ITEM(item, 1, keys); /* the tuple takes the keys' reference */
+        keys = NULL;
+        rc = PyList_Append(list, item);
+        Py_DECREF(item);
+    }
+    Py_XDECREF(keys);
     Py_DECREF(list);
     return rc;
 }

@@ -301,6 +301,19 @@ static int read_masks(PyObject *seq, uint64_t *out, const char *what)
     return 0;
 }
 
+/* Four disjoint card masks (each seat's cards): read_masks, then "hands overlap". */
+static int read_hands(PyObject *seq, uint64_t *out)
+{
+    if (read_masks(seq, out, "hands") < 0)
+        return -1;
+    if ((out[0] & out[1]) || ((out[0] | out[1]) & out[2]) ||
+        ((out[0] | out[1] | out[2]) & out[3])) {
+        PyErr_SetString(PyExc_ValueError, "hands overlap");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *masks_tuple(const uint64_t *m)
 {
     return Py_BuildValue("(KKKK)", m[0], m[1], m[2], m[3]);
@@ -323,23 +336,16 @@ static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 static int core_init(Engine *e, PyObject *args, PyObject *kwds)
 {
     PyObject *hands, *preferred, *history, *tricks, *config = Py_None;
-    uint64_t hand_masks[4], preferred_masks[4] = {0, 0, 0, 0}, seen = 0;
-    int lock_first, lock_discards, lift_for_hand, penalty, last_offender, i;
+    uint64_t hand_masks[4], preferred_masks[4] = {0, 0, 0, 0};
+    int lock_first, lock_discards, lift_for_hand, penalty, last_offender;
     static char *kwlist[] = {"hands", "flags", "preferred", "history", "tricks", "config", NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O(ppppp)OO!O!|O:PlayCore", kwlist, &hands,
                                      &lock_first, &lock_discards, &lift_for_hand, &penalty,
                                      &last_offender, &preferred, &PyList_Type, &history,
                                      &PyList_Type, &tricks, &config))
         return -1;
-    if (read_masks(hands, hand_masks, "hands") < 0)
+    if (read_hands(hands, hand_masks) < 0)
         return -1;
-    for (i = 0; i < 4; i++) {
-        if (hand_masks[i] & seen) {
-            PyErr_SetString(PyExc_ValueError, "hands overlap");
-            return -1;
-        }
-        seen |= hand_masks[i];
-    }
     if (preferred != Py_None && read_masks(preferred, preferred_masks, "preferred") < 0)
         return -1;
     /* everything is read: set the engine up in one go */
@@ -428,12 +434,8 @@ static PyObject *core_redeal(Engine *e, PyObject *hands)
 {
     uint64_t m[4];
     int s;
-    if (read_masks(hands, m, "hands") < 0)
+    if (read_hands(hands, m) < 0)
         return NULL;
-    if ((m[0] & m[1]) || ((m[0] | m[1]) & m[2]) || ((m[0] | m[1] | m[2]) & m[3])) {
-        PyErr_SetString(PyExc_ValueError, "hands overlap");
-        return NULL;
-    }
     if ((m[0] | m[1] | m[2] | m[3]) !=
         (e->hands[0] | e->hands[1] | e->hands[2] | e->hands[3])) {
         PyErr_SetString(PyExc_ValueError,

@@ -127,6 +127,19 @@ class _Refused(Exception):
         self.detail = detail
 
 
+def _checked_masks(hands: list[int]) -> list[int]:
+    """``hands`` when they are four disjoint 52-bit card masks, else :class:`ValueError`."""
+    if len(hands) != 4 or any(h < 0 or h > FULL_MASK for h in hands):
+        raise ValueError("hands: expected four 52-bit card masks")
+    if (
+        hands[0] & hands[1]
+        or (hands[0] | hands[1]) & hands[2]
+        or (hands[0] | hands[1] | hands[2]) & hands[3]
+    ):
+        raise ValueError("hands overlap")
+    return hands
+
+
 class PlayCore:
     """The play phase of a single-deck hand: the reference engine (``single-python``).
 
@@ -179,15 +192,7 @@ class PlayCore:
         tricks: list[Any],
     ) -> None:
         self.config = config
-        hands = [int(h) for h in hands]
-        if len(hands) != 4 or any(h < 0 or h > FULL_MASK for h in hands):
-            raise ValueError("hands: expected four 52-bit card masks")
-        if (
-            hands[0] & hands[1]
-            or (hands[0] | hands[1]) & hands[2]
-            or (hands[0] | hands[1] | hands[2]) & hands[3]
-        ):
-            raise ValueError("hands overlap")
+        hands = _checked_masks([int(h) for h in hands])
         self.hands = hands
         self.lock_first, self.lock_discards, self.lift_for_hand = config.lock_flags
         self.strict, self.penalty, self.last_offender = config.discard_flags
@@ -256,12 +261,8 @@ class PlayCore:
         :raises ValueError: the masks are malformed, overlap, change a seat's
             count or the cards held between them; the engine is unchanged.
         """
-        new = [operator.index(h) for h in hands]
+        new = _checked_masks([operator.index(h) for h in hands])
         old = self.hands
-        if len(new) != 4 or any(h < 0 or h > FULL_MASK for h in new):
-            raise ValueError("hands: expected four 52-bit card masks")
-        if new[0] & new[1] or (new[0] | new[1]) & new[2] or (new[0] | new[1] | new[2]) & new[3]:
-            raise ValueError("hands overlap")
         if new[0] | new[1] | new[2] | new[3] != old[0] | old[1] | old[2] | old[3]:
             raise ValueError("redeal: the seats must hold the same cards between them")
         if any(a.bit_count() != b.bit_count() for a, b in zip(new, old, strict=True)):

@@ -105,6 +105,13 @@ def _valid_key(key: int) -> bool:
     return low <= high < 52
 
 
+def _checked_masks(hands: list[int]) -> list[int]:
+    """``hands`` when they are four two-deck card masks, else :class:`ValueError`."""
+    if len(hands) != 4 or any(h < 0 or h > FULL_TWO or (h >> 52) & ~h for h in hands):
+        raise ValueError("hands: expected four two-deck card masks")
+    return hands
+
+
 def _copy_counts(hands: Sequence[int]) -> tuple[int, int, int]:
     """Bitwise counters of the copies between ``hands``: ``(ones, twos, over)``.
 
@@ -162,9 +169,7 @@ class PairsCore:
         history: list[Any],
         tricks: list[Any],
     ) -> None:
-        hands = [int(h) for h in hands]
-        if len(hands) != 4 or any(h < 0 or h > FULL_TWO or (h >> 52) & ~h for h in hands):
-            raise ValueError("hands: expected four two-deck card masks")
+        hands = _checked_masks([int(h) for h in hands])
         if _copy_counts(hands)[2]:
             raise ValueError("hands overlap: a card is held more than twice")
         self.config = config
@@ -239,9 +244,7 @@ class PairsCore:
         :raises ValueError: the masks are malformed, change a seat's count or
             the copies held between them; the engine is unchanged.
         """
-        new = [operator.index(h) for h in hands]
-        if len(new) != 4 or any(h < 0 or h > FULL_TWO or (h >> 52) & ~h for h in new):
-            raise ValueError("hands: expected four two-deck card masks")
+        new = _checked_masks([operator.index(h) for h in hands])
         if _copy_counts(new) != _copy_counts(self.hands):
             raise ValueError("redeal: the seats must hold the same cards between them")
         if any(a.bit_count() != b.bit_count() for a, b in zip(new, self.hands, strict=True)):

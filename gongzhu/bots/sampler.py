@@ -497,19 +497,56 @@ def determinize(
     :raises Inconsistent: no sample survived ``tries`` attempts.
     """
     facts = knowledge(view, rules) if facts is None else facts
+    basis = _ReplayBasis.of(view, rules, facts)
     for _ in range(tries):
         holdings = _deal_pool(facts, rng)
         if holdings is None:
             continue
         if view.phase is Phase.FIRST_SHOW:
-            leader = view.tricks[0].leader if view.tricks else view.leader
-            return _first_show_state(
-                view, rules, holdings, _first_cards(view), facts, leader, _lead_card(rules), rng
-            )
-        state = _replayed_sample(view, rules, holdings, facts, rng)
+            return _first_show_state(view, rules, holdings, facts, basis, rng)
+        state = _replayed_sample(view, rules, holdings, facts, basis, rng)
         if state is not None and (not check or _agrees(view, state)):
             return state
     raise Inconsistent(f"no sample agreed with seat {view.seat}'s view in {tries} tries")
+
+
+@attrs.frozen
+class _ReplayBasis:
+    """What every replay of one view's samples shares (worked out once per view).
+
+    :ivar leader: the first trick's leader (also the sampled deal's first seat).
+    :ivar firsts: the first dealt card of each seat that made a 首明.
+    :ivar lead_card: the card the ruleset's opening lead names, if any.
+    :ivar played_any: whether a card has been played.
+    """
+
+    leader: int
+    firsts: dict[int, Card]
+    lead_card: Card | None
+    played_any: bool
+
+    @classmethod
+    def of(cls, view: SeatView, rules: Rules, facts: Knowledge) -> _ReplayBasis:
+        leader = view.tricks[0].leader if view.tricks else view.leader
+        return cls(leader, _first_cards(view), _lead_card(rules), any(facts.played))
+
+    def explicit_leader(self, view: SeatView, rules: Rules, deal: Deal) -> int | None:
+        """The leader to give a replay on ``deal``: ``None`` keeps the opening-lead rule.
+
+        The rule stays in force only before the first card, and only when it
+        picks the leader from the sampled deal.  A leader to move can tell
+        more: its legal leads are the rule's one card exactly when the rule
+        is in force (a leader named for a match's later hand leads freely,
+        whatever it holds).
+        """
+        leader = self.leader
+        if self.played_any or rules.opening_lead(deal).seat != leader:
+            return leader
+        if view.seat != leader or view.to_move != leader or view.phase is not Phase.PLAY:
+            return None
+        card = self.lead_card
+        forced = card is not None and tuple(view.legal_actions) == (Play.of(card),)
+        return None if forced else leader
 
 
 def _replayed_sample(
@@ -517,32 +554,13 @@ def _replayed_sample(
     rules: Rules,
     holdings: list[list[Card]],
     facts: Knowledge,
+    basis: _ReplayBasis,
     rng: random.Random,
 ) -> HandState | None:
     """The view's history replayed on a deal of the sampled ``holdings``, or ``None`` (refuted)."""
-    leader = view.tricks[0].leader if view.tricks else view.leader
     dealt = [h + list(p) for h, p in zip(holdings, facts.played, strict=True)]
-    deal = _deal_of(dealt, _first_cards(view), facts.showable, leader, _lead_card(rules))
-    explicit: int | None = leader
-    if not any(facts.played) and _lead_still_forced(view, rules, deal, leader):
-        explicit = None  # the real hand's forced lead is still to come
-    return _replay(view, rules, deal, explicit, facts, rng)
-
-
-def _lead_still_forced(view: SeatView, rules: Rules, deal: Deal, leader: int) -> bool:
-    """Before the first card: whether the sample should keep the opening-lead rule in force.
-
-    The rule must pick the leader from the sampled deal.  A leader to move
-    can tell more: its legal leads are the rule's one card exactly when the
-    rule is in force (a leader named for a match's later hand leads freely,
-    whatever it holds).
-    """
-    if rules.opening_lead(deal).seat != leader:
-        return False
-    if view.seat != leader or view.to_move != leader or view.phase is not Phase.PLAY:
-        return True
-    card = _lead_card(rules)
-    return card is not None and tuple(view.legal_actions) == (Play.of(card),)
+    deal = _deal_of(dealt, basis.firsts, facts.showable, basis.leader, basis.lead_card)
+    return _replay(view, rules, deal, basis.explicit_leader(view, rules, deal), facts, rng)
 
 
 class Determinizer:
@@ -581,6 +599,7 @@ class Determinizer:
         self.rules = rules
         self.facts = knowledge(view, rules) if facts is None else facts
         self.tries = tries
+        self._basis = _ReplayBasis.of(view, rules, self.facts)
         self._template: HandState | None = None
         self._redeal = (
             view.phase is Phase.PLAY
@@ -611,7 +630,9 @@ class Determinizer:
             except InvalidHoldings:
                 # this sample changes what the template's history fixed (with 首明: which
                 # seats were asked about their first card): replay it instead
-                replayed = _replayed_sample(self.view, self.rules, holdings, self.facts, rng)
+                replayed = _replayed_sample(
+                    self.view, self.rules, holdings, self.facts, self._basis, rng
+                )
                 if replayed is not None:
                     return replayed
         raise Inconsistent(
@@ -623,17 +644,14 @@ def _first_show_state(
     view: SeatView,
     rules: Rules,
     holdings: list[list[Card]],
-    firsts: dict[int, Card],
     facts: Knowledge,
-    leader: int,
-    lead_card: Card | None,
+    basis: _ReplayBasis,
     rng: random.Random,
 ) -> HandState:
     """A state in the 首明 phase: the deal's first seat matters, so try each."""
     for first_seat in rng.sample(range(SEATS), SEATS):
-        deal = _deal_of(holdings, firsts, facts.showable, first_seat, lead_card)
-        explicit: int | None = None if rules.opening_lead(deal).seat == leader else leader
-        state = _replay(view, rules, deal, explicit, facts, rng)
+        deal = _deal_of(holdings, basis.firsts, facts.showable, first_seat, basis.lead_card)
+        state = _replay(view, rules, deal, basis.explicit_leader(view, rules, deal), facts, rng)
         if state is not None and _agrees(view, state):
             return state
     raise Inconsistent("no 首明-phase sample agreed with the view")

@@ -316,7 +316,19 @@ static int read_hands(PyObject *seq, uint64_t *out)
 
 static PyObject *masks_tuple(const uint64_t *m)
 {
-    return Py_BuildValue("(KKKK)", m[0], m[1], m[2], m[3]);
+    PyObject *t = PyTuple_New(4);
+    int i;
+    if (t == NULL)
+        return NULL;
+    for (i = 0; i < 4; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(m[i]);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, i, v);
+    }
+    return t;
 }
 
 static PyObject *core_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
@@ -877,6 +889,104 @@ static PyTypeObject PlayCoreType = {
     .tp_getset = core_getset,
 };
 
+/* -- shuffling (gongzhu.deal.Deal.shuffled) --------------------------------------- */
+
+typedef struct {
+    uint64_t key;
+    int position;
+} SortKey;
+
+static int compare_keys(const void *a, const void *b)
+{
+    const SortKey *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->position < y->position ? -1 : x->position > y->position;
+}
+
+/* shuffle_deck(digest, deck) -> (order, masks): the deck's cards sorted by the
+ * 64-bit little-endian keys of digest (8 bytes per card; equal keys keep deck
+ * order, as Python's stable sort does), and the card masks of the four seats
+ * dealt from position 0 round the table (seat k gets positions k, k+4, ...).
+ * deck is gongzhu.cards.full_deck(copies): position i holds card i // copies;
+ * a second copy of a card goes to bit 52 + index.  The pure-Python twin is
+ * gongzhu.deal._shuffle_deck; the tests compare them. */
+static PyObject *shuffle_deck(PyObject *self, PyObject *args)
+{
+    Py_buffer digest;
+    PyObject *deck, *order = NULL, *masks = NULL, *result = NULL;
+    SortKey keys[104];
+    uint64_t low[4] = {0, 0, 0, 0}, high[4] = {0, 0, 0, 0}; /* first and second copies */
+    Py_ssize_t n, i;
+    int copies, j;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*O!:shuffle_deck", &digest, &PyTuple_Type, &deck))
+        return NULL;
+    n = PyTuple_GET_SIZE(deck);
+    if (n != 52 && n != 104) {
+        PyErr_SetString(PyExc_ValueError, "shuffle_deck: the deck must hold 52 or 104 cards");
+        goto done;
+    }
+    if (digest.len != 8 * n) {
+        PyErr_SetString(PyExc_ValueError, "shuffle_deck: the digest must hold 8 bytes per card");
+        goto done;
+    }
+    copies = (int)(n / 52);
+    for (i = 0; i < n; i++) {
+        const unsigned char *b = (const unsigned char *)digest.buf + 8 * i;
+        uint64_t key = 0;
+        for (j = 7; j >= 0; j--)
+            key = (key << 8) | b[j];
+        keys[i].key = key;
+        keys[i].position = (int)i;
+    }
+    qsort(keys, (size_t)n, sizeof keys[0], compare_keys);
+    order = PyTuple_New(n);
+    if (order == NULL)
+        goto done;
+    for (i = 0; i < n; i++) {
+        int position = keys[i].position;
+        uint64_t bit = 1ULL << (position / copies);
+        PyObject *card = PyTuple_GET_ITEM(deck, position);
+        Py_INCREF(card);
+        PyTuple_SET_ITEM(order, i, card);
+        if (low[i & 3] & bit) /* a second copy (two decks): bit 52 + index */
+            high[i & 3] |= bit;
+        else
+            low[i & 3] |= bit;
+    }
+    if (copies == 1) {
+        masks = masks_tuple(low);
+    } else {
+        /* a two-deck mask has up to 104 bits: low | high << 52 */
+        masks = PyTuple_New(4);
+        for (j = 0; masks != NULL && j < 4; j++) {
+            PyObject *first = PyLong_FromUnsignedLongLong(low[j]);
+            PyObject *second = PyLong_FromUnsignedLongLong(high[j]);
+            PyObject *shift = PyLong_FromLong(52), *shifted = NULL, *mask = NULL;
+            if (first && second && shift)
+                shifted = PyNumber_Lshift(second, shift);
+            if (shifted)
+                mask = PyNumber_Or(shifted, first);
+            Py_XDECREF(first);
+            Py_XDECREF(second);
+            Py_XDECREF(shift);
+            Py_XDECREF(shifted);
+            if (mask == NULL)
+                Py_CLEAR(masks);
+            else
+                PyTuple_SET_ITEM(masks, j, mask);
+        }
+    }
+    if (masks != NULL)
+        result = PyTuple_Pack(2, order, masks);
+done:
+    Py_XDECREF(order);
+    Py_XDECREF(masks);
+    PyBuffer_Release(&digest);
+    return result;
+}
+
 static PyObject *set_plays(PyObject *self, PyObject *plays)
 {
     (void)self;
@@ -891,6 +1001,8 @@ static PyObject *set_plays(PyObject *self, PyObject *plays)
 
 static PyMethodDef module_methods[] = {
     {"set_plays", set_plays, METH_O, "set_plays(plays): the Play objects, by card index"},
+    {"shuffle_deck", shuffle_deck, METH_VARARGS,
+     "shuffle_deck(digest, deck) -> (order, masks): see gongzhu.deal._shuffle_deck"},
     {NULL, NULL, 0, NULL},
 };
 

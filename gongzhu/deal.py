@@ -9,10 +9,13 @@ hooks exchange.
 from __future__ import annotations
 
 import hashlib
+import os
+import struct
+import sys
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -64,14 +67,23 @@ class Deal:
         platform and Python version.  Records keep the deal itself, so
         replays never depend on this algorithm.
         """
+        return cls._shuffled(seed, copies, first_seat)[0]
+
+    @classmethod
+    def _shuffled(cls, seed: int, copies: int = 1, first_seat: int = 0) -> tuple[Deal, list[int]]:
+        """:meth:`shuffled`, and each seat's dealt cards as a card mask (a second copy of a
+        card at bit ``52 + index``), which hands are played from."""
         if first_seat not in range(SEATS):
             raise InvalidCard(f"first_seat must be 0-3, not {first_seat!r}")
         deck = _DECKS[copies] if copies in _DECKS else full_deck(copies)
         size = (seed.bit_length() + 8) // 8
         digest = hashlib.shake_256(seed.to_bytes(size, "little", signed=True)).digest(8 * len(deck))
-        keys = memoryview(digest).cast("Q").tolist()
-        order = itemgetter(*sorted(range(len(deck)), key=keys.__getitem__))(deck)
-        return cls._trusted(order, first_seat)  # a permutation of a deck: nothing to check
+        order, masks = _shuffle(digest, deck)
+        holdings = [0, 0, 0, 0]
+        for k in range(SEATS):
+            holdings[(first_seat + k) & 3] = masks[k]
+        # a permutation of a deck: nothing to check
+        return cls._trusted(order, first_seat), holdings
 
     @classmethod
     def _trusted(cls, order: tuple[Card, ...], first_seat: int) -> Deal:
@@ -146,3 +158,49 @@ class Deal:
 
 
 _DECKS: Final = {1: full_deck(1), 2: full_deck(2)}
+
+
+def _shuffle_deck(digest: bytes, deck: tuple[Card, ...]) -> tuple[tuple[Card, ...], list[int]]:
+    """``deck`` sorted by the 64-bit little-endian keys of ``digest`` (8 bytes a card; equal
+    keys keep deck order), and the card masks of the seats dealt from position 0 round the
+    table (seat ``k`` gets positions ``k, k + 4, ...``).
+
+    ``deck`` is :func:`~gongzhu.cards.full_deck`: position ``i`` holds card ``i // copies``;
+    a second copy of a card goes to bit ``52 + index``.  The C accelerator's
+    ``shuffle_deck`` does the same (the tests compare them).
+    """
+    if len(digest) != 8 * len(deck):
+        raise ValueError("shuffle_deck: the digest must hold 8 bytes per card")
+    if sys.byteorder == "little":
+        keys = memoryview(digest).cast("Q").tolist()
+    else:  # the keys are little-endian on every platform
+        keys = list(struct.unpack(f"<{len(deck)}Q", digest))
+    positions = sorted(range(len(deck)), key=keys.__getitem__)
+    order = itemgetter(*positions)(deck)
+    copies = len(deck) // 52
+    masks = [0, 0, 0, 0]
+    if copies == 1:
+        for k in range(SEATS):
+            masks[k] = sum(1 << i for i in positions[k::SEATS])
+        return order, masks
+    for k in range(SEATS):
+        mask = 0
+        for position in positions[k::SEATS]:
+            bit = 1 << position // copies
+            mask |= bit << 52 if mask & bit else bit  # a second copy at bit 52 + index
+        masks[k] = mask
+    return order, masks
+
+
+def _accelerated_shuffle() -> Callable[[bytes, tuple[Card, ...]], tuple[Any, Any]] | None:
+    """The C accelerator's ``shuffle_deck`` (``None`` when not built or switched off)."""
+    if os.environ.get("GONGZHU_PURE_PYTHON"):
+        return None
+    try:
+        from ._speedups import shuffle_deck
+    except ImportError:  # the optional C accelerator was not built
+        return None
+    return shuffle_deck
+
+
+_shuffle: Final = _accelerated_shuffle() or _shuffle_deck

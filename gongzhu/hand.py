@@ -25,7 +25,7 @@ from .engines import ACCELERATED
 from .errors import HandNotOver, IllegalAction, InvalidCard, InvalidHoldings, InvalidSeat
 from .play import ILLEGAL, EngineSpec
 from .scorer import Outcome
-from .scoring import ScoreSheet, ShowRecord
+from .scoring import ScoreSheet, ShowRecord, show_record
 from .view import Phase, PublicShow, SeatView, Trick
 
 if TYPE_CHECKING:
@@ -85,13 +85,15 @@ class HandState:
         seed: int | None,
         leader: int | None,
         engine: EngineSpec | None = None,
+        _holdings: list[int] | None = None,
     ) -> None:
         self.rules = rules
         self._deal: Deal | None = deal
         self._redeal_from: tuple[Deal, tuple[int, ...], int | None] | None = None
         self.seed = seed
         self.explicit_leader = leader
-        holdings = self._deal_masks(deal)
+        # the seats' card masks, when the caller has them already (Deal._shuffled)
+        holdings = self._deal_masks(deal) if _holdings is None else _holdings
         self._dealt = tuple(holdings)
         if leader is None:
             lead = rules.opening_lead(deal)
@@ -199,7 +201,7 @@ class HandState:
     def show_records(self) -> tuple[ShowRecord, ...]:
         """Every shown card with its seat and kind, in the order shown."""
         return tuple(
-            ShowRecord(seat, card, show.kind)
+            show_record(seat, card, show.kind)
             for seat, show, _ in self._shows
             for card in show.cards
         )
@@ -498,7 +500,9 @@ class HandState:
 
     def _held_showable_mask(self, seat: int) -> int:
         held = self._core.hands[seat] & self.rules.showable_mask
-        return subtract_copies(held, self._shown_bits[seat])
+        if held >> 52:  # a second copy held (two decks)
+            return subtract_copies(held, self._shown_bits[seat])
+        return held & ~self._shown_bits[seat]
 
     def _legal_shows(self) -> tuple[Action, ...]:
         seat = self._to_move
@@ -512,12 +516,17 @@ class HandState:
     def _show(self, action: Action) -> None:
         seat = self._to_move
         assert seat is not None
-        for legal in self.legal_actions():
-            if legal is action or legal == action:
-                action = legal
+        legal_shows = self.legal_actions()
+        for legal in legal_shows:
+            if legal is action:  # the common case: one of legal_actions() itself
                 break
         else:
-            raise IllegalAction(action, seat, self._why_bad_show(action, seat))
+            for legal in legal_shows:
+                if legal == action:
+                    action = legal
+                    break
+            else:
+                raise IllegalAction(action, seat, self._why_bad_show(action, seat))
         self._history.append((seat, action))
         assert isinstance(action, Show)
         if action.cards:
@@ -562,7 +571,8 @@ class HandState:
         rules = self.rules
         bits = self._shown_bits
         threshold = rules.auto_show_threshold
-        if threshold and sum(b.bit_count() for b in bits) >= threshold:
+        shown = bits[0].bit_count() + bits[1].bit_count() + bits[2].bit_count()
+        if threshold and shown + bits[3].bit_count() >= threshold:
             for seat in range(SEATS):
                 rest = self._held_showable_mask(seat)
                 if rest:
@@ -686,8 +696,10 @@ class HandState:
             factors: dict[int, int] = {}
             table = scorer.table.show_factors
             for _seat, show, _forced in self._shows:
+                factor = table[show.kind]
                 for card in show.cards:
-                    factors[card.bit] = factors.get(card.bit, 1) * table[show.kind]
+                    bit = 1 << card.index
+                    factors[bit] = factors.get(bit, 1) * factor
             return scorer.compiled_raw(taken, self._dealt, factors)
         shown_taken = self._core.shown_taken() or [[], [], [], []]
         return compiled.raw_copies(taken, self.show_records, shown_taken)

@@ -458,10 +458,11 @@ class Rules:
             not isinstance(leader, int) or isinstance(leader, bool) or leader not in range(SEATS)
         ):
             raise GongzhuError(f"leader must be a seat 0-3 or None, not {leader!r}")
+        holdings = None
         if deal is None:
             if seed is None:
                 seed = random.SystemRandom().randrange(2**63)
-            deal = Deal.shuffled(seed, self.table.copies)
+            deal, holdings = Deal._shuffled(seed, self.table.copies)
         elif not isinstance(deal, Deal):
             if isinstance(deal, str) or not isinstance(deal, Iterable):
                 raise InvalidCard(
@@ -473,7 +474,7 @@ class Rules:
                 f"this ruleset plays with {self.table.copies} deck(s); the deal has {deal.copies}"
             )
         spec = self.engine if engine is None else self.engine_named(engine)
-        return HandState(self, deal, seed=seed, leader=leader, engine=spec)
+        return HandState(self, deal, seed=seed, leader=leader, engine=spec, _holdings=holdings)
 
     def new_match(
         self, seed: int | None = None, *, target: int | None = None, hands: int | None = None

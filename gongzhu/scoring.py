@@ -49,6 +49,7 @@ __all__ = [
     "StageList",
     "core_stages",
     "run_pipeline",
+    "show_record",
     "signed",
 ]
 
@@ -147,6 +148,19 @@ class ShowRecord:
     seat: int
     card: Card
     kind: ShowKind
+
+
+_RECORDS: dict[tuple[int, Card, ShowKind], ShowRecord] = {}
+
+
+def show_record(seat: int, card: Card, kind: ShowKind) -> ShowRecord:
+    """``ShowRecord(seat, card, kind)``, made once and then shared (records are frozen):
+    hands list their shows this way at every phase change, at no allocation."""
+    key = (seat, card, kind)
+    record = _RECORDS.get(key)
+    if record is None:
+        record = _RECORDS[key] = ShowRecord(seat, card, kind)
+    return record
 
 
 @attrs.define

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from .bulk import RandomHands
 from .rules import Rules
 
 __all__ = ["ScoreStats", "SimulationSummary", "simulate"]
@@ -76,23 +77,26 @@ class ScoreStats:
 def simulate(rules: Rules, hands: int, *, seed: int = 0) -> SimulationSummary:
     """Play ``hands`` uniformly random hands (random shows included) and summarise them.
 
-    The whole hand runs inside the engine (no action objects, no per-card
-    calls from here), which makes this the fastest way to play many hands.
-    Hand ``i`` is dealt from the ``i``-th seed drawn from
-    ``random.Random(seed)``, and every choice comes from that generator, so
-    equal arguments give equal results.
+    No :class:`~gongzhu.hand.HandState` is made: a
+    :class:`~gongzhu.bulk.RandomHands` deals, shows and scores each hand
+    from card masks, and the play engine plays the cards inside itself (no
+    action objects, no per-card calls from here), which makes this the
+    fastest way to play many hands.  Hand ``i`` is dealt from the ``i``-th
+    seed drawn from ``random.Random(seed)``, and every choice comes from
+    that generator (as :meth:`HandState.play_out
+    <gongzhu.hand.HandState.play_out>` draws), so equal arguments give equal
+    results, the same as playing each hand with ``play_out``.
     """
     if hands < 1:
         raise ValueError(f"simulate needs at least one hand, not {hands!r}")
     rng = random.Random(seed)
     draw = rng.random
     seeds = rng.getrandbits
-    new_hand = rules.new_hand
+    outcome = RandomHands(rules).outcome
+    add = ScoreStats.add_scores
     stats = ScoreStats()
     for _ in range(hands):
-        state = new_hand(seeds(63))
-        state.play_out(draw)
-        stats.add_scores(*state.outcome())
+        add(stats, *outcome(seeds(63), draw))
     return SimulationSummary(
         hands,
         tuple(stats.mean(seat) for seat in range(4)),

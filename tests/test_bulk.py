@@ -1,0 +1,144 @@
+"""The bulk path: RandomHands plays exactly as HandState.play_out; the shuffle's two twins."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import gongzhu
+import gongzhu.deal
+from gongzhu import Deal, ShowKind
+from gongzhu.bulk import RandomHands
+from gongzhu.cards import full_deck
+from gongzhu.hand import HandState
+from gongzhu.rules import Rules
+from gongzhu.scoring import ShowRecord, show_record
+from gongzhu.simulate import ScoreStats
+
+from . import plugins
+
+SHIPPED = [
+    (),
+    *((name,) for name in gongzhu.variant_names() if name != "39baobao"),
+    ("huapai", "anmai"),
+    ("huapai", "two-deck"),
+    ("two-deck", "anmai"),
+    ("chuyang-quanming", "biming"),
+]
+
+
+def rulesets() -> list[tuple[str, Rules]]:
+    out = [(" + ".join(names) or "39baobao", gongzhu.load_rules(*names)) for names in SHIPPED]
+    out.append(("lock-discards", Rules.from_plugins(plugins.LockDiscards("hand"))))
+    out.append(("colours-penalty", Rules.from_plugins(plugins.Colours(strict=False))))
+    return out
+
+
+CASES = [
+    pytest.param(rules, spec.name, id=f"{label}-{spec.name}")
+    for label, rules in rulesets()
+    for spec in rules.engines
+]
+
+
+@pytest.mark.parametrize(("rules", "engine_name"), CASES)
+def test_random_hands_play_as_play_out(rules: Rules, engine_name: str) -> None:
+    """Hand for hand, the same outcome from the same seed and draws (and the same draws
+    used: the generators end in the same state)."""
+    fast_rng, slow_rng = random.Random(11), random.Random(11)
+    hands = RandomHands(rules, engine=engine_name)
+    for _ in range(120):
+        seed = fast_rng.getrandbits(63)
+        assert slow_rng.getrandbits(63) == seed
+        state = rules.new_hand(seed, engine=engine_name)
+        state.play_out(slow_rng.random)
+        assert hands.outcome(seed, fast_rng.random) == state.outcome(), seed
+    assert fast_rng.getstate() == slow_rng.getstate()
+
+
+def test_simulate_sums_play_out() -> None:
+    rules = gongzhu.load_rules("huapai")
+    rng = random.Random(5)
+    stats = ScoreStats()
+    for _ in range(200):
+        state = rules.new_hand(rng.getrandbits(63))
+        state.play_out(rng.random)
+        stats.add_scores(*state.outcome())
+    summary = gongzhu.simulate(rules, 200, seed=5)
+    assert summary.mean_final == tuple(stats.mean(seat) for seat in range(4))
+    assert (summary.full_hearts, summary.slams) == (stats.full_hearts, stats.slams)
+
+
+def test_random_hands_unknown_engine() -> None:
+    with pytest.raises(gongzhu.errors.IncompatibleVariants, match="no play engine 'nope'"):
+        RandomHands(gongzhu.load_rules(), engine="nope")
+
+
+# -- the shuffle: the C accelerator's shuffle_deck and its Python twin -----------------------
+
+needs_speedups = pytest.mark.skipif(
+    gongzhu.deal._shuffle is gongzhu.deal._shuffle_deck, reason="C accelerator not built"
+)
+
+
+@needs_speedups
+@settings(max_examples=300, deadline=None)
+@given(copies=st.sampled_from([1, 2]), data=st.data())
+def test_c_shuffle_is_the_python_shuffle(copies: int, data: st.DataObject) -> None:
+    deck = full_deck(copies)
+    # few distinct bytes make equal keys likely: ties must keep deck order in both
+    digest = data.draw(st.binary(min_size=8 * len(deck), max_size=8 * len(deck)))
+    order, masks = gongzhu.deal._shuffle(digest, deck)
+    assert (order, list(masks)) == gongzhu.deal._shuffle_deck(digest, deck)
+
+
+@needs_speedups
+def test_c_shuffle_ties_and_bad_input() -> None:
+    deck = full_deck(1)
+    assert gongzhu.deal._shuffle(bytes(8 * 52), deck)[0] == deck  # every key equal
+    with pytest.raises(ValueError, match="8 bytes per card"):
+        gongzhu.deal._shuffle(bytes(8), deck)
+    with pytest.raises(ValueError, match="52 or 104 cards"):
+        gongzhu.deal._shuffle(bytes(8 * 3), deck[:3])
+    with pytest.raises(TypeError):
+        gongzhu.deal._shuffle("text", deck)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("copies", [1, 2])
+def test_shuffle_keys_are_little_endian_everywhere(
+    copies: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The big-endian branch reads the same keys as the little-endian one."""
+    deck = full_deck(copies)
+    digest = hashlib.shake_256(b"gongzhu").digest(8 * len(deck))
+    little = gongzhu.deal._shuffle_deck(digest, deck)
+    monkeypatch.setattr(sys, "byteorder", "big")
+    assert gongzhu.deal._shuffle_deck(digest, deck) == little
+
+
+@pytest.mark.parametrize("copies", [1, 2])
+@pytest.mark.parametrize("first_seat", range(4))
+def test_shuffled_masks_are_the_deals(copies: int, first_seat: int) -> None:
+    for seed in (-(2**70), -1, 0, 1, 7, 2**63 - 1, 2**80):
+        deal, masks = Deal._shuffled(seed, copies, first_seat)
+        assert deal == Deal.shuffled(seed, copies, first_seat)
+        assert deal.first_seat == first_seat
+        assert masks == HandState._deal_masks(deal)
+
+
+def test_shuffled_deals_did_not_change() -> None:
+    """The seed contract: a seed deals what it dealt before the shuffle had a C twin."""
+    assert [str(c) for c in Deal.shuffled(7).holding(0)[:4]] == ["9D", "TH", "2H", "2D"]
+    assert [str(c) for c in Deal.shuffled(-3, 2).holding(1)[:4]] == ["9S", "6H", "4C", "5C"]
+
+
+def test_show_record_is_interned() -> None:
+    record = show_record(2, gongzhu.PIG, ShowKind.OPEN)
+    assert record == ShowRecord(2, gongzhu.PIG, ShowKind.OPEN)
+    assert show_record(2, gongzhu.PIG, ShowKind.OPEN) is record
+    assert show_record(2, gongzhu.PIG, ShowKind.SECRET) is not record

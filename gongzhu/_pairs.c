@@ -88,6 +88,7 @@ typedef struct {
     int trick[4], ntrick;
     int lock_first, lock_discards, lift_for_hand, pair_beats_unmatched;
     unsigned long version; /* bumped by every change of the game state */
+    int quiet;             /* set during quiet_playout: no history or tricks appended */
     int ntrick_shows, ntaken_shows;
     Shown trick_shows[TRICK_SHOWS_MAX]; /* the shown copies played in the trick under way */
     Shown taken_shows[SHOWS_MAX];       /* the shown copies taken, in order (seat: taker) */
@@ -396,6 +397,8 @@ static int play_key(Engine *e, int key, PyObject *play)
         e->seat = (seat + 1) & 3;
     }
 
+    if (e->quiet)
+        return 0;
     /* the Python objects */
     item = PyTuple_New(2);
     if (item == NULL)
@@ -1092,6 +1095,17 @@ static PyObject *core_random_playout(Engine *e, PyObject *random)
     Py_RETURN_NONE;
 }
 
+/* quiet_playout(random): random_playout, keeping no history or trick list (the bulk
+ * path, gongzhu.bulk, reads only the taken cards and the shown copies taken). */
+static PyObject *core_quiet_playout(Engine *e, PyObject *random)
+{
+    PyObject *result;
+    e->quiet = 1;
+    result = core_random_playout(e, random);
+    e->quiet = 0;
+    return result;
+}
+
 static PyObject *core_shown_taken_raw(Engine *e, PyObject *unused)
 {
     PyObject *out = PyList_New(0);
@@ -1216,6 +1230,8 @@ static PyMethodDef core_methods[] = {
     {"legal_mask", (PyCFunction)core_legal_mask, METH_NOARGS,
      "the cards used by some legal play (first-copy bits)"},
     {"play", (PyCFunction)core_play, METH_O, "play(key) -> next seat, -1 over, -2 illegal"},
+    {"quiet_playout", (PyCFunction)core_quiet_playout, METH_O,
+     "quiet_playout(random): random_playout without appending to history and tricks"},
     {"random_playout", (PyCFunction)core_random_playout, METH_O,
      "random_playout(random): play to the end, each play the int(random() * n)-th legal key"},
     {"shown_taken_raw", (PyCFunction)core_shown_taken_raw, METH_NOARGS,

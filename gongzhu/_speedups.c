@@ -58,6 +58,8 @@ typedef struct {
     int has_preferred, penalty, last_offender;
     /* bumped by every change of the game state (random_playout's re-entrancy check) */
     unsigned long version;
+    /* set while random_hand plays: no history or tricks are appended */
+    int quiet;
 } Engine;
 
 static uint64_t lead_lock(const Engine *e, uint64_t hand, uint64_t locked)
@@ -242,6 +244,8 @@ static int play_key(Engine *e, int key)
     } else {
         e->seat = (seat + 1) & 3;
     }
+    if (e->quiet)
+        return 0;
     if (record_play(e, seat, key) < 0)
         return -1;
     if (done)
@@ -629,6 +633,17 @@ static PyObject *core_random_playout(Engine *e, PyObject *random)
     Py_RETURN_NONE;
 }
 
+/* quiet_playout(random): random_playout, keeping no history or trick list (the bulk
+ * path, gongzhu.bulk, reads only the taken cards). */
+static PyObject *core_quiet_playout(Engine *e, PyObject *random)
+{
+    PyObject *result;
+    e->quiet = 1;
+    result = core_random_playout(e, random);
+    e->quiet = 0;
+    return result;
+}
+
 /* greedy_playout(values, random): play to the end with the greedy playout policy
  * of gongzhu.bots.search.greedy_rollout_policy, card for card the same choices
  * (the tests compare the two): values is a sequence of the 52 cards' base values
@@ -793,6 +808,366 @@ static PyObject *core_greedy_playout(Engine *e, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* -- whole random hands (gongzhu.bulk.RandomHands) ---------------------------------- */
+
+/* One show a seat may make: its cards, the factor its kind gives them, and whether
+ * the shown-card lock holds them. */
+typedef struct {
+    uint64_t bits;
+    long factor;
+    int locks;
+} ShowChoice;
+
+#define MAX_SHOWABLE 8
+
+/* ShowTable(showable, held, first, threshold, forced_factor, forced_locks): a one-deck
+ * ruleset's show phases as data (see gongzhu.bulk.RandomHands): `held` lists, for each
+ * subset of the showable cards (subset i holds the j-th showable card, in card order,
+ * when bit j of i is set), the shows a seat holding exactly that subset may make, each
+ * a (bits, factor, locks) triple in the order of Rules.show_choices_for_mask; `first`
+ * maps a showable card's index to its 首明 choices (None: no 首明 phase); `threshold`
+ * is the auto-show count (0: none); forced_factor and forced_locks describe the open
+ * show that auto-show makes. */
+typedef struct {
+    PyObject_HEAD
+    uint64_t showable;
+    int ncards, cards[MAX_SHOWABLE];
+    int offsets[(1 << MAX_SHOWABLE) + 1];
+    int first_offsets[53], has_first;
+    ShowChoice *choices, *first_choices;
+    int threshold, forced_locks;
+    long forced_factor;
+} ShowTable;
+
+static void table_dealloc(ShowTable *t)
+{
+    PyMem_Free(t->choices);
+    PyMem_Free(t->first_choices);
+    Py_TYPE(t)->tp_free((PyObject *)t);
+}
+
+/* Read a sequence of (bits, factor, locks) triples into out[*n...]; bits must lie in
+ * `allowed`.  Returns 0, or -1 with an error set. */
+static int read_choices(PyObject *seq, ShowChoice *out, int *n, int room, uint64_t allowed)
+{
+    PyObject *fast = PySequence_Fast(seq, "ShowTable: choices must be sequences of triples");
+    Py_ssize_t i, size;
+    if (fast == NULL)
+        return -1;
+    size = PySequence_Fast_GET_SIZE(fast);
+    if (size < 1 || *n + size > room) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "ShowTable: each holding needs 1 to 64 choices");
+        return -1;
+    }
+    for (i = 0; i < size; i++) {
+        PyObject *bits_obj;
+        ShowChoice c;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "Olp", &bits_obj, &c.factor,
+                              &c.locks) ||
+            read_mask(bits_obj, &c.bits, "bits") < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (c.bits & ~allowed) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "ShowTable: a show of a card not held");
+            return -1;
+        }
+        out[(*n)++] = c;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int table_init(ShowTable *t, PyObject *args, PyObject *kwds)
+{
+    PyObject *showable_obj, *held, *first, *fast = NULL;
+    uint64_t showable, m;
+    int threshold, forced_locks, n = 0, subsets, i, room;
+    long forced_factor;
+    static char *kwlist[] = {"showable", "held", "first", "threshold", "forced_factor",
+                             "forced_locks", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOilp:ShowTable", kwlist, &showable_obj,
+                                     &held, &first, &threshold, &forced_factor, &forced_locks))
+        return -1;
+    if (read_mask(showable_obj, &showable, "showable") < 0)
+        return -1;
+    if (__builtin_popcountll(showable) > MAX_SHOWABLE) {
+        PyErr_SetString(PyExc_ValueError, "ShowTable: at most 8 showable cards");
+        return -1;
+    }
+    if (threshold < 0) {
+        PyErr_SetString(PyExc_ValueError, "ShowTable: threshold must be >= 0");
+        return -1;
+    }
+    PyMem_Free(t->choices);
+    PyMem_Free(t->first_choices);
+    t->choices = t->first_choices = NULL;
+    t->ncards = 0;
+    for (m = showable; m; m &= m - 1)
+        t->cards[t->ncards++] = __builtin_ctzll(m);
+    subsets = 1 << t->ncards;
+    room = subsets * 64;
+    t->choices = PyMem_Malloc(sizeof(ShowChoice) * (size_t)room);
+    t->first_choices = PyMem_Malloc(sizeof(ShowChoice) * 52 * 2);
+    if (t->choices == NULL || t->first_choices == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    fast = PySequence_Fast(held, "ShowTable: held must be a sequence");
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != subsets) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "ShowTable: held needs one entry per subset");
+        return -1;
+    }
+    for (i = 0; i < subsets; i++) {
+        uint64_t subset = 0;
+        int j;
+        for (j = 0; j < t->ncards; j++)
+            if (i >> j & 1)
+                subset |= 1ULL << t->cards[j];
+        t->offsets[i] = n;
+        if (read_choices(PySequence_Fast_GET_ITEM(fast, i), t->choices, &n, room, subset) < 0) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    t->offsets[subsets] = n;
+    Py_DECREF(fast);
+    n = 0;
+    t->has_first = first != Py_None;
+    for (i = 0; i < 52; i++) {
+        t->first_offsets[i] = n;
+        if (t->has_first && (showable >> i & 1)) {
+            PyObject *key = PyLong_FromLong(i), *found;
+            if (key == NULL)
+                return -1;
+            found = PyObject_GetItem(first, key);
+            Py_DECREF(key);
+            if (found == NULL)
+                return -1;
+            if (read_choices(found, t->first_choices, &n, 52 * 2, 1ULL << i) < 0) {
+                Py_DECREF(found);
+                return -1;
+            }
+            Py_DECREF(found);
+        }
+    }
+    t->first_offsets[52] = n;
+    t->showable = showable;
+    t->threshold = threshold;
+    t->forced_factor = forced_factor;
+    t->forced_locks = forced_locks;
+    return 0;
+}
+
+static PyTypeObject ShowTableType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gongzhu._speedups.ShowTable",
+    .tp_doc = "ShowTable(showable, held, first, threshold, forced_factor, forced_locks)\n\n"
+              "A one-deck ruleset's show phases as data, for PlayCore.random_hand.",
+    .tp_basicsize = sizeof(ShowTable),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)table_init,
+    .tp_dealloc = (destructor)table_dealloc,
+};
+
+/* One draw for a show decision: index int(random() * n) into *out. */
+static int draw_index(Engine *e, PyObject *random, int n, int *out)
+{
+    unsigned long version = e->version;
+    PyObject *r = PyObject_CallNoArgs(random);
+    double x;
+    if (r == NULL)
+        return -1;
+    x = PyFloat_AsDouble(r);
+    Py_DECREF(r);
+    if (x == -1.0 && PyErr_Occurred())
+        return -1;
+    if (!(x >= 0.0 && x < 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "random() must return a float in [0, 1)");
+        return -1;
+    }
+    if (e->version != version) {
+        PyErr_SetString(PyExc_RuntimeError, "random() changed the PlayCore under random_hand");
+        return -1;
+    }
+    *out = (int)(x * (double)n);
+    if (*out >= n)
+        *out = n - 1;
+    return 0;
+}
+
+/* random_hand(table, leader, forced, first_seat, first_cards, random) -> (taken, factors):
+ * a fresh engine (as made, not started) plays its whole hand at random, as
+ * HandState.play_out does with the same draws: the 首明 phase (first_cards: the first
+ * four cards dealt, to first_seat and round the table, objects with an int `index`;
+ * None without the phase), the show phase from
+ * `leader`, auto-show, the shown-card lock, then every card, keeping no history.
+ * Returns each seat's taken mask and {card bit: show factor} of every shown card. */
+static PyObject *core_random_hand(Engine *e, PyObject *args)
+{
+    ShowTable *t;
+    PyObject *forced_obj, *first_cards, *random, *factors = NULL, *taken = NULL, *result;
+    uint64_t forced, shown[4] = {0, 0, 0, 0}, locked[4] = {0, 0, 0, 0}, dealt[4];
+    long factor_of[52];
+    int leader, first_seat, k, i, total = 0;
+    if (!PyArg_ParseTuple(args, "O!iOiOO:random_hand", &ShowTableType, &t, &leader, &forced_obj,
+                          &first_seat, &first_cards, &random))
+        return NULL;
+    if (leader < 0 || leader > 3 || first_seat < 0 || first_seat > 3) {
+        PyErr_SetString(PyExc_ValueError, "leader and first_seat must be 0-3");
+        return NULL;
+    }
+    if (read_mask(forced_obj, &forced, "forced") < 0)
+        return NULL;
+    if (forced & (forced - 1)) {
+        PyErr_SetString(PyExc_ValueError, "forced must be 0 or a single card");
+        return NULL;
+    }
+    if (e->seat >= 0 || e->ntrick || (e->hands[0] | e->hands[1] | e->hands[2] | e->hands[3]) != FULL) {
+        PyErr_SetString(PyExc_ValueError, "random_hand needs a fresh engine dealt a whole deck");
+        return NULL;
+    }
+    if (check_ready(e) < 0)
+        return NULL;
+    memcpy(dealt, e->hands, sizeof dealt);
+    for (i = 0; i < 52; i++)
+        factor_of[i] = 0;
+    if (first_cards != Py_None) {
+        PyObject *fast = PySequence_Fast(first_cards, "first_cards must be a sequence of cards");
+        if (fast == NULL)
+            return NULL;
+        if (PySequence_Fast_GET_SIZE(fast) != 4) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "first_cards: the four first dealt cards");
+            return NULL;
+        }
+        for (k = 0; k < 4; k++) {
+            int seat = (first_seat + k) & 3, pick, lo, count;
+            long card;
+            ShowChoice *c;
+            PyObject *index = PyObject_GetAttrString(PySequence_Fast_GET_ITEM(fast, k), "index");
+            if (index == NULL) {
+                Py_DECREF(fast);
+                return NULL;
+            }
+            card = PyLong_AsLong(index);
+            Py_DECREF(index);
+            if (card == -1 && PyErr_Occurred()) {
+                Py_DECREF(fast);
+                return NULL;
+            }
+            if (card < 0 || card > 51 || !(dealt[seat] >> card & 1)) {
+                Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "first_cards: a card the seat was not dealt");
+                return NULL;
+            }
+            if (!t->has_first || !(t->showable >> card & 1))
+                continue;
+            lo = t->first_offsets[card];
+            count = t->first_offsets[card + 1] - lo;
+            if (draw_index(e, random, count, &pick) < 0) {
+                Py_DECREF(fast);
+                return NULL;
+            }
+            c = &t->first_choices[lo + pick];
+            if (c->bits) {
+                shown[seat] |= c->bits;
+                factor_of[card] = c->factor;
+                if (c->locks)
+                    locked[seat] |= c->bits;
+            }
+        }
+        Py_DECREF(fast);
+    }
+    for (k = 0; k < 4; k++) {
+        int seat = (leader + k) & 3, subset = 0, j, pick, lo, count;
+        uint64_t held = dealt[seat] & t->showable & ~shown[seat], m;
+        ShowChoice *c;
+        for (j = 0; j < t->ncards; j++)
+            if (held >> t->cards[j] & 1)
+                subset |= 1 << j;
+        lo = t->offsets[subset];
+        count = t->offsets[subset + 1] - lo;
+        if (draw_index(e, random, count, &pick) < 0)
+            return NULL;
+        c = &t->choices[lo + pick];
+        if (c->bits) {
+            shown[seat] |= c->bits;
+            for (m = c->bits; m; m &= m - 1)
+                factor_of[__builtin_ctzll(m)] = c->factor;
+            if (c->locks)
+                locked[seat] |= c->bits;
+        }
+    }
+    for (k = 0; k < 4; k++)
+        total += __builtin_popcountll(shown[k]);
+    if (t->threshold && total >= t->threshold) {
+        for (k = 0; k < 4; k++) {
+            uint64_t rest = dealt[k] & t->showable & ~shown[k], m;
+            if (!rest)
+                continue;
+            for (m = rest; m; m &= m - 1)
+                factor_of[__builtin_ctzll(m)] = t->forced_factor;
+            if (t->forced_locks)
+                locked[k] |= rest;
+            shown[k] |= rest;
+        }
+    }
+    e->version++;
+    memcpy(e->locked, locked, sizeof e->locked);
+    e->trick_leader = e->seat = leader;
+    e->forced = forced;
+    e->quiet = 1;
+    while (e->seat >= 0) {
+        uint64_t mask = legal_mask(e);
+        int n = __builtin_popcountll(mask), skip;
+        if (n == 0) {
+            PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
+            e->quiet = 0;
+            return NULL;
+        }
+        if (draw_index(e, random, n, &skip) < 0) {
+            e->quiet = 0;
+            return NULL;
+        }
+        while (skip-- > 0)
+            mask &= mask - 1;
+        play_key(e, __builtin_ctzll(mask)); /* quiet: cannot fail */
+    }
+    e->quiet = 0;
+    factors = PyDict_New();
+    if (factors == NULL)
+        return NULL;
+    for (i = 0; i < 52; i++) {
+        if (factor_of[i]) {
+            PyObject *bit = PyLong_FromUnsignedLongLong(1ULL << i);
+            PyObject *factor = PyLong_FromLong(factor_of[i]);
+            int rc = bit && factor ? PyDict_SetItem(factors, bit, factor) : -1;
+            Py_XDECREF(bit);
+            Py_XDECREF(factor);
+            if (rc < 0) {
+                Py_DECREF(factors);
+                return NULL;
+            }
+        }
+    }
+    taken = masks_tuple(e->taken);
+    if (taken == NULL) {
+        Py_DECREF(factors);
+        return NULL;
+    }
+    result = PyTuple_Pack(2, taken, factors);
+    Py_DECREF(taken);
+    Py_DECREF(factors);
+    return result;
+}
+
 static PyObject *ref_or_none(PyObject *list)
 {
     return Py_NewRef(list != NULL ? list : Py_None);
@@ -864,6 +1239,11 @@ static PyMethodDef core_methods[] = {
     {"legal_mask", (PyCFunction)core_legal_mask, METH_NOARGS, "the legal cards (mask)"},
     {"legal", (PyCFunction)core_legal, METH_NOARGS, "the legal plays (tuple)"},
     {"play", (PyCFunction)core_play, METH_O, "play(key) -> next seat, -1 over, -2 illegal"},
+    {"random_hand", (PyCFunction)core_random_hand, METH_VARARGS,
+     "random_hand(table, leader, forced, first_seat, first_cards, random) -> (taken, factors): "
+     "a fresh engine plays its whole hand at random, shows included (gongzhu.bulk)"},
+    {"quiet_playout", (PyCFunction)core_quiet_playout, METH_O,
+     "quiet_playout(random): random_playout without appending to history and tricks"},
     {"random_playout", (PyCFunction)core_random_playout, METH_O,
      "random_playout(random); random() must return a float in [0, 1)"},
     {"greedy_playout", (PyCFunction)core_greedy_playout, METH_VARARGS,
@@ -1017,7 +1397,7 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__speedups(void)
 {
     PyObject *m;
-    if (PyType_Ready(&PlayCoreType) < 0)
+    if (PyType_Ready(&PlayCoreType) < 0 || PyType_Ready(&ShowTableType) < 0)
         return NULL;
     m = PyModule_Create(&module);
     if (m == NULL)
@@ -1025,6 +1405,12 @@ PyMODINIT_FUNC PyInit__speedups(void)
     Py_INCREF(&PlayCoreType);
     if (PyModule_AddObject(m, "PlayCore", (PyObject *)&PlayCoreType) < 0) {
         Py_DECREF(&PlayCoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&ShowTableType);
+    if (PyModule_AddObject(m, "ShowTable", (PyObject *)&ShowTableType) < 0) {
+        Py_DECREF(&ShowTableType);
         Py_DECREF(m);
         return NULL;
     }

@@ -3,27 +3,50 @@
 :func:`gongzhu.simulate` plays thousands of hands and reads only each one's
 :class:`~gongzhu.scorer.Outcome`.  A :class:`RandomHands` plays a hand the way
 :meth:`HandState.play_out <gongzhu.hand.HandState.play_out>` does, draw for
-draw (the tests compare them on every shipped ruleset), but keeps only what
-the outcome needs: the seats' card masks, the shows as they are made, and
-the play engine, which plays the cards inside itself.  No action objects,
-history or score sheet are made.
+draw (the tests compare them on every shipped ruleset and engine), but keeps
+only what the outcome needs: the seats' card masks, the shows as they are
+made, and the play engine.  No action objects, history or score sheet are
+made.
+
+Engines may offer two optional methods for this path.  ``quiet_playout(random)``
+is ``random_playout`` without appending to the history and trick lists (both
+C engines).  ``random_hand(table, leader, forced, first_seat, first_cards,
+random)``, with a ``show_table(...)`` on the engine's type that turns the
+ruleset's show phases into data once, plays the whole hand inside the engine,
+the 首明 and show phases included, and returns the taken-card masks and each
+shown card's factor (the one-deck C engine; at most eight showable cards).
+Only the plug-in hooks (the opening lead, the normalisation, mask stages)
+and the deal's hash are then left to Python, once a hand.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from itertools import chain
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Show, ShowKind
+from .cards import Card
 from .deal import SEATS, Deal
 from .engine import add_copy, cards_of_mask, subtract_copies
 from .scorer import Outcome
-from .scoring import show_record
+from .scoring import ShowRecord, show_record
 
 if TYPE_CHECKING:
     from .rules import Rules
 
 __all__ = ["RandomHands"]
+
+
+class _Choice(NamedTuple):
+    """One show a seat may make, with what a hand derives from it worked out once."""
+
+    show: Show
+    indices: tuple[int, ...]  # the shown cards' indices, a copy shown twice listed twice
+    bits: int  # one deck: the shown cards' mask
+    locked: bool  # whether the shown-card lock holds the cards
+    factors: tuple[tuple[int, int], ...]  # one deck: (card bit, factor) per shown card
+    records: tuple[tuple[ShowRecord, ...], ...]  # by seat: the show's records
 
 
 class RandomHands:
@@ -47,20 +70,83 @@ class RandomHands:
     def __init__(self, rules: Rules, *, engine: str | None = None) -> None:
         self.rules = rules
         scorer = rules.scorer
-        self._direct = scorer.compiled is not None
+        self._scorer = scorer
+        self._compiled = scorer.compiled
         self._copies = rules.table.copies
         spec = rules.engine if engine is None else rules.engine_named(engine)
         self._engine = spec.name
         self._factory = spec.factory
         self._config = rules.play_config
         self._showable = rules.showable_mask
-        self._choices_for = rules.show_choices_for_mask
         self._opening_lead = rules.opening_lead
         self._threshold = rules.auto_show_threshold
         lock = rules.shown_card_lock
         self._lock_exempt = None if lock is None else lock.exempt
-        self._factors = scorer.table.show_factors
         self._normalise = scorer.normalise
+        self._held_choices: dict[int, tuple[_Choice, ...]] = {}
+        self._first_choices: dict[Card, tuple[_Choice, ...]] = {}
+        self._forced_choices: dict[int, _Choice] = {}
+        self._table = self._show_table() if self._compiled is not None else None
+
+    def _show_table(self) -> Any:
+        """The engine's show phases as data, for an engine that plays whole hands
+        (``random_hand``: the one-deck C engine), or ``None``."""
+        probe = self._factory(self._config, Deal._shuffled(0, self._copies)[1], [], [])
+        make = getattr(type(probe), "show_table", None)
+        showable = self._showable
+        if make is None or not hasattr(probe, "random_hand") or self._copies != 1:
+            return None
+        cards = cards_of_mask(showable)
+        if len(cards) > 8:
+            return None
+
+        def triples(choices: tuple[_Choice, ...]) -> list[tuple[int, int, bool]]:
+            return [(c.bits, c.factors[0][1] if c.factors else 1, c.locked) for c in choices]
+
+        held = []
+        for subset in range(1 << len(cards)):
+            mask = sum(card.bit for j, card in enumerate(cards) if subset >> j & 1)
+            held.append(triples(self._held_choices.get(mask) or self._for_held(mask)))
+        first = None
+        if self.rules.first_shows:
+            first = {card.index: triples(self._for_first(card)) for card in cards}
+        forced = self._choice(Show(cards[:1]))
+        factor = forced.factors[0][1]
+        return make(showable, held, first, self._threshold or 0, factor, forced.locked)
+
+    def _choice(self, show: Show) -> _Choice:
+        indices = tuple(card.index for card in show.cards)
+        factor = self.rules.table.show_factors[show.kind]
+        exempt = self._lock_exempt
+        return _Choice(
+            show,
+            indices,
+            sum(1 << index for index in indices),
+            exempt is not None and show.kind not in exempt,
+            tuple((1 << index, factor) for index in indices),
+            tuple(
+                tuple(show_record(seat, card, show.kind) for card in show.cards)
+                for seat in range(SEATS)
+            ),
+        )
+
+    def _for_held(self, held: int) -> tuple[_Choice, ...]:
+        choices = self._held_choices[held] = tuple(
+            map(self._choice, self.rules.show_choices_for_mask(held))
+        )
+        return choices
+
+    def _for_first(self, card: Card) -> tuple[_Choice, ...]:
+        choices = self._first_choices[card] = tuple(
+            map(self._choice, self.rules.show_choices((card,), ShowKind.FIRST))
+        )
+        return choices
+
+    def _forced(self, rest: int) -> _Choice:
+        choice = self._forced_choices.get(rest)
+        if choice is None:
+            choice = self._forced_choices[rest] = self._choice(Show(cards_of_mask(rest)))
+        return choice
 
     def outcome(self, seed: int, random: Callable[[], float]) -> Outcome:
         """The outcome of the hand dealt from ``seed``, every choice drawn from ``random``.
@@ -70,78 +156,90 @@ class RandomHands:
             per card, as :meth:`HandState.play_out <gongzhu.hand.HandState.play_out>`
             draws them.
         """
-        rules = self.rules
-        if not self._direct:
-            state = rules.new_hand(seed, engine=self._engine)
+        compiled = self._compiled
+        if compiled is None:
+            state = self.rules.new_hand(seed, engine=self._engine)
             state.play_out(random)
             return state.outcome()
-        deal, dealt = Deal._shuffled(seed, self._copies)
+        copies = self._copies
+        one_deck = copies == 1
+        deal, dealt = Deal._shuffled(seed, copies)
         lead = self._opening_lead(deal)
         leader = lead.seat
         forced = 0 if lead.card is None else 1 << lead.card.index
-        shows: list[tuple[int, Show]] = []
+        table = self._table
+        if table is not None:  # the whole hand inside the engine
+            engine: Any = self._factory(self._config, dealt, [], [])
+            first = deal.order[:SEATS] if self.rules.first_shows else None
+            taken, shown = engine.random_hand(table, leader, forced, deal.first_seat, first, random)
+            return Outcome(
+                self._normalise(self._scorer.compiled_raw(taken, dealt, shown)),
+                compiled.full_hearts(taken, copies),
+                compiled.slam(taken, copies),
+            )
+        made: list[tuple[int, _Choice]] = []
         shown = [0, 0, 0, 0]
         showable = self._showable
-        if rules.first_shows:
+        if self.rules.first_shows:
+            first_choices = self._first_choices
             for k in range(SEATS):  # 首明: in dealing order, a seat whose first card shows
                 seat = (deal.first_seat + k) % SEATS
                 card = deal.first_card(seat)
                 if card.bit & showable:
-                    choices = rules.show_choices((card,), ShowKind.FIRST)
-                    self._choose(seat, choices[int(random() * len(choices))], shows, shown)
-        choices_for = self._choices_for
-        two_decks = self._copies == 2
+                    choices = first_choices.get(card) or self._for_first(card)
+                    choice = choices[int(random() * len(choices))]
+                    if choice.indices:
+                        made.append((seat, choice))
+                        shown[seat] = _shown_with(shown[seat], choice, one_deck)
+        held_choices = self._held_choices
         for k in range(SEATS):
             seat = (leader + k) & 3
             held = dealt[seat] & showable
-            held = subtract_copies(held, shown[seat]) if two_decks else held & ~shown[seat]
-            choices = choices_for(held)
-            show = choices[int(random() * len(choices))]
-            if show.cards:
-                self._choose(seat, show, shows, shown)
+            if shown[seat]:
+                held = held & ~shown[seat] if one_deck else subtract_copies(held, shown[seat])
+            choices = held_choices.get(held) or self._for_held(held)
+            choice = choices[int(random() * len(choices))]
+            if choice.indices:
+                made.append((seat, choice))
+                shown[seat] = _shown_with(shown[seat], choice, one_deck)
         threshold = self._threshold
         if threshold and sum(bits.bit_count() for bits in shown) >= threshold:
             for seat in range(SEATS):
                 rest = subtract_copies(dealt[seat] & showable, shown[seat])
                 if rest:
-                    shows.append((seat, Show(cards_of_mask(rest))))
+                    made.append((seat, self._forced(rest)))
                     shown[seat] |= rest
         locked = [0, 0, 0, 0]
-        exempt = self._lock_exempt
-        if exempt is not None:
-            for seat, show in shows:
-                if show.kind not in exempt:
-                    for card in show.cards:
-                        locked[seat] = add_copy(locked[seat], card.index)
-        records = tuple(
-            show_record(seat, card, show.kind) for seat, show in shows for card in show.cards
-        )
+        if self._lock_exempt is not None:
+            for seat, choice in made:
+                if choice.locked:
+                    if one_deck:
+                        locked[seat] |= choice.bits
+                    else:
+                        for index in choice.indices:
+                            locked[seat] = add_copy(locked[seat], index)
+        records = tuple(chain.from_iterable(choice.records[seat] for seat, choice in made))
         core = self._factory(self._config, dealt, [], [])
         core.start(leader, forced, locked, records)
-        core.random_playout(random)
+        getattr(core, "quiet_playout", core.random_playout)(random)
         taken = core.taken
-        scorer = rules.scorer
-        compiled = scorer.compiled
-        assert compiled is not None
-        if two_decks:
-            raw = compiled.raw_copies(taken, records, core.shown_taken() or [[], [], [], []])
-        else:
+        if one_deck:
             factors: dict[int, int] = {}
-            table = self._factors
-            for _seat, show in shows:
-                factor = table[show.kind]
-                for card in show.cards:
-                    bit = 1 << card.index
+            for _seat, choice in made:
+                for bit, factor in choice.factors:
                     factors[bit] = factors.get(bit, 1) * factor
-            raw = scorer.compiled_raw(taken, dealt, factors)
-        copies = self._copies
+            raw = self._scorer.compiled_raw(taken, dealt, factors)
+        else:
+            raw = compiled.raw_copies(taken, records, core.shown_taken() or [[], [], [], []])
         return Outcome(
             self._normalise(raw), compiled.full_hearts(taken, copies), compiled.slam(taken, copies)
         )
 
-    @staticmethod
-    def _choose(seat: int, show: Show, shows: list[tuple[int, Show]], shown: list[int]) -> None:
-        if show.cards:
-            shows.append((seat, show))
-            for card in show.cards:
-                shown[seat] = add_copy(shown[seat], card.index)
+
+def _shown_with(shown: int, choice: _Choice, one_deck: bool) -> int:
+    """A seat's shown-cards mask after ``choice`` (a second copy at bit 52 + index)."""
+    if one_deck:
+        return shown | choice.bits
+    for index in choice.indices:
+        shown = add_copy(shown, index)
+    return shown

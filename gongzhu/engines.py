@@ -124,6 +124,10 @@ if _speedups is not None:
         def shown_taken(self) -> None:
             return None
 
+        # the bulk path (gongzhu.bulk.RandomHands): random_hand(table, ...) plays a
+        # whole hand, shows included, from the show phases as data
+        show_table = _speedups.ShowTable
+
     _speedups.set_plays(SINGLE_PLAYS)
 
 

@@ -365,7 +365,10 @@ class PlayEngine(Protocol):
     cards during the trick under way (the shipped one-deck engines: who broke
     the discard rule) and drop any cached legal plays (see
     :meth:`HandState.with_holdings <gongzhu.hand.HandState.with_holdings>`;
-    without ``redeal`` the history is replayed).
+    without ``redeal`` the history is replayed).  The bulk path
+    (:class:`gongzhu.bulk.RandomHands`) uses two more when present:
+    ``quiet_playout(random)``, ``random_playout`` keeping no history, and
+    ``random_hand``, a whole hand with its show phases (see :mod:`gongzhu.bulk`).
     """
 
     @property

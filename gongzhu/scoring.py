@@ -284,7 +284,8 @@ class MaskScoring:
 
     def multiply(self, card: Card, factor: int) -> None:
         """Multiply ``card``'s own value by ``factor`` (see :attr:`own`)."""
-        self.own[card.bit] = self.own.get(card.bit, 1) * factor
+        bit = 1 << card.index
+        self.own[bit] = self.own.get(bit, 1) * factor
 
 
 MaskStageFunc = Callable[[MaskScoring], None]
@@ -477,18 +478,20 @@ _PIG_INDEX: Final = PIG.index
 _SHEEP_INDEX: Final = SHEEP.index
 _TRANSFORMER_INDEX: Final = TRANSFORMER.index
 _TRANSFORMERS_BOTH: Final = TRANSFORMER.bit | TRANSFORMER.bit << 52
+_PIGS_BOTH: Final = PIG.bit | PIG.bit << 52
+_SHEEP_BOTH: Final = SHEEP.bit | SHEEP.bit << 52
 
 
-def _copy_factors(
-    mask: int, index: int, records: Sequence[ShowRecord], factors: Mapping[ShowKind, int]
-) -> list[int]:
+def _copy_factors(mask: int, index: int, shown: Mapping[int, list[int]]) -> list[int]:
     """The show factor of each copy of card ``index`` in ``mask``: the seat's taken shown
-    copies of it in order (as :meth:`ScoringContext.pop_copy_factor` uses them up), then 1."""
+    copies of it in order (``shown``: card index -> their factors, as
+    :meth:`ScoringContext.pop_copy_factor` uses them up), then 1."""
     count = (mask >> index & 1) + (mask >> (52 + index) & 1)
-    if not count:
-        return []
-    shown = [factors[r.kind] for r in records if r.card.index == index][:count]
-    return shown + [1] * (count - len(shown))
+    factors = shown.get(index)
+    if not factors:
+        return [1] * count
+    factors = factors[:count]
+    return factors + [1] * (count - len(factors))
 
 
 def core_stages() -> StageList:
@@ -588,8 +591,9 @@ class CompiledScorer:
         52 + index), every shown copy, and per seat the shown copies it took."""
         factors = self._factors
         hearts_factor = 1
+        heart = -1 if self._heart is None else self._heart.index
         for record in shows:  # every shown copy of the showable heart multiplies the hearts
-            if record.card == self._heart:
+            if record.card.index == heart:
                 hearts_factor *= factors[record.kind]
         scoring = self._scoring | self._scoring << 52
         lo, hi = self._lo, self._hi
@@ -607,15 +611,20 @@ class CompiledScorer:
             if first == second == 0x1FFF:
                 total = -total
             records = shown_taken[seat]
-            pig = _copy_factors(mask, _PIG_INDEX, records, factors)
-            if pig:
-                value = PIG_VALUE * sum(pig)
+            if not records:  # no shown copy taken: every copy counts once
+                total = self._unshown_copies(mask, total, mask == scoring)
+                out.append(total)
+                continue
+            shown: dict[int, list[int]] = {}
+            for record in records:  # the shown copies this seat took, in order
+                shown.setdefault(record.card.index, []).append(factors[record.kind])
+            if mask & _PIGS_BOTH:
+                value = PIG_VALUE * sum(_copy_factors(mask, _PIG_INDEX, shown))
                 total += -value if mask == scoring else value
-            sheep = _copy_factors(mask, _SHEEP_INDEX, records, factors)
-            if sheep:
-                total += SHEEP_VALUE * sum(sheep)
-            transformers = _copy_factors(mask, _TRANSFORMER_INDEX, records, factors)
-            if transformers:
+            if mask & _SHEEP_BOTH:
+                total += SHEEP_VALUE * sum(_copy_factors(mask, _SHEEP_INDEX, shown))
+            if mask & _TRANSFORMERS_BOTH:
+                transformers = _copy_factors(mask, _TRANSFORMER_INDEX, shown)
                 if mask & ~_TRANSFORMERS_BOTH:
                     for factor in transformers:
                         total *= TRANSFORMER_MULTIPLIER * factor
@@ -623,6 +632,22 @@ class CompiledScorer:
                     total = sum(self._alone * factor for factor in transformers)
             out.append(total)
         return tuple(out)
+
+    def _unshown_copies(self, mask: int, total: int, slam: bool) -> int:
+        """:meth:`raw_copies` for a seat that took no shown copy: the pig, the sheep and
+        the transformer on ``total``, the hearts' value (two decks)."""
+        if mask & _PIGS_BOTH:
+            value = PIG_VALUE * ((mask >> _PIG_INDEX & 1) + (mask >> (52 + _PIG_INDEX) & 1))
+            total += -value if slam else value
+        if mask & _SHEEP_BOTH:
+            total += SHEEP_VALUE * ((mask >> _SHEEP_INDEX & 1) + (mask >> (52 + _SHEEP_INDEX) & 1))
+        if mask & _TRANSFORMERS_BOTH:
+            count = (mask >> _TRANSFORMER_INDEX & 1) + (mask >> (52 + _TRANSFORMER_INDEX) & 1)
+            if mask & ~_TRANSFORMERS_BOTH:
+                total *= TRANSFORMER_MULTIPLIER**count
+            else:
+                total = self._alone * count
+        return total
 
     def raw(
         self,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 import sys
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 import gongzhu
 import gongzhu.deal
+import gongzhu.engines
 from gongzhu import Deal, ShowKind
 from gongzhu.bulk import RandomHands
 from gongzhu.cards import full_deck
@@ -142,3 +144,89 @@ def test_show_record_is_interned() -> None:
     assert record == ShowRecord(2, gongzhu.PIG, ShowKind.OPEN)
     assert show_record(2, gongzhu.PIG, ShowKind.OPEN) is record
     assert show_record(2, gongzhu.PIG, ShowKind.SECRET) is not record
+
+
+# -- the C engines' whole-hand and quiet playouts: what they refuse ---------------------------
+
+needs_c_engines = pytest.mark.skipif(
+    not gongzhu.engines.ACCELERATED, reason="C accelerator not built"
+)
+
+
+def fresh_single_c(seed: int = 3) -> tuple[Any, Any, gongzhu.Rules]:
+    rules = gongzhu.load_rules()
+    hands = RandomHands(rules, engine="single-c")
+    assert hands._table is not None  # the one-deck C engine plays whole hands
+    core = hands._factory(hands._config, Deal._shuffled(seed)[1], [], [])
+    return core, hands._table, rules
+
+
+@needs_c_engines
+def test_random_hand_refuses_a_started_engine_and_bad_arguments() -> None:
+    core, table, _rules = fresh_single_c()
+    draw = random.Random(1).random
+    with pytest.raises(ValueError, match="leader and first_seat must be 0-3"):
+        core.random_hand(table, 4, 0, 0, None, draw)
+    with pytest.raises(ValueError, match="forced must be 0 or a single card"):
+        core.random_hand(table, 0, 3, 0, None, draw)
+    with pytest.raises(TypeError):
+        core.random_hand("not a table", 0, 0, 0, None, draw)
+    with pytest.raises(ValueError, match="the four first dealt cards"):
+        core.random_hand(table, 0, 0, 0, (gongzhu.PIG,), draw)
+    with pytest.raises(ValueError, match="random\\(\\) must return a float in \\[0, 1\\)"):
+        core.random_hand(table, 0, 0, 0, None, lambda: 1.0)
+    with pytest.raises(TypeError):
+        core.random_hand(table, 0, 0, 0, None, lambda: "x")
+    taken, _factors = core.random_hand(table, 0, 0, 0, None, draw)
+    assert sum(mask.bit_count() for mask in taken) == 52 and core.seat == -1
+    assert core.history == [] and core.tricks == []  # it keeps no record
+    with pytest.raises(ValueError, match="needs a fresh engine"):
+        core.random_hand(table, 0, 0, 0, None, draw)
+
+
+@needs_c_engines
+def test_random_hand_notices_random_changing_the_engine() -> None:
+    core, table, _rules = fresh_single_c()
+
+    def meddling() -> float:
+        core.start(0, 0, [0, 0, 0, 0])
+        return 0.5
+
+    with pytest.raises(RuntimeError, match="changed the PlayCore under random_hand"):
+        core.random_hand(table, 0, 0, 0, None, meddling)
+
+
+@needs_c_engines
+def test_show_table_checks_its_data() -> None:
+    from gongzhu.engines import CPlayCore
+
+    showable = gongzhu.PIG.bit | gongzhu.SHEEP.bit
+    good = [[(0, 1, False)], [(0, 1, False)], [(0, 1, False)], [(0, 1, False)]]
+    CPlayCore.show_table(showable, good, None, 0, 1, False)
+    with pytest.raises(ValueError, match="one entry per subset"):
+        CPlayCore.show_table(showable, good[:3], None, 0, 1, False)
+    with pytest.raises(ValueError, match="a show of a card not held"):
+        CPlayCore.show_table(showable, [[(gongzhu.PIG.bit, 2, False)], *good[1:]], None, 0, 1, 0)
+    with pytest.raises(ValueError, match="1 to 64 choices"):
+        CPlayCore.show_table(showable, [[], *good[1:]], None, 0, 1, False)
+    with pytest.raises(ValueError, match="at most 8 showable cards"):
+        CPlayCore.show_table((1 << 9) - 1, good, None, 0, 1, False)
+    with pytest.raises(ValueError, match="threshold"):
+        CPlayCore.show_table(showable, good, None, -1, 1, False)
+
+
+@needs_c_engines
+@pytest.mark.parametrize("names", [(), ("two-deck",)])
+def test_quiet_playout_plays_as_random_playout(names: tuple[str, ...]) -> None:
+    rules = gongzhu.load_rules(*names)
+    for seed in range(20):
+        loud, quiet = rules.new_hand(seed), rules.new_hand(seed)
+        for hand in (loud, quiet):
+            while hand.phase is not gongzhu.Phase.PLAY:
+                hand.apply(hand.legal_actions()[0])
+        loud._core.random_playout(random.Random(seed).random)
+        quiet._core.quiet_playout(random.Random(seed).random)  # type: ignore[attr-defined]
+        assert quiet._core.taken == loud._core.taken
+        assert loud._core.seat == quiet._core.seat == -1  # both played to the end
+        assert loud._tricks and len(loud._history) > 4
+        assert len(quiet._history) == 4 and quiet._tricks == []  # only the four shows

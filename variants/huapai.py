@@ -137,15 +137,28 @@ def self_capture(ctx: ScoringContext) -> None:
 
 def self_capture_masks(hand: MaskScoring) -> None:
     """自得 on card masks (one deck): the same as :func:`self_capture`, for the compiled scorer."""
+    showable = _showable_mask(hand.table.showable)
     transformer_rule = hand.options["zide_transformer"]
     for taken, dealt in zip(hand.taken, hand.dealt, strict=True):
-        for card in hand.table.showable:
-            if not taken & dealt & card.bit:
-                continue
-            if card != TRANSFORMER or transformer_rule == "both":
-                hand.multiply(card, 2)
+        mine = taken & dealt & showable
+        while mine:  # each showable card the seat was dealt and took back, lowest first
+            bit = mine & -mine
+            mine ^= bit
+            if bit != TRANSFORMER.bit or transformer_rule == "both":
+                hand.multiply(Card.from_index(bit.bit_length() - 1), 2)
             elif transformer_rule == "alone":
                 hand.alone *= 2
+
+
+_SHOWABLE_MASKS: dict[frozenset[Card], int] = {}
+
+
+def _showable_mask(showable: frozenset[Card]) -> int:
+    """The card mask of ``showable`` (worked out once per ruleset's set)."""
+    mask = _SHOWABLE_MASKS.get(showable)
+    if mask is None:
+        mask = _SHOWABLE_MASKS[showable] = sum(card.bit for card in showable)
+    return mask
 
 
 @hookimpl

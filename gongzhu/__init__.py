@@ -12,17 +12,22 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from . import errors
 from .actions import Action, Play, Show, ShowKind, parse_action
 from .cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Rank, Suit, full_deck, parse_cards
 from .deal import Deal
 from .hand import HandState
 from .match import Match
-from .record import read_records, replay, replay_match
 from .rules import Rules, load_rules, variant_names
 from .scoring import ScoreSheet
 from .simulate import simulate
 from .view import Phase, SeatView, Trick
+
+if TYPE_CHECKING:
+    from . import record as record
+    from .record import read_records, replay, replay_match
 
 __version__ = "0.1.0"
 
@@ -57,3 +62,30 @@ __all__ = [
     "simulate",
     "variant_names",
 ]
+
+# Imported on first use (PEP 562), not by ``import gongzhu``: name -> its module.  The
+# records module (and json) is not needed to load rules and play hands.  ``simulate``
+# stays eager: the submodule gongzhu.simulate shares its name, and importing the
+# submodule (gongzhu.runner does) would bind the module over a lazily loaded function.
+_LAZY: dict[str, str] = {
+    "read_records": "record",
+    "replay": "record",
+    "replay_match": "record",
+    "record": "record",  # the submodule, an attribute once anything imported it
+}
+
+if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all attribute
+
+    def __getattr__(name: str) -> Any:
+        module_name = _LAZY.get(name)
+        if module_name is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from importlib import import_module
+
+        module = import_module(f"{__name__}.{module_name}")
+        value = module if name == module_name else getattr(module, name)
+        globals()[name] = value  # found directly from now on
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(globals()) | set(_LAZY))

@@ -1,18 +1,32 @@
 """Finding plug-ins: the ``gongzhu.variants`` entry-point group.
 
 The names installed distributions register in :data:`ENTRY_POINT_GROUP`, and
-the plug-in object behind a name.  :mod:`importlib.metadata` is imported when
-a name is first looked up, not when :mod:`gongzhu` is imported.
+the plug-in object behind a name.
+
+The entry points are those :func:`importlib.metadata.entry_points` finds (the
+first distribution of a name on :data:`sys.path` wins).  Until the program
+imports :mod:`importlib.metadata` (which imports :mod:`email`, :mod:`zipfile`,
+:mod:`csv`..., taking longer than reading the entry points), they are read
+directly from the ``.dist-info`` and ``.egg-info`` directories on
+:data:`sys.path`, by :mod:`importlib.metadata`'s rules.  Anything else is left
+to :mod:`importlib.metadata`: a zip file or an ``.egg`` on the path, another
+finder of distributions on :data:`sys.meta_path`, an entry-point file it would
+refuse, a distribution it would name from its metadata, Python 3.14 or later.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+import sys
+from typing import TYPE_CHECKING, Any, Final
 
 from .errors import UnknownVariant
 
 if TYPE_CHECKING:
-    from importlib.metadata import EntryPoint
+    from typing import Protocol
+
+    class _Loadable(Protocol):
+        def load(self) -> Any: ...
+
 
 __all__ = ["DEFAULT_BASE", "ENTRY_POINT_GROUP", "installed", "load_plugin", "plugin_names"]
 
@@ -23,16 +37,19 @@ DEFAULT_BASE: Final = "39baobao"
 """The base ruleset used when the names given to :func:`~gongzhu.rules.load_rules` contain
 none."""
 
-_found: dict[str, EntryPoint] | None = None
+_found: dict[str, _Loadable] | None = None
 
 
-def _entry_points(refresh: bool = False) -> dict[str, EntryPoint]:
+def _entry_points(refresh: bool = False) -> dict[str, _Loadable]:
     global _found
     if _found is None or refresh:
-        import importlib.metadata  # lazily: not needed to import gongzhu
+        found = None if "importlib.metadata" in sys.modules else _read_entry_points()
+        if found is None:
+            import importlib.metadata  # lazily: not needed to import gongzhu
 
-        group = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
-        _found = {ep.name: ep for ep in group}
+            group = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+            found = {ep.name: ep for ep in group}
+        _found = found
     return _found
 
 
@@ -69,3 +86,135 @@ def installed(name: str, plugin: object) -> bool:
         return point.load() is plugin
     except Exception:  # a broken entry point: not loadable by name
         return False
+
+
+# -- reading entry points without importing importlib.metadata ------------------------------
+#
+# What follows does what importlib.metadata.entry_points(group=...) does (its code in
+# Python 3.11 to 3.13; tests/test_import_cost.py compares the two) for the distributions
+# its standard finder reads from directories; it gives up (None) on anything else, and
+# importlib.metadata answers instead.
+
+_POINT_VALUE: Final = r"(?P<module>[\w.]+)\s*(:\s*(?P<attr>[\w.]+)\s*)?((?P<extras>\[.*\])\s*)?$"
+"""importlib.metadata.EntryPoint.pattern: what an entry point's value may be."""
+
+
+class _Unsupported(Exception):
+    """A case left to importlib.metadata."""
+
+
+class _Point:
+    """An entry point read from a distribution's ``entry_points.txt``."""
+
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str, value: str) -> None:
+        self.name = name
+        self.value = value
+
+    def load(self) -> Any:
+        """The object the entry point names (as importlib.metadata.EntryPoint.load)."""
+        import functools
+        import importlib
+        import re
+
+        match = re.match(_POINT_VALUE, self.value)
+        assert match is not None  # values that do not match were left to importlib.metadata
+        module = importlib.import_module(match.group("module"))
+        attrs = filter(None, (match.group("attr") or "").split("."))
+        return functools.reduce(getattr, attrs, module)
+
+    def __repr__(self) -> str:
+        return f"_Point(name={self.name!r}, value={self.value!r})"
+
+
+def _read_entry_points(group: str = ENTRY_POINT_GROUP) -> dict[str, _Loadable] | None:
+    """The entry points of ``group`` by name, as importlib.metadata finds them, or ``None``
+    when this cannot tell (the caller asks importlib.metadata)."""
+    if sys.version_info >= (3, 14):
+        return None  # not checked against a later importlib.metadata
+    try:
+        return _scan(group)
+    except Exception:  # _Unsupported, or an error importlib.metadata reports its own way
+        return None
+
+
+def _normalize(name: str) -> str:
+    """importlib.metadata.Prepared.normalize: PEP 503, with dashes as underscores."""
+    import re
+
+    return re.sub(r"[-_.]+", "-", name).lower().replace("-", "_")
+
+
+def _scan(group: str) -> dict[str, _Loadable]:
+    """importlib.metadata.entry_points(group=group) as a dict (a later distribution's entry
+    point replacing an earlier one's of the same name), or :class:`_Unsupported`."""
+    import os
+    import re
+    from importlib.machinery import PathFinder
+
+    # Distribution.discover: every finder on sys.meta_path that finds distributions
+    searches = 0
+    for finder in sys.meta_path:
+        resolver = getattr(finder, "find_distributions", None)
+        if not resolver:
+            continue
+        if finder is not PathFinder or (
+            getattr(resolver, "__module__", None),
+            getattr(resolver, "__qualname__", None),
+        ) != ("_frozen_importlib_external", "PathFinder.find_distributions"):
+            raise _Unsupported(f"another finder of distributions: {finder!r}")
+        searches += 1
+    value_pattern = re.compile(_POINT_VALUE)
+    seen: set[str] = set()  # importlib.metadata's _unique: the first of a name wins
+    points: dict[str, _Loadable] = {}
+    for root in list(sys.path) if searches else []:
+        # MetadataPathFinder / FastPath / Lookup, for a directory
+        if type(root) is not str or os.path.basename(root).lower().endswith(".egg"):
+            raise _Unsupported(f"sys.path entry {root!r}")
+        try:
+            children = os.listdir(root or ".")
+        except FileNotFoundError:  # nothing there, nor a zip file
+            continue
+        except OSError as error:  # a zip file, or unreadable: importlib.metadata decides
+            raise _Unsupported(f"sys.path entry {root!r}") from error
+        infos: dict[str, list[str]] = {}
+        for child in children:
+            low = child.lower()
+            if low.endswith((".dist-info", ".egg-info")):
+                key = _normalize(low.rpartition(".")[0].partition("-")[0])
+                infos.setdefault(key, []).append(child)
+        for child in (child for same in infos.values() for child in same):
+            # PathDistribution._normalized_name, from the directory's name
+            stem, ext = os.path.splitext(child)
+            name = stem.partition("-")[0]
+            if ext not in (".dist-info", ".egg-info") or not name:
+                raise _Unsupported(f"the name of {child!r} is in its metadata")
+            name = _normalize(name)
+            if name in seen:
+                continue
+            seen.add(name)
+            # PathDistribution.read_text("entry_points.txt")
+            try:
+                with open(os.path.join(root, child, "entry_points.txt"), encoding="utf-8") as f:
+                    text = f.read()
+            except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
+                continue
+            # Sectioned.section_pairs and Pair.parse, then EntryPoints.select(group=group)
+            section = None
+            for line in map(str.strip, text.splitlines()):
+                if not line or line.startswith("#"):
+                    continue
+                if line.startswith("[") and line.endswith("]"):
+                    section = line.strip("[]")
+                    continue
+                if section is None:
+                    continue
+                if "=" not in line:
+                    raise _Unsupported(f"{child}: not an entry point: {line!r}")
+                key, value = map(str.strip, line.split("=", 1))
+                if not value_pattern.match(value):
+                    raise _Unsupported(f"{child}: not an entry point's value: {value!r}")
+                if section == group:
+                    points[key] = _Point(key, value)
+    return points

@@ -21,6 +21,7 @@ and the deal's hash are then left to Python, once a hand.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from itertools import chain
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -47,6 +48,21 @@ class _Choice(NamedTuple):
     locked: bool  # whether the shown-card lock holds the cards
     factors: tuple[tuple[int, int], ...]  # one deck: (card bit, factor) per shown card
     records: tuple[tuple[ShowRecord, ...], ...]  # by seat: the show's records
+    copies: int  # the shown cards' mask, from none shown (a second copy at bit 52 + index)
+
+
+class _Choices:
+    """A ruleset's shows as :class:`_Choice` values, made once per ruleset (every
+    :class:`RandomHands` of the ruleset shares them) and the engines' show tables."""
+
+    def __init__(self) -> None:
+        self.held: dict[int, tuple[_Choice, ...]] = {}
+        self.first: dict[Card, tuple[_Choice, ...]] = {}
+        self.forced: dict[int, _Choice] = {}
+        self.tables: dict[type, Any] = {}
+
+
+_SHARED: weakref.WeakKeyDictionary[Rules, _Choices] = weakref.WeakKeyDictionary()
 
 
 class RandomHands:
@@ -83,15 +99,23 @@ class RandomHands:
         lock = rules.shown_card_lock
         self._lock_exempt = None if lock is None else lock.exempt
         self._normalise = scorer.normalise
-        self._held_choices: dict[int, tuple[_Choice, ...]] = {}
-        self._first_choices: dict[Card, tuple[_Choice, ...]] = {}
-        self._forced_choices: dict[int, _Choice] = {}
-        self._table = self._show_table() if self._compiled is not None else None
+        shared = _SHARED.get(rules)
+        if shared is None:
+            shared = _SHARED[rules] = _Choices()
+        self._held_choices = shared.held
+        self._first_choices = shared.first
+        self._forced_choices = shared.forced
+        self._table = None
+        if self._compiled is not None:
+            probe = self._factory(self._config, Deal._shuffled(0, self._copies)[1], [], [])
+            kind = type(probe)
+            if kind not in shared.tables:
+                shared.tables[kind] = self._show_table(probe)
+            self._table = shared.tables[kind]
 
-    def _show_table(self) -> Any:
+    def _show_table(self, probe: object) -> Any:
         """The engine's show phases as data, for an engine that plays whole hands
         (``random_hand``: the one-deck C engine), or ``None``."""
-        probe = self._factory(self._config, Deal._shuffled(0, self._copies)[1], [], [])
         make = getattr(type(probe), "show_table", None)
         showable = self._showable
         if make is None or not hasattr(probe, "random_hand") or self._copies != 1:
@@ -128,6 +152,7 @@ class RandomHands:
                 tuple(show_record(seat, card, show.kind) for card in show.cards)
                 for seat in range(SEATS)
             ),
+            _shown_with(0, indices),
         )
 
     def _for_held(self, held: int) -> tuple[_Choice, ...]:
@@ -190,7 +215,7 @@ class RandomHands:
                     choice = choices[int(random() * len(choices))]
                     if choice.indices:
                         made.append((seat, choice))
-                        shown[seat] = _shown_with(shown[seat], choice, one_deck)
+                        shown[seat] = _shown_with(shown[seat], choice.indices)
         held_choices = self._held_choices
         for k in range(SEATS):
             seat = (leader + k) & 3
@@ -201,7 +226,10 @@ class RandomHands:
             choice = choices[int(random() * len(choices))]
             if choice.indices:
                 made.append((seat, choice))
-                shown[seat] = _shown_with(shown[seat], choice, one_deck)
+                if shown[seat]:
+                    shown[seat] = _shown_with(shown[seat], choice.indices)
+                else:
+                    shown[seat] = choice.copies
         threshold = self._threshold
         if threshold and sum(bits.bit_count() for bits in shown) >= threshold:
             for seat in range(SEATS):
@@ -215,9 +243,10 @@ class RandomHands:
                 if choice.locked:
                     if one_deck:
                         locked[seat] |= choice.bits
+                    elif locked[seat]:
+                        locked[seat] = _shown_with(locked[seat], choice.indices)
                     else:
-                        for index in choice.indices:
-                            locked[seat] = add_copy(locked[seat], index)
+                        locked[seat] = choice.copies
         records = tuple(chain.from_iterable(choice.records[seat] for seat, choice in made))
         core = self._factory(self._config, dealt, [], [])
         core.start(leader, forced, locked, records)
@@ -236,10 +265,9 @@ class RandomHands:
         )
 
 
-def _shown_with(shown: int, choice: _Choice, one_deck: bool) -> int:
-    """A seat's shown-cards mask after ``choice`` (a second copy at bit 52 + index)."""
-    if one_deck:
-        return shown | choice.bits
-    for index in choice.indices:
+def _shown_with(shown: int, indices: tuple[int, ...]) -> int:
+    """A seat's shown-cards mask with one more copy of each card of ``indices`` (a
+    second copy at bit 52 + index)."""
+    for index in indices:
         shown = add_copy(shown, index)
     return shown

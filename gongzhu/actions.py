@@ -35,6 +35,11 @@ class ShowKind(enum.Enum):
     SECRET = "secret"
     """暗卖: sold secretly; the others learn only how many cards were sold."""
 
+    # Members are singletons compared by identity, so the identity hash is consistent
+    # with equality; Enum's own __hash__ (hash of the name, in Python) costs a Python
+    # call at every lookup of the dicts keyed by kind (show factors, lock exemptions).
+    __hash__ = object.__hash__
+
     @property
     def verb(self) -> str:
         """The word an action of this kind starts with in text."""

@@ -11,6 +11,7 @@ hands read per card to plain attributes of its own.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -26,7 +27,7 @@ from .plugin import Options, VariantInfo
 from .scorer import Scorer
 from .scoring import ScoreStage, ScoreTable, core_stages
 
-__all__ = ["CompiledRules", "compile_rules", "first_result_chain"]
+__all__ = ["CompiledRules", "compile_rules", "first_result_chain", "first_result_of"]
 
 
 @attrs.frozen
@@ -113,9 +114,10 @@ def compile_rules(
     score_stages = tuple(stages)
     first_copies = sum(c.bit for c in showable)
     normalise = first_result_chain(hook.gongzhu_normalise)
+    normalise_raw = first_result_of(hook.gongzhu_normalise, "raw", options=options)
 
     def normalised(raw: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(normalise(raw=raw, options=options))
+        return tuple(normalise_raw(raw))
 
     note = f"{names[0]}: {variants[0].normalisation or 'raw scores'}"
     return CompiledRules(
@@ -153,6 +155,44 @@ def first_result_chain(caller: Any) -> Callable[..., Any]:
     def call(**kwargs: Any) -> Any:
         for function, argnames in chain:
             result = function(*[kwargs[name] for name in argnames])
+            if result is not None:
+                return result
+        return None
+
+    return call
+
+
+def first_result_of(caller: Any, varying: str, **fixed: Any) -> Callable[[Any], Any]:
+    """:func:`first_result_chain` for a hook asked with one argument that varies
+    (``varying``) and the others fixed for the ruleset (``fixed``, its options):
+    a function of that one argument, each implementation's fixed arguments bound
+    once, so that a call builds no keyword dictionaries."""
+    impls = caller.get_hookimpls()
+    if any(impl.hookwrapper or impl.wrapper for impl in impls):
+        return lambda value: caller(**{varying: value}, **fixed)
+    calls: list[Callable[[Any], Any]] = []
+    for impl in reversed(impls):
+        names = impl.argnames
+        if names == (varying,):
+            calls.append(impl.function)
+        elif names and names[0] == varying:
+            calls.append(functools.partial(impl.function, **{n: fixed[n] for n in names[1:]}))
+        else:
+            calls.append(
+                functools.partial(
+                    lambda value, function, names: function(
+                        *[value if n == varying else fixed[n] for n in names]
+                    ),
+                    function=impl.function,
+                    names=names,
+                )
+            )
+    if len(calls) == 1:
+        return calls[0]
+
+    def call(value: Any) -> Any:
+        for function in calls:
+            result = function(value)
             if result is not None:
                 return result
         return None

@@ -79,9 +79,12 @@ class Deal:
         size = (seed.bit_length() + 8) // 8
         digest = hashlib.shake_256(seed.to_bytes(size, "little", signed=True)).digest(8 * len(deck))
         order, masks = _shuffle(digest, deck)
-        holdings = [0, 0, 0, 0]
-        for k in range(SEATS):
-            holdings[(first_seat + k) & 3] = masks[k]
+        if first_seat:
+            holdings = [0, 0, 0, 0]
+            for k in range(SEATS):
+                holdings[(first_seat + k) & 3] = masks[k]
+        else:
+            holdings = list(masks)
         # a permutation of a deck: nothing to check
         return cls._trusted(order, first_seat), holdings
 

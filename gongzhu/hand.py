@@ -36,6 +36,10 @@ __all__ = ["ACCELERATED", "RECORD_FORMAT", "HandState", "Phase"]
 _PLAY: Final = Phase.PLAY
 _BITS: Final = tuple(1 << i for i in range(52))
 _INDEX: Final = attrgetter("index")
+_ROUND_FROM: Final = tuple(tuple((first + k) % 4 for k in range(4)) for first in range(4))
+"""The seats in playing order from each seat."""
+_AUTO_SHOWS: dict[int, Show] = {}
+"""Auto-show's open shows by card mask, made once (at most one per set of showable cards)."""
 
 RECORD_FORMAT: Final = "gongzhu-hand/1"
 """The ``format`` field of hand records written by :meth:`HandState.to_record`."""
@@ -492,14 +496,15 @@ class HandState:
 
     def _start_show_phase(self) -> None:
         self.phase = Phase.SHOW
-        self._pending = [(self.leader + k) % SEATS for k in range(SEATS)]
-        self._to_move = self._pending[0]
+        self._pending = list(_ROUND_FROM[self.leader])
+        self._to_move = self.leader
 
     def _held_showable(self, seat: int) -> tuple[Card, ...]:
         return cards_of_mask(self._held_showable_mask(seat))
 
     def _held_showable_mask(self, seat: int) -> int:
-        held = self._core.hands[seat] & self.rules.showable_mask
+        # asked before play only, when each seat holds what it was dealt
+        held = self._dealt[seat] & self.rules.showable_mask
         if held >> 52:  # a second copy held (two decks)
             return subtract_copies(held, self._shown_bits[seat])
         return held & ~self._shown_bits[seat]
@@ -531,8 +536,10 @@ class HandState:
         assert isinstance(action, Show)
         if action.cards:
             self._shows.append((seat, action, False))
+            shown = self._shown_bits[seat]
             for card in action.cards:
-                self._shown_bits[seat] = add_copy(self._shown_bits[seat], card.index)
+                shown = add_copy(shown, card.index)
+            self._shown_bits[seat] = shown
         self._pending.pop(0)
         self._legal = None
         if self._pending:
@@ -576,7 +583,10 @@ class HandState:
             for seat in range(SEATS):
                 rest = self._held_showable_mask(seat)
                 if rest:
-                    self._shows.append((seat, Show(cards_of_mask(rest)), True))
+                    show = _AUTO_SHOWS.get(rest)
+                    if show is None:
+                        show = _AUTO_SHOWS[rest] = Show(cards_of_mask(rest))
+                    self._shows.append((seat, show, True))
                     bits[seat] |= rest
         locked = [0, 0, 0, 0]
         lock = rules.shown_card_lock
@@ -650,7 +660,11 @@ class HandState:
 
         :raises HandNotOver: while cards remain to be played.
         """
-        return self.outcome().final
+        self._require_over()
+        scorer = self.rules.scorer
+        if scorer.compiled is None:
+            return self.outcome().final
+        return scorer.normalise(self._compiled_raw())
 
     def outcome(self) -> Outcome:
         """The final scores, and whether some seat made full hearts or a slam.

@@ -26,7 +26,7 @@ import pluggy
 from . import defaults, engines, hookspecs, registry
 from .actions import Show, ShowKind
 from .cards import Card
-from .compile import CompiledRules, compile_rules
+from .compile import CompiledRules, compile_rules, first_result_of
 from .deal import SEATS, Deal
 from .discovery import DEFAULT_BASE, ENTRY_POINT_GROUP, installed, load_plugin, plugin_names
 from .engine import add_copy, cards_of_mask
@@ -299,7 +299,7 @@ class Rules:
         self._show_cache: dict[tuple[int, ShowKind], tuple[Show, ...]] = {}
         self._mask_choices: dict[int, tuple[Show, ...]] = {}
         self._hook = hook
-        self._opening_lead = compiled.opening_lead
+        self._lead_of = first_result_of(hook.gongzhu_opening_lead, "deal", options=self.options)
         self._normalise = compiled.normalise
 
     @property
@@ -382,7 +382,7 @@ class Rules:
 
     def opening_lead(self, deal: Deal) -> OpeningLead:
         """Who leads the first trick of ``deal`` (asks :func:`~.hookspecs.gongzhu_opening_lead`)."""
-        lead: OpeningLead = self._opening_lead(deal=deal, options=self.options)
+        lead: OpeningLead = self._lead_of(deal)
         return lead
 
     def next_leader(self, hand: HandState) -> int | None:

@@ -150,13 +150,13 @@ class ShowRecord:
     kind: ShowKind
 
 
-_RECORDS: dict[tuple[int, Card, ShowKind], ShowRecord] = {}
+_RECORDS: dict[tuple[int, int, ShowKind], ShowRecord] = {}
 
 
 def show_record(seat: int, card: Card, kind: ShowKind) -> ShowRecord:
     """``ShowRecord(seat, card, kind)``, made once and then shared (records are frozen):
     hands list their shows this way at every phase change, at no allocation."""
-    key = (seat, card, kind)
+    key = (seat, card.index, kind)
     record = _RECORDS.get(key)
     if record is None:
         record = _RECORDS[key] = ShowRecord(seat, card, kind)
@@ -663,7 +663,7 @@ class CompiledScorer:
         """
         hearts_factor = factors.get(self._heart_bit, 1)
         pig_factor = factors.get(_PIG_BIT, 1)
-        sheep_factor = factors.get(SHEEP.bit, 1)
+        sheep_factor = factors.get(_SHEEP_BIT, 1)
         transformer_factor = factors.get(_TRANSFORMER_BIT, 1)
         alone_value = self._alone * alone
         heart_own: list[tuple[int, int]] = []

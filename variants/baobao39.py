@@ -111,12 +111,12 @@ def zero_sum_thirds(raw: tuple[int, ...]) -> tuple[int, ...]:
     """
     total = sum(raw)
     # floor(q/3 + 1/2) in integers, with q = 4·raw − total
-    return tuple((2 * (4 * r - total) + 3) // 6 for r in raw)
+    return tuple([(2 * (4 * r - total) + 3) // 6 for r in raw])
 
 
 @hookimpl
 def gongzhu_normalise(raw: tuple[int, ...], options: Options) -> tuple[int, ...]:
     if options["zero_sum"] == "exact":
         total = sum(raw)
-        return tuple(4 * (4 * value - total) for value in raw)  # = 12 · (4·raw − total) / 3
-    return tuple(SCALE * value for value in zero_sum_thirds(raw))
+        return tuple([4 * (4 * value - total) for value in raw])  # = 12 · (4·raw − total) / 3
+    return tuple([SCALE * value for value in zero_sum_thirds(raw)])

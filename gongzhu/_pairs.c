@@ -1256,18 +1256,296 @@ static PyTypeObject PairsCoreType = {
     .tp_getset = core_getset,
 };
 
+/* -- two-deck scores (gongzhu.scoring.CompiledScorer.raw_copies) --------------------- */
+
+#define SCORING_CARDS 16 /* the 13 hearts, the pig, the sheep, the transformer */
+
+static PyObject *STR_CARD, *STR_INDEX, *STR_KIND; /* interned attribute names */
+
+/* A record's card index; -1 on error. */
+static int record_index(PyObject *record, int *index)
+{
+    PyObject *card = PyObject_GetAttr(record, STR_CARD), *value;
+    long i;
+    if (card == NULL)
+        return -1;
+    value = PyObject_GetAttr(card, STR_INDEX);
+    Py_DECREF(card);
+    if (value == NULL)
+        return -1;
+    i = PyLong_AsLong(value);
+    Py_DECREF(value);
+    if (i == -1 && PyErr_Occurred())
+        return -1;
+    if (i < 0 || i > 51) {
+        PyErr_SetString(PyExc_ValueError, "raw_copies: a card index outside 0-51");
+        return -1;
+    }
+    *index = (int)i;
+    return 0;
+}
+
+/* A record's show factor (factors: kind -> int); -1 on error, 1 when it does not fit
+ * in 64 bits. */
+static int record_factor(PyObject *record, PyObject *factors, long long *factor)
+{
+    PyObject *kind = PyObject_GetAttr(record, STR_KIND), *value;
+    int overflow = 0;
+    if (kind == NULL)
+        return -1;
+    value = PyObject_GetItem(factors, kind);
+    Py_DECREF(kind);
+    if (value == NULL)
+        return -1;
+    if (!PyLong_Check(value)) {
+        Py_DECREF(value);
+        PyErr_SetString(PyExc_TypeError, "raw_copies: a show factor that is not an int");
+        return -1;
+    }
+    *factor = PyLong_AsLongLongAndOverflow(value, &overflow);
+    Py_DECREF(value);
+    if (*factor == -1 && PyErr_Occurred())
+        return -1;
+    return overflow ? 1 : 0;
+}
+
+/* sum(factor of each copy of card `index` the seat took): its taken shown copies in
+ * order, then 1 each; *count gets the copies.  0, or 1 on overflow. */
+static int copy_factors(Mask m, int index, const int *shown_index, const long long *shown_factor,
+                        int nshown, long long *out, int *count, long long *each)
+{
+    int n = (int)(m.lo >> index & 1) + (int)(m.hi >> index & 1), used = 0, i;
+    long long total = 0;
+    for (i = 0; i < nshown && used < n; i++) {
+        if (shown_index[i] == index) {
+            each[used++] = shown_factor[i];
+            if (__builtin_add_overflow(total, shown_factor[i], &total))
+                return 1;
+        }
+    }
+    for (; used < n; used++) {
+        each[used] = 1;
+        total += 1;
+    }
+    *out = total;
+    *count = n;
+    return 0;
+}
+
+/* raw_copies(taken, values, heart, shows, shown_taken, factors, pig, sheep, transformer,
+ *            scoring, alone) -> the four raw scores, or None when a score would not fit
+ * in 64 bits (the caller then scores in Python).  The same arithmetic as
+ * CompiledScorer.raw_copies (values: the 13 hearts' values, 2 to A; heart: the
+ * showable heart's index or -1; pig, sheep, transformer: (index, value) pairs, the
+ * transformer's value its multiplier; scoring: the mask of the scoring cards' first
+ * copies; alone: the lone transformer's value). */
+static PyObject *raw_copies(PyObject *self, PyObject *args)
+{
+    PyObject *taken_obj, *values_obj, *shows, *shown_taken, *factors, *fast = NULL, *out;
+    PyObject *scoring_obj;
+    long long values[13], hearts_factor = 1, alone, scores[4];
+    long long pig_value, sheep_value, multiplier;
+    int heart, pig, sheep, transformer, s, i, r;
+    uint64_t scoring;
+    Mask taken[4];
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOiOOO(iL)(iL)(iL)OL:raw_copies", &taken_obj, &values_obj,
+                          &heart, &shows, &shown_taken, &factors, &pig, &pig_value, &sheep,
+                          &sheep_value, &transformer, &multiplier, &scoring_obj, &alone))
+        return NULL;
+    if (pig < 0 || pig > 51 || sheep < 0 || sheep > 51 || transformer < 0 || transformer > 51 ||
+        heart > 51) {
+        PyErr_SetString(PyExc_ValueError, "raw_copies: a card index outside 0-51");
+        return NULL;
+    }
+    if (read_masks(taken_obj, taken, "taken: expected four two-deck card masks", 0) < 0)
+        return NULL;
+    scoring = PyLong_AsUnsignedLongLong(scoring_obj);
+    if (scoring == (uint64_t)-1 && PyErr_Occurred())
+        return NULL;
+    fast = PySequence_Fast(values_obj, "values: expected 13 ints");
+    if (fast == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != 13) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "values: expected 13 ints");
+        return NULL;
+    }
+    for (i = 0; i < 13; i++) {
+        int overflow = 0;
+        values[i] = PyLong_AsLongLongAndOverflow(PySequence_Fast_GET_ITEM(fast, i), &overflow);
+        if (values[i] == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        if (overflow || values[i] > (1LL << 40) || values[i] < -(1LL << 40)) {
+            Py_DECREF(fast);
+            Py_RETURN_NONE; /* 26 such values cannot overflow a sum: larger ones, Python */
+        }
+    }
+    Py_DECREF(fast);
+    fast = PySequence_Fast(shows, "shows: expected a sequence of records");
+    if (fast == NULL)
+        return NULL;
+    for (i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+        PyObject *record = PySequence_Fast_GET_ITEM(fast, i);
+        int index;
+        long long factor;
+        if (record_index(record, &index) < 0) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        if (index != heart)
+            continue;
+        r = record_factor(record, factors, &factor);
+        if (r < 0) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        if (r || __builtin_mul_overflow(hearts_factor, factor, &hearts_factor)) {
+            Py_DECREF(fast);
+            Py_RETURN_NONE;
+        }
+    }
+    Py_DECREF(fast);
+    fast = PySequence_Fast(shown_taken, "shown_taken: expected four sequences of records");
+    if (fast == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != 4) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "shown_taken: expected four sequences of records");
+        return NULL;
+    }
+    for (s = 0; s < 4; s++) {
+        Mask m = {taken[s].lo & scoring, taken[s].hi & scoring};
+        PyObject *records = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, s),
+                                            "shown_taken: expected four sequences of records");
+        int nshown, shown_index[32], count;
+        long long shown_factor[32], total = 0, sum, each[2];
+        uint64_t first, second;
+        if (records == NULL) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        nshown = (int)PySequence_Fast_GET_SIZE(records);
+        if (nshown > 32) {
+            Py_DECREF(records);
+            Py_DECREF(fast);
+            Py_RETURN_NONE; /* more shown copies than two decks hold: Python decides */
+        }
+        for (i = 0; i < nshown; i++) {
+            PyObject *record = PySequence_Fast_GET_ITEM(records, i);
+            if (record_index(record, &shown_index[i]) < 0 ||
+                (r = record_factor(record, factors, &shown_factor[i])) < 0) {
+                Py_DECREF(records);
+                Py_DECREF(fast);
+                return NULL;
+            }
+            if (r) {
+                Py_DECREF(records);
+                Py_DECREF(fast);
+                Py_RETURN_NONE;
+            }
+        }
+        Py_DECREF(records);
+        scores[s] = 0;
+        if (!(m.lo | m.hi))
+            continue;
+        first = m.lo >> 13 & 0x1FFF;
+        second = m.hi >> 13 & 0x1FFF;
+        for (r = 0; r < 13; r++) {
+            long long v = values[r] * (long long)((first >> r & 1) + (second >> r & 1));
+            total += v; /* |values| <= 2**40: no overflow */
+        }
+        if (__builtin_mul_overflow(total, hearts_factor, &total))
+            goto overflow;
+        if (first == 0x1FFF && second == 0x1FFF)
+            total = -total;
+        if (copy_factors(m, pig, shown_index, shown_factor, nshown, &sum, &count, each))
+            goto overflow;
+        if (count) {
+            long long value;
+            if (__builtin_mul_overflow(pig_value, sum, &value))
+                goto overflow;
+            if (m.lo == scoring && m.hi == scoring)
+                value = -value;
+            if (__builtin_add_overflow(total, value, &total))
+                goto overflow;
+        }
+        if (copy_factors(m, sheep, shown_index, shown_factor, nshown, &sum, &count, each))
+            goto overflow;
+        if (count) {
+            long long value;
+            if (__builtin_mul_overflow(sheep_value, sum, &value) ||
+                __builtin_add_overflow(total, value, &total))
+                goto overflow;
+        }
+        if (copy_factors(m, transformer, shown_index, shown_factor, nshown, &sum, &count, each))
+            goto overflow;
+        if (count) {
+            uint64_t both = 1ULL << transformer;
+            if ((m.lo & ~both) | (m.hi & ~both)) {
+                for (i = 0; i < count; i++) {
+                    long long step;
+                    if (__builtin_mul_overflow(multiplier, each[i], &step) ||
+                        __builtin_mul_overflow(total, step, &total))
+                        goto overflow;
+                }
+            } else {
+                total = 0;
+                for (i = 0; i < count; i++) {
+                    long long step;
+                    if (__builtin_mul_overflow(alone, each[i], &step) ||
+                        __builtin_add_overflow(total, step, &total))
+                        goto overflow;
+                }
+            }
+        }
+        scores[s] = total;
+        continue;
+    overflow:
+        Py_DECREF(fast);
+        Py_RETURN_NONE;
+    }
+    Py_DECREF(fast);
+    out = PyTuple_New(4);
+    if (out == NULL)
+        return NULL;
+    for (s = 0; s < 4; s++) {
+        PyObject *v = PyLong_FromLongLong(scores[s]);
+        if (v == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, s, v);
+    }
+    return out;
+}
+
+static PyMethodDef module_methods[] = {
+    {"raw_copies", raw_copies, METH_VARARGS,
+     "raw_copies(...): two-deck raw scores (see gongzhu.scoring.CompiledScorer.raw_copies)"},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "gongzhu._pairs",
     .m_doc = "Optional C accelerator: the two-deck play engine with pairs "
              "(see gongzhu.engine_pairs).",
     .m_size = -1,
+    .m_methods = module_methods,
 };
 
 PyMODINIT_FUNC PyInit__pairs(void)
 {
     PyObject *m;
     if (PyType_Ready(&PairsCoreType) < 0)
+        return NULL;
+    STR_CARD = PyUnicode_InternFromString("card");
+    STR_INDEX = PyUnicode_InternFromString("index");
+    STR_KIND = PyUnicode_InternFromString("kind");
+    if (STR_CARD == NULL || STR_INDEX == NULL || STR_KIND == NULL)
         return NULL;
     m = PyModule_Create(&module);
     if (m == NULL)

@@ -22,6 +22,7 @@ turns the raw totals into the hand's result.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, overload
 
@@ -509,6 +510,20 @@ def core_stages() -> StageList:
 _CORE_FUNCS: Final = tuple(s.run for s in core_stages())
 
 
+def _accelerated_raw_copies() -> Callable[..., tuple[int, ...] | None] | None:
+    """The C accelerator's two-deck scorer (``None`` when not built or switched off)."""
+    if os.environ.get("GONGZHU_PURE_PYTHON"):
+        return None
+    try:
+        from ._pairs import raw_copies
+    except ImportError:  # the optional C accelerator was not built
+        return None
+    return raw_copies
+
+
+_raw_copies: Final = _accelerated_raw_copies()
+
+
 class CompiledScorer:
     """The core pipeline compiled to mask arithmetic, for :meth:`HandState.returns`.
 
@@ -523,6 +538,7 @@ class CompiledScorer:
         "_factors",
         "_heart",
         "_heart_bit",
+        "_heart_list",
         "_heart_values",
         "_hi",
         "_lo",
@@ -535,6 +551,7 @@ class CompiledScorer:
         self._factors = dict(table.show_factors)
         self._heart_bit = 0 if heart is None else heart.bit
         values = [table.heart_values[Rank(r + 2)] for r in range(13)]
+        self._heart_list = tuple(values)
         self._heart_values = {1 << (13 + r): values[r] for r in range(13)}
         self._lo = [sum(values[r] for r in range(7) if m >> r & 1) for m in range(128)]
         self._hi = [sum(values[7 + r] for r in range(6) if m >> r & 1) for m in range(64)]
@@ -589,6 +606,31 @@ class CompiledScorer:
     ) -> tuple[int, ...]:
         """Two decks: raw scores from each seat's taken-card mask (a second copy at bit
         52 + index), every shown copy, and per seat the shown copies it took."""
+        if _raw_copies is not None:  # the C accelerator's twin, where 64 bits hold the scores
+            raw: tuple[int, ...] | None = _raw_copies(
+                taken,
+                self._heart_list,
+                -1 if self._heart is None else self._heart.index,
+                shows,
+                shown_taken,
+                self._factors,
+                (_PIG_INDEX, PIG_VALUE),
+                (_SHEEP_INDEX, SHEEP_VALUE),
+                (_TRANSFORMER_INDEX, TRANSFORMER_MULTIPLIER),
+                self._scoring,
+                self._alone,
+            )
+            if raw is not None:
+                return raw
+        return self._raw_copies(taken, shows, shown_taken)
+
+    def _raw_copies(
+        self,
+        taken: Sequence[int],
+        shows: Sequence[ShowRecord],
+        shown_taken: Sequence[Sequence[ShowRecord]],
+    ) -> tuple[int, ...]:
+        """:meth:`raw_copies` in Python (the reference of the C accelerator's)."""
         factors = self._factors
         hearts_factor = 1
         heart = -1 if self._heart is None else self._heart.index

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gongzhu
+import gongzhu.scoring
 from gongzhu import Phase, Play, Show
 from gongzhu.actions import play_of_key
 from gongzhu.engine import add_copy
@@ -375,3 +376,72 @@ def test_compiled_scorer_on_extreme_two_deck_captures(seed: int) -> None:
     assert scorer.raw_copies(taken, sheet.shows, shown_taken) == sheet.raw
     assert scorer.full_hearts(taken, 2) == any(sheet.full_hearts)
     assert scorer.slam(taken, 2) == any(sheet.slam)
+
+
+needs_pairs_c = pytest.mark.skipif(
+    gongzhu.scoring._raw_copies is None, reason="C accelerator not built"
+)
+
+
+@needs_pairs_c
+@settings(max_examples=300, deadline=None)
+@given(
+    names=st.sampled_from([("two-deck",), ("two-deck", "anmai"), ("two-deck", "hearts-pips")]),
+    data=st.data(),
+)
+def test_c_raw_copies_is_the_python_one(names: tuple[str, ...], data: st.DataObject) -> None:
+    """The accelerator's two-deck scorer against the Python reference, on any captures."""
+    rules = gongzhu.load_rules(*names)
+    scorer = rules.compiled_scorer
+    assert scorer is not None
+    scoring = [c for c in gongzhu.full_deck(2) if rules.table.is_scoring(c)]
+    taken = [0, 0, 0, 0]
+    for card in scoring:
+        seat = data.draw(st.integers(0, 3))
+        taken[seat] = add_copy(taken[seat], card.index)
+    kinds = sorted(rules.show_kinds, key=lambda kind: kind.value)
+    shows = [
+        ShowRecord(data.draw(st.integers(0, 3)), card, data.draw(st.sampled_from(kinds)))
+        for card in sorted(rules.table.showable)
+        for _copy in range(data.draw(st.integers(0, 2)))
+    ]
+    shown_taken: list[list[ShowRecord]] = [[], [], [], []]
+    for record in shows:
+        if data.draw(st.booleans()):
+            shown_taken[data.draw(st.integers(0, 3))].append(record)
+    c_raw = scorer.raw_copies(taken, shows, shown_taken)
+    assert c_raw == scorer._raw_copies(taken, shows, shown_taken)
+    assert gongzhu.scoring._raw_copies is not None
+    assert c_raw == gongzhu.scoring._raw_copies(  # the C answer itself, not a fallback
+        taken,
+        scorer._heart_list,
+        -1 if scorer._heart is None else scorer._heart.index,
+        shows,
+        shown_taken,
+        scorer._factors,
+        (gongzhu.PIG.index, -100),
+        (gongzhu.SHEEP.index, 100),
+        (gongzhu.TRANSFORMER.index, 2),
+        scorer._scoring,
+        scorer._alone,
+    )
+
+
+@needs_pairs_c
+def test_c_raw_copies_leaves_huge_factors_to_python() -> None:
+    rules = gongzhu.load_rules("two-deck")
+    scorer = rules.compiled_scorer
+    assert scorer is not None
+    heart = gongzhu.HEART_ACE
+    all_hearts = sum(1 << (13 + r) for r in range(13))
+    taken = [all_hearts | all_hearts << 52, 0, 0, 0]
+    shows = [ShowRecord(0, heart, gongzhu.ShowKind.OPEN)] * 2
+    factors = dict(scorer._factors)
+    scorer._factors = {kind: 2**40 for kind in factors}  # (2**40)**2 overflows 64 bits
+    try:
+        args = (taken, shows, [shows, [], [], []])
+        raw = scorer.raw_copies(*args)
+        assert raw == scorer._raw_copies(*args)
+        assert abs(raw[0]) > 2**63  # the Python answer: no 64-bit result could hold it
+    finally:
+        scorer._factors = factors

@@ -139,18 +139,20 @@ def self_capture_masks(hand: MaskScoring) -> None:
     """自得 on card masks (one deck): the same as :func:`self_capture`, for the compiled scorer."""
     showable = _showable_mask(hand.table.showable)
     transformer_rule = hand.options["zide_transformer"]
+    own = hand.own  # card bit -> factor on the card's own value (MaskScoring.own)
     for taken, dealt in zip(hand.taken, hand.dealt, strict=True):
         mine = taken & dealt & showable
         while mine:  # each showable card the seat was dealt and took back, lowest first
             bit = mine & -mine
             mine ^= bit
-            if bit != TRANSFORMER.bit or transformer_rule == "both":
-                hand.multiply(Card.from_index(bit.bit_length() - 1), 2)
+            if bit != _TRANSFORMER_BIT or transformer_rule == "both":
+                own[bit] = own.get(bit, 1) * 2
             elif transformer_rule == "alone":
                 hand.alone *= 2
 
 
 _SHOWABLE_MASKS: dict[frozenset[Card], int] = {}
+_TRANSFORMER_BIT = TRANSFORMER.bit
 
 
 def _showable_mask(showable: frozenset[Card]) -> int:

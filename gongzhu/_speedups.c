@@ -575,10 +575,10 @@ static PyObject *core_play(Engine *e, PyObject *arg)
     return PyLong_FromLong(e->seat);
 }
 
-/* One draw of random() for a playout (`who` names it in errors): a float in
- * [0, 1) into *out, else ValueError (TypeError); RuntimeError when random()
- * changed the engine under the playout.  Returns 0, or -1 with an error set. */
-static int draw_random(Engine *e, PyObject *random, const char *who, double *out)
+/* One draw of random() (`who` names the caller in errors): a float in [0, 1) into
+ * *out, else ValueError (TypeError); RuntimeError when random() changed the engine.
+ * Returns 0, or -1 with an error set. */
+static int draw_unit(Engine *e, PyObject *random, const char *who, double *out)
 {
     unsigned long version = e->version;
     PyObject *r = PyObject_CallNoArgs(random);
@@ -593,11 +593,23 @@ static int draw_random(Engine *e, PyObject *random, const char *who, double *out
         PyErr_SetString(PyExc_ValueError, "random() must return a float in [0, 1)");
         return -1;
     }
-    if (e->version != version || e->seat < 0) {
+    if (e->version != version) {
         PyErr_Format(PyExc_RuntimeError, "random() changed the PlayCore under %s", who);
         return -1;
     }
     *out = x;
+    return 0;
+}
+
+/* One draw of random() for a playout: draw_unit, and a seat must still be to move. */
+static int draw_random(Engine *e, PyObject *random, const char *who, double *out)
+{
+    if (draw_unit(e, random, who, out) < 0)
+        return -1;
+    if (e->seat < 0) {
+        PyErr_Format(PyExc_RuntimeError, "random() changed the PlayCore under %s", who);
+        return -1;
+    }
     return 0;
 }
 
@@ -976,26 +988,13 @@ static PyTypeObject ShowTableType = {
     .tp_dealloc = (destructor)table_dealloc,
 };
 
-/* One draw for a show decision: index int(random() * n) into *out. */
+/* One draw for random_hand: index int(random() * n) into *out (draw_random's checks,
+ * except that no seat need be to move: the show phases come before the play). */
 static int draw_index(Engine *e, PyObject *random, int n, int *out)
 {
-    unsigned long version = e->version;
-    PyObject *r = PyObject_CallNoArgs(random);
     double x;
-    if (r == NULL)
+    if (draw_unit(e, random, "random_hand", &x) < 0)
         return -1;
-    x = PyFloat_AsDouble(r);
-    Py_DECREF(r);
-    if (x == -1.0 && PyErr_Occurred())
-        return -1;
-    if (!(x >= 0.0 && x < 1.0)) {
-        PyErr_SetString(PyExc_ValueError, "random() must return a float in [0, 1)");
-        return -1;
-    }
-    if (e->version != version) {
-        PyErr_SetString(PyExc_RuntimeError, "random() changed the PlayCore under random_hand");
-        return -1;
-    }
     *out = (int)(x * (double)n);
     if (*out >= n)
         *out = n - 1;

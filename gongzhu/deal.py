@@ -9,7 +9,6 @@ hooks exchange.
 from __future__ import annotations
 
 import hashlib
-import os
 import struct
 import sys
 import warnings
@@ -19,6 +18,7 @@ from typing import Any, Final
 
 import attrs
 
+from ._accel import accelerator
 from .cards import Card, full_deck, parse_cards
 from .errors import InvalidCard
 
@@ -195,15 +195,6 @@ def _shuffle_deck(digest: bytes, deck: tuple[Card, ...]) -> tuple[tuple[Card, ..
     return order, masks
 
 
-def _accelerated_shuffle() -> Callable[[bytes, tuple[Card, ...]], tuple[Any, Any]] | None:
-    """The C accelerator's ``shuffle_deck`` (``None`` when not built or switched off)."""
-    if os.environ.get("GONGZHU_PURE_PYTHON"):
-        return None
-    try:
-        from ._speedups import shuffle_deck
-    except ImportError:  # the optional C accelerator was not built
-        return None
-    return shuffle_deck
-
-
-_shuffle: Final = _accelerated_shuffle() or _shuffle_deck
+_shuffle: Final[Callable[[bytes, tuple[Card, ...]], tuple[Any, Any]]] = (
+    getattr(accelerator("_speedups"), "shuffle_deck", None) or _shuffle_deck
+)

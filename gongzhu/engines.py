@@ -22,11 +22,10 @@ both.
 
 from __future__ import annotations
 
-import importlib
-import os
 from collections.abc import Sequence
 from typing import Any, Final
 
+from ._accel import accelerator
 from .actions import SINGLE_PLAYS, Play
 from .engine import PlayCore
 from .play import EngineRegistry, EngineSpec, PlayConfig, PlayEngine, Refusal
@@ -39,17 +38,8 @@ NAME: Final = "gongzhu.engines"
 """The name this plug-in is registered under in each plugin manager."""
 
 
-def _optional(module: str) -> Any:
-    if os.environ.get("GONGZHU_PURE_PYTHON"):
-        return None
-    try:
-        return importlib.import_module(module)
-    except ImportError:  # the optional C accelerator was not built
-        return None
-
-
-_speedups: Any = _optional("gongzhu._speedups")
-_pairs: Any = _optional("gongzhu._pairs")
+_speedups: Any = accelerator("_speedups")
+_pairs: Any = accelerator("_pairs")
 
 ACCELERATED: Final = _speedups is not None and _pairs is not None
 """Whether the C engines were built (and not switched off by ``GONGZHU_PURE_PYTHON``)."""

@@ -22,12 +22,12 @@ turns the raw totals into the hand's result.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, overload
 
 import attrs
 
+from ._accel import accelerator
 from .actions import ShowKind
 from .cards import PIG, SHEEP, TRANSFORMER, Card, Rank, Suit
 
@@ -510,18 +510,10 @@ def core_stages() -> StageList:
 _CORE_FUNCS: Final = tuple(s.run for s in core_stages())
 
 
-def _accelerated_raw_copies() -> Callable[..., tuple[int, ...] | None] | None:
-    """The C accelerator's two-deck scorer (``None`` when not built or switched off)."""
-    if os.environ.get("GONGZHU_PURE_PYTHON"):
-        return None
-    try:
-        from ._pairs import raw_copies
-    except ImportError:  # the optional C accelerator was not built
-        return None
-    return raw_copies
-
-
-_raw_copies: Final = _accelerated_raw_copies()
+_raw_copies: Final[Callable[..., tuple[int, ...] | None] | None] = getattr(
+    accelerator("_pairs"), "raw_copies", None
+)
+"""The C accelerator's two-deck scorer (``None`` without it)."""
 
 
 class CompiledScorer:

@@ -88,7 +88,6 @@ typedef struct {
     int trick[4], ntrick;
     int lock_first, lock_discards, lift_for_hand, pair_beats_unmatched;
     unsigned long version; /* bumped by every change of the game state */
-    int quiet;             /* set during quiet_playout: no history or tricks appended */
     int ntrick_shows, ntaken_shows;
     Shown trick_shows[TRICK_SHOWS_MAX]; /* the shown copies played in the trick under way */
     Shown taken_shows[SHOWS_MAX];       /* the shown copies taken, in order (seat: taker) */
@@ -309,7 +308,7 @@ static int rank_of(const Engine *e, int key, int led, int pair_lead)
 
 /* Play the legal key `key` whose Play object is `play`; the state changes first, then the
  * history (and the trick list) get their entries.  -1 on error (the state has changed). */
-static int play_key(Engine *e, int key, PyObject *play)
+static int play_key(Engine *e, int key, PyObject *play, int record)
 {
     int seat = e->seat, a, b, ncards, c, finished = 0, winner = 0, leader = 0;
     int keys[4], k;
@@ -397,7 +396,7 @@ static int play_key(Engine *e, int key, PyObject *play)
         e->seat = (seat + 1) & 3;
     }
 
-    if (e->quiet)
+    if (!record)
         return 0;
     /* the Python objects */
     item = PyTuple_New(2);
@@ -1038,12 +1037,12 @@ static PyObject *core_play(Engine *e, PyObject *arg)
     compute_legal(e);
     if (!find_legal(e, (int)key))
         return PyLong_FromLong(-2);
-    if (play_key(e, (int)key, play) < 0)
+    if (play_key(e, (int)key, play, 1) < 0)
         return NULL;
     return PyLong_FromLong(e->seat);
 }
 
-static PyObject *core_random_playout(Engine *e, PyObject *random)
+static PyObject *playout(Engine *e, PyObject *random, int record)
 {
     while (e->seat != -1) {
         PyObject *r, *play;
@@ -1089,7 +1088,7 @@ static PyObject *core_random_playout(Engine *e, PyObject *random)
                                 "the engine changed during random_playout");
             return NULL;
         }
-        if (play_key(e, key, play) < 0)
+        if (play_key(e, key, play, record) < 0)
             return NULL;
     }
     Py_RETURN_NONE;
@@ -1099,11 +1098,12 @@ static PyObject *core_random_playout(Engine *e, PyObject *random)
  * path, gongzhu.bulk, reads only the taken cards and the shown copies taken). */
 static PyObject *core_quiet_playout(Engine *e, PyObject *random)
 {
-    PyObject *result;
-    e->quiet = 1;
-    result = core_random_playout(e, random);
-    e->quiet = 0;
-    return result;
+    return playout(e, random, 0);
+}
+
+static PyObject *core_random_playout(Engine *e, PyObject *random)
+{
+    return playout(e, random, 1);
 }
 
 static PyObject *core_shown_taken_raw(Engine *e, PyObject *unused)
@@ -1285,8 +1285,8 @@ static int record_index(PyObject *record, int *index)
     return 0;
 }
 
-/* A record's show factor (factors: kind -> int); -1 on error, 1 when it does not fit
- * in 64 bits. */
+/* A record's show factor (factors: kind -> int); -1 on error, 1 when it is not an int
+ * that fits in 64 bits (the caller then leaves the scores to Python). */
 static int record_factor(PyObject *record, PyObject *factors, long long *factor)
 {
     PyObject *kind = PyObject_GetAttr(record, STR_KIND), *value;
@@ -1297,10 +1297,9 @@ static int record_factor(PyObject *record, PyObject *factors, long long *factor)
     Py_DECREF(kind);
     if (value == NULL)
         return -1;
-    if (!PyLong_Check(value)) {
+    if (!PyLong_Check(value)) { /* not an int: the Python reference decides */
         Py_DECREF(value);
-        PyErr_SetString(PyExc_TypeError, "raw_copies: a show factor that is not an int");
-        return -1;
+        return 1;
     }
     *factor = PyLong_AsLongLongAndOverflow(value, &overflow);
     Py_DECREF(value);
@@ -1325,7 +1324,8 @@ static int copy_factors(Mask m, int index, const int *shown_index, const long lo
     }
     for (; used < n; used++) {
         each[used] = 1;
-        total += 1;
+        if (__builtin_add_overflow(total, 1, &total))
+            return 1;
     }
     *out = total;
     *count = n;
@@ -1363,17 +1363,22 @@ static PyObject *raw_copies(PyObject *self, PyObject *args)
     scoring = PyLong_AsUnsignedLongLong(scoring_obj);
     if (scoring == (uint64_t)-1 && PyErr_Occurred())
         return NULL;
-    fast = PySequence_Fast(values_obj, "values: expected 13 ints");
+    fast = PySequence_Tuple(values_obj); /* snapshots: reading may run Python code */
     if (fast == NULL)
         return NULL;
-    if (PySequence_Fast_GET_SIZE(fast) != 13) {
+    if (PyTuple_GET_SIZE(fast) != 13) {
         Py_DECREF(fast);
         PyErr_SetString(PyExc_ValueError, "values: expected 13 ints");
         return NULL;
     }
     for (i = 0; i < 13; i++) {
         int overflow = 0;
-        values[i] = PyLong_AsLongLongAndOverflow(PySequence_Fast_GET_ITEM(fast, i), &overflow);
+        PyObject *value = PyTuple_GET_ITEM(fast, i);
+        if (!PyLong_Check(value)) { /* not an int: the Python reference decides */
+            Py_DECREF(fast);
+            Py_RETURN_NONE;
+        }
+        values[i] = PyLong_AsLongLongAndOverflow(value, &overflow);
         if (values[i] == -1 && PyErr_Occurred()) {
             Py_DECREF(fast);
             return NULL;
@@ -1384,11 +1389,11 @@ static PyObject *raw_copies(PyObject *self, PyObject *args)
         }
     }
     Py_DECREF(fast);
-    fast = PySequence_Fast(shows, "shows: expected a sequence of records");
+    fast = PySequence_Tuple(shows);
     if (fast == NULL)
         return NULL;
-    for (i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
-        PyObject *record = PySequence_Fast_GET_ITEM(fast, i);
+    for (i = 0; i < PyTuple_GET_SIZE(fast); i++) {
+        PyObject *record = PyTuple_GET_ITEM(fast, i);
         int index;
         long long factor;
         if (record_index(record, &index) < 0) {
@@ -1408,18 +1413,17 @@ static PyObject *raw_copies(PyObject *self, PyObject *args)
         }
     }
     Py_DECREF(fast);
-    fast = PySequence_Fast(shown_taken, "shown_taken: expected four sequences of records");
+    fast = PySequence_Tuple(shown_taken);
     if (fast == NULL)
         return NULL;
-    if (PySequence_Fast_GET_SIZE(fast) != 4) {
+    if (PyTuple_GET_SIZE(fast) != 4) {
         Py_DECREF(fast);
         PyErr_SetString(PyExc_ValueError, "shown_taken: expected four sequences of records");
         return NULL;
     }
     for (s = 0; s < 4; s++) {
         Mask m = {taken[s].lo & scoring, taken[s].hi & scoring};
-        PyObject *records = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, s),
-                                            "shown_taken: expected four sequences of records");
+        PyObject *records = PySequence_Tuple(PyTuple_GET_ITEM(fast, s));
         int nshown, shown_index[32], count;
         long long shown_factor[32], total = 0, sum, each[2];
         uint64_t first, second;
@@ -1427,14 +1431,14 @@ static PyObject *raw_copies(PyObject *self, PyObject *args)
             Py_DECREF(fast);
             return NULL;
         }
-        nshown = (int)PySequence_Fast_GET_SIZE(records);
+        nshown = (int)PyTuple_GET_SIZE(records);
         if (nshown > 32) {
             Py_DECREF(records);
             Py_DECREF(fast);
             Py_RETURN_NONE; /* more shown copies than two decks hold: Python decides */
         }
         for (i = 0; i < nshown; i++) {
-            PyObject *record = PySequence_Fast_GET_ITEM(records, i);
+            PyObject *record = PyTuple_GET_ITEM(records, i);
             if (record_index(record, &shown_index[i]) < 0 ||
                 (r = record_factor(record, factors, &shown_factor[i])) < 0) {
                 Py_DECREF(records);
@@ -1459,16 +1463,16 @@ static PyObject *raw_copies(PyObject *self, PyObject *args)
         }
         if (__builtin_mul_overflow(total, hearts_factor, &total))
             goto overflow;
-        if (first == 0x1FFF && second == 0x1FFF)
-            total = -total;
+        if (first == 0x1FFF && second == 0x1FFF && __builtin_sub_overflow(0, total, &total))
+            goto overflow;
         if (copy_factors(m, pig, shown_index, shown_factor, nshown, &sum, &count, each))
             goto overflow;
         if (count) {
             long long value;
             if (__builtin_mul_overflow(pig_value, sum, &value))
                 goto overflow;
-            if (m.lo == scoring && m.hi == scoring)
-                value = -value;
+            if (m.lo == scoring && m.hi == scoring && __builtin_sub_overflow(0, value, &value))
+                goto overflow;
             if (__builtin_add_overflow(total, value, &total))
                 goto overflow;
         }

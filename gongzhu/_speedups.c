@@ -58,8 +58,6 @@ typedef struct {
     int has_preferred, penalty, last_offender;
     /* bumped by every change of the game state (random_playout's re-entrancy check) */
     unsigned long version;
-    /* set while random_hand plays: no history or tricks are appended */
-    int quiet;
 } Engine;
 
 static uint64_t lead_lock(const Engine *e, uint64_t hand, uint64_t locked)
@@ -219,7 +217,7 @@ static void finish_trick(Engine *e, int *winner_out, int *taker_out)
 
 /* Play card `key` (0..51, in the hand of e->seat >= 0) for the seat to move.
  * The whole C state is updated before history and tricks are appended to. */
-static int play_key(Engine *e, int key)
+static int play_key(Engine *e, int key, int record)
 {
     int seat = e->seat, done, leader = e->trick_leader, trick[4], winner = 0, taker = 0;
     uint64_t bit = 1ULL << key;
@@ -244,7 +242,7 @@ static int play_key(Engine *e, int key)
     } else {
         e->seat = (seat + 1) & 3;
     }
-    if (e->quiet)
+    if (!record)
         return 0;
     if (record_play(e, seat, key) < 0)
         return -1;
@@ -570,7 +568,7 @@ static PyObject *core_play(Engine *e, PyObject *arg)
         return NULL;
     if (key < 0 || key >= 52 || !((legal_mask(e) >> key) & 1))
         return PyLong_FromLong(-2);
-    if (play_key(e, (int)key) < 0)
+    if (play_key(e, (int)key, 1) < 0)
         return NULL;
     return PyLong_FromLong(e->seat);
 }
@@ -619,7 +617,7 @@ static int draw_random(Engine *e, PyObject *random, const char *who, double *out
  * so does a seat to move without a card; a random() that changes the engine
  * (re-entrant play, start, __init__) raises RuntimeError.  A card played
  * before the error stays played.  On a finished engine it does nothing. */
-static PyObject *core_random_playout(Engine *e, PyObject *random)
+static PyObject *playout(Engine *e, PyObject *random, int record, const char *who)
 {
     if (e->seat >= 0 && check_ready(e) < 0)
         return NULL;
@@ -632,28 +630,29 @@ static PyObject *core_random_playout(Engine *e, PyObject *random)
             PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
             return NULL;
         }
-        if (draw_random(e, random, "random_playout", &x) < 0)
+        if (draw_random(e, random, who, &x) < 0)
             return NULL;
         skip = (long)(x * (double)n);
         if (skip >= n) /* cannot happen for x < 1 and n <= 52; kept as a guard */
             skip = n - 1;
         while (skip-- > 0)
             mask &= mask - 1;
-        if (play_key(e, __builtin_ctzll(mask)) < 0)
+        if (play_key(e, __builtin_ctzll(mask), record) < 0)
             return NULL;
     }
     Py_RETURN_NONE;
+}
+
+static PyObject *core_random_playout(Engine *e, PyObject *random)
+{
+    return playout(e, random, 1, "random_playout");
 }
 
 /* quiet_playout(random): random_playout, keeping no history or trick list (the bulk
  * path, gongzhu.bulk, reads only the taken cards). */
 static PyObject *core_quiet_playout(Engine *e, PyObject *random)
 {
-    PyObject *result;
-    e->quiet = 1;
-    result = core_random_playout(e, random);
-    e->quiet = 0;
-    return result;
+    return playout(e, random, 0, "quiet_playout");
 }
 
 /* greedy_playout(values, random): play to the end with the greedy playout policy
@@ -814,7 +813,7 @@ static PyObject *core_greedy_playout(Engine *e, PyObject *args)
             PyErr_SetString(PyExc_RuntimeError, "random() changed the PlayCore under greedy_playout");
             return NULL;
         }
-        if (play_key(e, card) < 0)
+        if (play_key(e, card, 1) < 0)
             return NULL;
     }
     Py_RETURN_NONE;
@@ -826,29 +825,34 @@ static PyObject *core_greedy_playout(Engine *e, PyObject *args)
  * the shown-card lock holds them. */
 typedef struct {
     uint64_t bits;
-    long factor;
+    long long factor;
     int locks;
 } ShowChoice;
 
 #define MAX_SHOWABLE 8
+#define MAX_CHOICES 1024 /* per holding: k cards have 2**k subsets, per kind of show */
+#define FIRST_ROOM 512   /* 首明 choices, all cards together */
 
 /* ShowTable(showable, held, first, threshold, forced_factor, forced_locks): a one-deck
  * ruleset's show phases as data (see gongzhu.bulk.RandomHands): `held` lists, for each
  * subset of the showable cards (subset i holds the j-th showable card, in card order,
  * when bit j of i is set), the shows a seat holding exactly that subset may make, each
- * a (bits, factor, locks) triple in the order of Rules.show_choices_for_mask; `first`
+ * a (bits, factor, locks) tuple in the order of Rules.show_choices_for_mask; `first`
  * maps a showable card's index to its 首明 choices (None: no 首明 phase); `threshold`
  * is the auto-show count (0: none); forced_factor and forced_locks describe the open
- * show that auto-show makes. */
+ * show that auto-show makes.  A table is made once: __init__ fills it and refuses to
+ * run again, and everything is read before anything is kept, so that no Python code
+ * run while reading (an __index__) can see or change a half-made table. */
 typedef struct {
     PyObject_HEAD
+    int ready; /* __init__ succeeded */
     uint64_t showable;
     int ncards, cards[MAX_SHOWABLE];
     int offsets[(1 << MAX_SHOWABLE) + 1];
     int first_offsets[53], has_first;
     ShowChoice *choices, *first_choices;
     int threshold, forced_locks;
-    long forced_factor;
+    long long forced_factor;
 } ShowTable;
 
 static void table_dealloc(ShowTable *t)
@@ -858,122 +862,162 @@ static void table_dealloc(ShowTable *t)
     Py_TYPE(t)->tp_free((PyObject *)t);
 }
 
-/* Read a sequence of (bits, factor, locks) triples into out[*n...]; bits must lie in
- * `allowed`.  Returns 0, or -1 with an error set. */
-static int read_choices(PyObject *seq, ShowChoice *out, int *n, int room, uint64_t allowed)
+/* A snapshot of `seq` as a tuple of 1 to MAX_CHOICES items, or NULL with an error set. */
+static PyObject *choices_tuple(PyObject *seq)
 {
-    PyObject *fast = PySequence_Fast(seq, "ShowTable: choices must be sequences of triples");
-    Py_ssize_t i, size;
-    if (fast == NULL)
-        return -1;
-    size = PySequence_Fast_GET_SIZE(fast);
-    if (size < 1 || *n + size > room) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "ShowTable: each holding needs 1 to 64 choices");
-        return -1;
+    PyObject *items = PySequence_Tuple(seq);
+    if (items != NULL && (PyTuple_GET_SIZE(items) < 1 || PyTuple_GET_SIZE(items) > MAX_CHOICES)) {
+        Py_DECREF(items);
+        PyErr_SetString(PyExc_ValueError, "ShowTable: each holding needs 1 to 1024 choices");
+        return NULL;
     }
+    return items;
+}
+
+/* Read the (bits, factor, locks) tuples of `items` (a choices_tuple) into out[*n...];
+ * bits must lie in `allowed`.  0, or -1 with an error set. */
+static int read_choices(PyObject *items, ShowChoice *out, int *n, uint64_t allowed)
+{
+    Py_ssize_t i, size = PyTuple_GET_SIZE(items);
     for (i = 0; i < size; i++) {
-        PyObject *bits_obj;
+        PyObject *item = PyTuple_GET_ITEM(items, i), *bits_obj;
         ShowChoice c;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(fast, i), "Olp", &bits_obj, &c.factor,
-                              &c.locks) ||
-            read_mask(bits_obj, &c.bits, "bits") < 0) {
-            Py_DECREF(fast);
+        if (!PyTuple_Check(item)) {
+            PyErr_SetString(PyExc_TypeError, "ShowTable: a choice is a (bits, factor, locks) tuple");
             return -1;
         }
+        if (!PyArg_ParseTuple(item, "OLp", &bits_obj, &c.factor, &c.locks) ||
+            read_mask(bits_obj, &c.bits, "bits") < 0)
+            return -1;
         if (c.bits & ~allowed) {
-            Py_DECREF(fast);
             PyErr_SetString(PyExc_ValueError, "ShowTable: a show of a card not held");
             return -1;
         }
         out[(*n)++] = c;
     }
-    Py_DECREF(fast);
     return 0;
 }
 
 static int table_init(ShowTable *t, PyObject *args, PyObject *kwds)
 {
-    PyObject *showable_obj, *held, *first, *fast = NULL;
+    PyObject *showable_obj, *held_obj, *first, *held = NULL;
     uint64_t showable, m;
-    int threshold, forced_locks, n = 0, subsets, i, room;
-    long forced_factor;
+    int threshold, forced_locks, n = 0, subsets, i, ncards = 0, cards[MAX_SHOWABLE];
+    int offsets[(1 << MAX_SHOWABLE) + 1], first_offsets[53];
+    long long forced_factor;
+    ShowChoice *choices = NULL, *first_choices = NULL;
+    PyObject *snaps[1 << MAX_SHOWABLE];
+    int nsnaps = 0;
+    size_t total = 0;
     static char *kwlist[] = {"showable", "held", "first", "threshold", "forced_factor",
                              "forced_locks", NULL};
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOilp:ShowTable", kwlist, &showable_obj,
-                                     &held, &first, &threshold, &forced_factor, &forced_locks))
+    if (t->ready) { /* made, or being made (Python code run while reading calls __init__) */
+        PyErr_SetString(PyExc_TypeError, "a ShowTable is made once: make a new one");
         return -1;
+    }
+    t->ready = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOiLp:ShowTable", kwlist, &showable_obj,
+                                     &held_obj, &first, &threshold, &forced_factor,
+                                     &forced_locks))
+        goto fail;
     if (read_mask(showable_obj, &showable, "showable") < 0)
-        return -1;
+        goto fail;
     if (__builtin_popcountll(showable) > MAX_SHOWABLE) {
         PyErr_SetString(PyExc_ValueError, "ShowTable: at most 8 showable cards");
-        return -1;
+        goto fail;
     }
     if (threshold < 0) {
         PyErr_SetString(PyExc_ValueError, "ShowTable: threshold must be >= 0");
-        return -1;
+        goto fail;
     }
-    PyMem_Free(t->choices);
-    PyMem_Free(t->first_choices);
-    t->choices = t->first_choices = NULL;
-    t->ncards = 0;
     for (m = showable; m; m &= m - 1)
-        t->cards[t->ncards++] = __builtin_ctzll(m);
-    subsets = 1 << t->ncards;
-    room = subsets * 64;
-    t->choices = PyMem_Malloc(sizeof(ShowChoice) * (size_t)room);
-    t->first_choices = PyMem_Malloc(sizeof(ShowChoice) * 52 * 2);
-    if (t->choices == NULL || t->first_choices == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    fast = PySequence_Fast(held, "ShowTable: held must be a sequence");
-    if (fast == NULL)
-        return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != subsets) {
-        Py_DECREF(fast);
+        cards[ncards++] = __builtin_ctzll(m);
+    subsets = 1 << ncards;
+    /* snapshots first (reading may run Python code), then room for exactly what they hold */
+    held = PySequence_Tuple(held_obj);
+    if (held == NULL)
+        goto fail;
+    if (PyTuple_GET_SIZE(held) != subsets) {
         PyErr_SetString(PyExc_ValueError, "ShowTable: held needs one entry per subset");
-        return -1;
+        goto fail;
+    }
+    for (i = 0; i < subsets; i++) {
+        snaps[i] = choices_tuple(PyTuple_GET_ITEM(held, i));
+        if (snaps[i] == NULL)
+            goto fail;
+        nsnaps = i + 1;
+        total += (size_t)PyTuple_GET_SIZE(snaps[i]);
+    }
+    choices = PyMem_Malloc(sizeof(ShowChoice) * total);
+    first_choices = PyMem_Malloc(sizeof(ShowChoice) * FIRST_ROOM);
+    if (choices == NULL || first_choices == NULL) {
+        PyErr_NoMemory();
+        goto fail;
     }
     for (i = 0; i < subsets; i++) {
         uint64_t subset = 0;
         int j;
-        for (j = 0; j < t->ncards; j++)
+        for (j = 0; j < ncards; j++)
             if (i >> j & 1)
-                subset |= 1ULL << t->cards[j];
-        t->offsets[i] = n;
-        if (read_choices(PySequence_Fast_GET_ITEM(fast, i), t->choices, &n, room, subset) < 0) {
-            Py_DECREF(fast);
-            return -1;
-        }
+                subset |= 1ULL << cards[j];
+        offsets[i] = n;
+        if (read_choices(snaps[i], choices, &n, subset) < 0)
+            goto fail;
     }
-    t->offsets[subsets] = n;
-    Py_DECREF(fast);
+    offsets[subsets] = n;
+    Py_CLEAR(held);
     n = 0;
-    t->has_first = first != Py_None;
     for (i = 0; i < 52; i++) {
-        t->first_offsets[i] = n;
-        if (t->has_first && (showable >> i & 1)) {
-            PyObject *key = PyLong_FromLong(i), *found;
+        first_offsets[i] = n;
+        if (first != Py_None && (showable >> i & 1)) {
+            PyObject *key = PyLong_FromLong(i), *found, *items;
+            int rc;
             if (key == NULL)
-                return -1;
+                goto fail;
             found = PyObject_GetItem(first, key);
             Py_DECREF(key);
             if (found == NULL)
-                return -1;
-            if (read_choices(found, t->first_choices, &n, 52 * 2, 1ULL << i) < 0) {
-                Py_DECREF(found);
-                return -1;
-            }
+                goto fail;
+            items = choices_tuple(found);
             Py_DECREF(found);
+            if (items == NULL)
+                goto fail;
+            rc = n + PyTuple_GET_SIZE(items) > FIRST_ROOM
+                     ? -1
+                     : read_choices(items, first_choices, &n, 1ULL << i);
+            Py_DECREF(items);
+            if (rc < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "ShowTable: too many 首明 choices");
+                goto fail;
+            }
         }
     }
-    t->first_offsets[52] = n;
+    first_offsets[52] = n;
+    /* everything is read: keep it */
+    t->choices = choices;
+    t->first_choices = first_choices;
+    t->ncards = ncards;
+    memcpy(t->cards, cards, sizeof cards);
+    memcpy(t->offsets, offsets, sizeof offsets);
+    memcpy(t->first_offsets, first_offsets, sizeof first_offsets);
+    t->has_first = first != Py_None;
     t->showable = showable;
     t->threshold = threshold;
     t->forced_factor = forced_factor;
     t->forced_locks = forced_locks;
+    t->ready = 1;
+    for (i = 0; i < nsnaps; i++)
+        Py_DECREF(snaps[i]);
     return 0;
+fail:
+    for (i = 0; i < nsnaps; i++)
+        Py_DECREF(snaps[i]);
+    Py_XDECREF(held);
+    PyMem_Free(choices);
+    PyMem_Free(first_choices);
+    t->ready = 0;
+    return -1;
 }
 
 static PyTypeObject ShowTableType = {
@@ -993,6 +1037,10 @@ static PyTypeObject ShowTableType = {
 static int draw_index(Engine *e, PyObject *random, int n, int *out)
 {
     double x;
+    if (n <= 0) { /* cannot happen with a made table: kept as a guard */
+        PyErr_SetString(PyExc_ValueError, "random_hand: a decision without a choice");
+        return -1;
+    }
     if (draw_unit(e, random, "random_hand", &x) < 0)
         return -1;
     *out = (int)(x * (double)n);
@@ -1012,12 +1060,16 @@ static PyObject *core_random_hand(Engine *e, PyObject *args)
 {
     ShowTable *t;
     PyObject *forced_obj, *first_cards, *random, *factors = NULL, *taken = NULL, *result;
-    uint64_t forced, shown[4] = {0, 0, 0, 0}, locked[4] = {0, 0, 0, 0}, dealt[4];
-    long factor_of[52];
-    int leader, first_seat, k, i, total = 0;
+    uint64_t forced, shown[4] = {0, 0, 0, 0}, locked[4] = {0, 0, 0, 0}, dealt[4], all_shown;
+    long long factor_of[52];
+    int leader, first_seat, k, i, total = 0, first_index[4];
     if (!PyArg_ParseTuple(args, "O!iOiOO:random_hand", &ShowTableType, &t, &leader, &forced_obj,
                           &first_seat, &first_cards, &random))
         return NULL;
+    if (t->ready != 1) {
+        PyErr_SetString(PyExc_ValueError, "random_hand: the ShowTable was not made (__init__)");
+        return NULL;
+    }
     if (leader < 0 || leader > 3 || first_seat < 0 || first_seat > 3) {
         PyErr_SetString(PyExc_ValueError, "leader and first_seat must be 0-3");
         return NULL;
@@ -1028,52 +1080,65 @@ static PyObject *core_random_hand(Engine *e, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "forced must be 0 or a single card");
         return NULL;
     }
-    if (e->seat >= 0 || e->ntrick || (e->hands[0] | e->hands[1] | e->hands[2] | e->hands[3]) != FULL) {
+    if (first_cards != Py_None) { /* read whole before anything is drawn or checked */
+        PyObject *cards = PySequence_Tuple(first_cards);
+        if (cards == NULL)
+            return NULL;
+        if (PyTuple_GET_SIZE(cards) != 4) {
+            Py_DECREF(cards);
+            PyErr_SetString(PyExc_ValueError, "first_cards: the four first dealt cards");
+            return NULL;
+        }
+        for (k = 0; k < 4; k++) {
+            PyObject *index = PyObject_GetAttrString(PyTuple_GET_ITEM(cards, k), "index");
+            long card;
+            if (index == NULL) {
+                Py_DECREF(cards);
+                return NULL;
+            }
+            card = PyLong_AsLong(index);
+            Py_DECREF(index);
+            if (card == -1 && PyErr_Occurred()) {
+                Py_DECREF(cards);
+                return NULL;
+            }
+            if (card < 0 || card > 51) {
+                Py_DECREF(cards);
+                PyErr_SetString(PyExc_ValueError, "first_cards: a card index outside 0-51");
+                return NULL;
+            }
+            first_index[k] = (int)card;
+        }
+        Py_DECREF(cards);
+    }
+    /* the engine, after the Python code reading the arguments may have run */
+    if (e->seat >= 0 || e->ntrick ||
+        (e->hands[0] | e->hands[1] | e->hands[2] | e->hands[3]) != FULL) {
         PyErr_SetString(PyExc_ValueError, "random_hand needs a fresh engine dealt a whole deck");
         return NULL;
     }
     if (check_ready(e) < 0)
         return NULL;
     memcpy(dealt, e->hands, sizeof dealt);
-    for (i = 0; i < 52; i++)
-        factor_of[i] = 0;
     if (first_cards != Py_None) {
-        PyObject *fast = PySequence_Fast(first_cards, "first_cards must be a sequence of cards");
-        if (fast == NULL)
-            return NULL;
-        if (PySequence_Fast_GET_SIZE(fast) != 4) {
-            Py_DECREF(fast);
-            PyErr_SetString(PyExc_ValueError, "first_cards: the four first dealt cards");
-            return NULL;
-        }
         for (k = 0; k < 4; k++) {
-            int seat = (first_seat + k) & 3, pick, lo, count;
-            long card;
-            ShowChoice *c;
-            PyObject *index = PyObject_GetAttrString(PySequence_Fast_GET_ITEM(fast, k), "index");
-            if (index == NULL) {
-                Py_DECREF(fast);
-                return NULL;
-            }
-            card = PyLong_AsLong(index);
-            Py_DECREF(index);
-            if (card == -1 && PyErr_Occurred()) {
-                Py_DECREF(fast);
-                return NULL;
-            }
-            if (card < 0 || card > 51 || !(dealt[seat] >> card & 1)) {
-                Py_DECREF(fast);
+            if (!(dealt[(first_seat + k) & 3] >> first_index[k] & 1)) {
                 PyErr_SetString(PyExc_ValueError, "first_cards: a card the seat was not dealt");
                 return NULL;
             }
-            if (!t->has_first || !(t->showable >> card & 1))
+        }
+    }
+    for (i = 0; i < 52; i++)
+        factor_of[i] = 1;
+    if (first_cards != Py_None && t->has_first) {
+        for (k = 0; k < 4; k++) {
+            int seat = (first_seat + k) & 3, card = first_index[k], pick, lo;
+            ShowChoice *c;
+            if (!(t->showable >> card & 1))
                 continue;
             lo = t->first_offsets[card];
-            count = t->first_offsets[card + 1] - lo;
-            if (draw_index(e, random, count, &pick) < 0) {
-                Py_DECREF(fast);
+            if (draw_index(e, random, t->first_offsets[card + 1] - lo, &pick) < 0)
                 return NULL;
-            }
             c = &t->first_choices[lo + pick];
             if (c->bits) {
                 shown[seat] |= c->bits;
@@ -1082,18 +1147,16 @@ static PyObject *core_random_hand(Engine *e, PyObject *args)
                     locked[seat] |= c->bits;
             }
         }
-        Py_DECREF(fast);
     }
     for (k = 0; k < 4; k++) {
-        int seat = (leader + k) & 3, subset = 0, j, pick, lo, count;
+        int seat = (leader + k) & 3, subset = 0, j, pick, lo;
         uint64_t held = dealt[seat] & t->showable & ~shown[seat], m;
         ShowChoice *c;
         for (j = 0; j < t->ncards; j++)
             if (held >> t->cards[j] & 1)
                 subset |= 1 << j;
         lo = t->offsets[subset];
-        count = t->offsets[subset + 1] - lo;
-        if (draw_index(e, random, count, &pick) < 0)
+        if (draw_index(e, random, t->offsets[subset + 1] - lo, &pick) < 0)
             return NULL;
         c = &t->choices[lo + pick];
         if (c->bits) {
@@ -1118,35 +1181,31 @@ static PyObject *core_random_hand(Engine *e, PyObject *args)
             shown[k] |= rest;
         }
     }
+    all_shown = shown[0] | shown[1] | shown[2] | shown[3];
     e->version++;
     memcpy(e->locked, locked, sizeof e->locked);
     e->trick_leader = e->seat = leader;
     e->forced = forced;
-    e->quiet = 1;
     while (e->seat >= 0) {
         uint64_t mask = legal_mask(e);
         int n = __builtin_popcountll(mask), skip;
         if (n == 0) {
             PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
-            e->quiet = 0;
             return NULL;
         }
-        if (draw_index(e, random, n, &skip) < 0) {
-            e->quiet = 0;
+        if (draw_index(e, random, n, &skip) < 0)
             return NULL;
-        }
         while (skip-- > 0)
             mask &= mask - 1;
-        play_key(e, __builtin_ctzll(mask)); /* quiet: cannot fail */
+        play_key(e, __builtin_ctzll(mask), 0); /* no record: cannot fail */
     }
-    e->quiet = 0;
-    factors = PyDict_New();
+    factors = PyDict_New(); /* every shown card, whatever its factor (0 included) */
     if (factors == NULL)
         return NULL;
     for (i = 0; i < 52; i++) {
-        if (factor_of[i]) {
+        if (all_shown >> i & 1) {
             PyObject *bit = PyLong_FromUnsignedLongLong(1ULL << i);
-            PyObject *factor = PyLong_FromLong(factor_of[i]);
+            PyObject *factor = PyLong_FromLongLong(factor_of[i]);
             int rc = bit && factor ? PyDict_SetItem(factors, bit, factor) : -1;
             Py_XDECREF(bit);
             Py_XDECREF(factor);

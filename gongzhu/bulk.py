@@ -115,17 +115,21 @@ class RandomHands:
 
     def _show_table(self, probe: object) -> Any:
         """The engine's show phases as data, for an engine that plays whole hands
-        (``random_hand``: the one-deck C engine), or ``None``."""
+        (``random_hand``: the one-deck C engine), or ``None`` (the show phases are then
+        played here): also when a show factor is not an int of at most 62 bits."""
         make = getattr(type(probe), "show_table", None)
         showable = self._showable
         if make is None or not hasattr(probe, "random_hand") or self._copies != 1:
             return None
         cards = cards_of_mask(showable)
-        if len(cards) > 8:
+        factors = self.rules.table.show_factors
+        if len(cards) > 8 or any(
+            type(f) is not int or not -(2**62) <= f <= 2**62 for f in factors.values()
+        ):
             return None
 
         def triples(choices: tuple[_Choice, ...]) -> list[tuple[int, int, bool]]:
-            return [(c.bits, c.factors[0][1] if c.factors else 1, c.locked) for c in choices]
+            return [(c.bits, factors[c.show.kind], c.locked) for c in choices]
 
         held = []
         for subset in range(1 << len(cards)):
@@ -134,9 +138,10 @@ class RandomHands:
         first = None
         if self.rules.first_shows:
             first = {card.index: triples(self._for_first(card)) for card in cards}
-        forced = self._choice(Show(cards[:1]))
-        factor = forced.factors[0][1]
-        return make(showable, held, first, self._threshold or 0, factor, forced.locked)
+        exempt = self._lock_exempt
+        forced_locks = exempt is not None and ShowKind.OPEN not in exempt  # auto-show: open
+        threshold = self._threshold or 0
+        return make(showable, held, first, threshold, factors[ShowKind.OPEN], forced_locks)
 
     def _choice(self, show: Show) -> _Choice:
         indices = tuple(card.index for card in show.cards)
@@ -194,7 +199,7 @@ class RandomHands:
         forced = 0 if lead.card is None else 1 << lead.card.index
         table = self._table
         if table is not None:  # the whole hand inside the engine
-            engine: Any = self._factory(self._config, dealt, [], [])
+            engine: Any = self._factory(self._config, dealt[:], [], [])
             first = deal.order[:SEATS] if self.rules.first_shows else None
             taken, shown = engine.random_hand(table, leader, forced, deal.first_seat, first, random)
             return Outcome(
@@ -248,7 +253,7 @@ class RandomHands:
                     else:
                         locked[seat] = choice.copies
         records = tuple(chain.from_iterable(choice.records[seat] for seat, choice in made))
-        core = self._factory(self._config, dealt, [], [])
+        core = self._factory(self._config, dealt[:], [], [])  # the engine may keep its list
         core.start(leader, forced, locked, records)
         getattr(core, "quiet_playout", core.random_playout)(random)
         taken = core.taken

@@ -11,7 +11,6 @@ hands read per card to plain attributes of its own.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
@@ -106,7 +105,7 @@ def compile_rules(
     kinds: set[ShowKind] = set()
     for answer in hook.gongzhu_show_kinds(options=options):
         kinds.update(answer)
-    missing = [k.value for k in kinds if k not in factors]
+    missing = [k.value for k in ShowKind if k in kinds and k not in factors]
     if missing:
         raise IncompatibleVariants(f"no show factor for show kind(s) {', '.join(missing)}")
     stages = core_stages()
@@ -175,18 +174,8 @@ def first_result_of(caller: Any, varying: str, **fixed: Any) -> Callable[[Any], 
         names = impl.argnames
         if names == (varying,):
             calls.append(impl.function)
-        elif names and names[0] == varying:
-            calls.append(functools.partial(impl.function, **{n: fixed[n] for n in names[1:]}))
-        else:
-            calls.append(
-                functools.partial(
-                    lambda value, function, names: function(
-                        *[value if n == varying else fixed[n] for n in names]
-                    ),
-                    function=impl.function,
-                    names=names,
-                )
-            )
+        else:  # positional, as pluggy calls (a hook may take positional-only parameters)
+            calls.append(_bound(impl.function, names, varying, fixed))
     if len(calls) == 1:
         return calls[0]
 
@@ -198,6 +187,22 @@ def first_result_of(caller: Any, varying: str, **fixed: Any) -> Callable[[Any], 
         return None
 
     return call
+
+
+def _bound(
+    function: Callable[..., Any], names: Sequence[str], varying: str, fixed: Mapping[str, Any]
+) -> Callable[[Any], Any]:
+    """``function`` as a function of the ``varying`` argument, the others bound to ``fixed``
+    and all passed by position in the order of ``names``."""
+    if varying not in names:  # an implementation may take fewer arguments than the spec
+        args = tuple(fixed[n] for n in names)
+        return lambda value: function(*args)
+    at = names.index(varying)
+    before = tuple(fixed[n] for n in names[:at])
+    after = tuple(fixed[n] for n in names[at + 1 :])
+    if not before:
+        return lambda value: function(value, *after)
+    return lambda value: function(*before, value, *after)
 
 
 def _compile_play(hook: Any, options: Options) -> PlayConfig:
@@ -215,7 +220,7 @@ def _show_kind_owners(
 ) -> Mapping[ShowKind, tuple[str, ...]]:
     """Ask each :func:`~gongzhu.hookspecs.gongzhu_show_kinds` implementation alone
     which kinds it offers: kind -> the offering plug-ins' names, in ``names`` order."""
-    owners: dict[ShowKind, list[str]] = {kind: [] for kind in kinds}
+    owners: dict[ShowKind, list[str]] = {kind: [] for kind in ShowKind if kind in kinds}
     args = {"options": options}
     for impl in reversed(hook.gongzhu_show_kinds.get_hookimpls()):
         if impl.hookwrapper or impl.wrapper:

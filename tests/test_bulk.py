@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 import sys
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from gongzhu import Deal, ShowKind
 from gongzhu.bulk import RandomHands
 from gongzhu.cards import full_deck
 from gongzhu.hand import HandState
+from gongzhu.plugin import VariantInfo, hookimpl
 from gongzhu.rules import Rules
 from gongzhu.scoring import ShowRecord, show_record
 from gongzhu.simulate import ScoreStats
@@ -207,7 +209,7 @@ def test_show_table_checks_its_data() -> None:
         CPlayCore.show_table(showable, good[:3], None, 0, 1, False)
     with pytest.raises(ValueError, match="a show of a card not held"):
         CPlayCore.show_table(showable, [[(gongzhu.PIG.bit, 2, False)], *good[1:]], None, 0, 1, 0)
-    with pytest.raises(ValueError, match="1 to 64 choices"):
+    with pytest.raises(ValueError, match="1 to 1024 choices"):
         CPlayCore.show_table(showable, [[], *good[1:]], None, 0, 1, False)
     with pytest.raises(ValueError, match="at most 8 showable cards"):
         CPlayCore.show_table((1 << 9) - 1, good, None, 0, 1, False)
@@ -230,3 +232,103 @@ def test_quiet_playout_plays_as_random_playout(names: tuple[str, ...]) -> None:
         assert loud._core.seat == quiet._core.seat == -1  # both played to the end
         assert loud._tricks and len(loud._history) > 4
         assert len(quiet._history) == 4 and quiet._tricks == []  # only the four shows
+
+
+# -- odd rulesets and hostile inputs (found by review) ---------------------------------------
+
+
+class _Factors:
+    """Show factors of a test's choosing."""
+
+    def __init__(self, factors: dict[ShowKind, Any]) -> None:
+        self.factors = factors
+
+    @hookimpl
+    def gongzhu_variant_info(self) -> VariantInfo:
+        return VariantInfo("factors", "odd show factors")
+
+    @hookimpl(tryfirst=True)
+    def gongzhu_show_factors(self) -> dict[ShowKind, Any]:
+        return self.factors
+
+
+class _Showable:
+    """The showable cards of a test's choosing."""
+
+    def __init__(self, cards: str) -> None:
+        self.cards = gongzhu.parse_cards(cards)
+
+    @hookimpl
+    def gongzhu_variant_info(self) -> VariantInfo:
+        return VariantInfo("showable", "odd showable cards")
+
+    @hookimpl(tryfirst=True)
+    def gongzhu_showable_cards(self) -> tuple[gongzhu.Card, ...]:
+        return self.cards
+
+
+ODD = {
+    "open-factor-0": lambda: Rules.from_plugins(
+        _Factors({ShowKind.OPEN: 0, ShowKind.FIRST: 4, ShowKind.SECRET: 2})
+    ),
+    "open-factor-negative": lambda: Rules.from_plugins(
+        _Factors({ShowKind.OPEN: -2, ShowKind.FIRST: 4, ShowKind.SECRET: 2})
+    ),
+    "open-factor-2**70": lambda: Rules.from_plugins(
+        _Factors({ShowKind.OPEN: 2**70, ShowKind.FIRST: 4, ShowKind.SECRET: 2})
+    ),
+    "open-factor-fraction": lambda: Rules.from_plugins(
+        _Factors({ShowKind.OPEN: Fraction(3, 2), ShowKind.FIRST: 4, ShowKind.SECRET: 2})
+    ),
+    "nothing-showable": lambda: Rules.from_plugins(_Showable("")),
+    "eight-showable": lambda: Rules.from_plugins(_Showable("QS JD TC AH KS KD KC 2S")),
+    "nine-showable": lambda: Rules.from_plugins(_Showable("QS JD TC AH KS KD KC 2S 3S")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ODD))
+def test_random_hands_on_odd_rulesets(name: str) -> None:
+    """A zero, negative, huge or fractional show factor, or no showable card at all:
+    every engine's bulk hands are play_out's."""
+    rules = ODD[name]()
+    for spec in rules.engines:
+        fast_rng, slow_rng = random.Random(5), random.Random(5)
+        hands = RandomHands(rules, engine=spec.name)
+        for _ in range(60):
+            seed = fast_rng.getrandbits(63)
+            slow_rng.getrandbits(63)
+            state = rules.new_hand(seed, engine=spec.name)
+            state.play_out(slow_rng.random)
+            assert hands.outcome(seed, fast_rng.random) == state.outcome(), (spec.name, seed)
+    assert gongzhu.simulate(rules, 5).hands == 5
+
+
+@needs_c_engines
+def test_show_table_is_made_once_and_only_used_made() -> None:
+    core, table, _rules = fresh_single_c()
+    with pytest.raises(TypeError, match="made once"):
+        table.__init__(gongzhu.PIG.bit, [[(0, 1, False)], [(0, 1, False)]], None, 0, 1, False)
+    kind: Any = type(table)
+    unmade = kind.__new__(kind)
+    with pytest.raises(ValueError, match="was not made"):
+        core.random_hand(unmade, 0, 0, 0, None, random.Random(1).random)
+    with pytest.raises(TypeError, match="a choice is a"):
+        type(table)(gongzhu.PIG.bit, [[[0, 1, False]], [(0, 1, False)]], None, 0, 1, False)
+
+
+@needs_c_engines
+def test_show_table_reads_a_snapshot_of_lists_python_code_changes() -> None:
+    """An __index__ that empties the lists being read cannot make the table read freed
+    memory: what was given is what is read."""
+    from gongzhu.engines import CPlayCore
+
+    inner = [(0, 1, False)]
+
+    class Emptying:
+        def __index__(self) -> int:
+            inner.clear()
+            return 0
+
+    held = [[(Emptying(), 1, False), *[(0, 1, False)] * 30], inner, [(0, 1, False)], inner]
+    table = CPlayCore.show_table(gongzhu.PIG.bit | gongzhu.SHEEP.bit, held, None, 0, 1, False)
+    assert table is not None

@@ -43,7 +43,7 @@ def test_documented_hooks_all_exist() -> None:
     assert sorted(listed) == sorted(HOOKS)
 
 
-PRIVATE_MODULES = {"__init__", "__main__", "defaults", "_speedups"}
+PRIVATE_MODULES = {"__init__", "__main__", "defaults", "_speedups", "_accel"}
 
 
 def documented_modules() -> set[str]:

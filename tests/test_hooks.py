@@ -15,7 +15,7 @@ from gongzhu.engine import PlayCore, plays_of_mask
 from gongzhu.errors import IllegalAction, IncompatibleVariants
 from gongzhu.hand import HandState
 from gongzhu.play import ILLEGAL, EngineSpec, PlayRule, PlaySituation
-from gongzhu.plugin import ShownCardLock, VariantInfo, hookimpl
+from gongzhu.plugin import OpeningLead, Options, ShownCardLock, VariantInfo, hookimpl
 from gongzhu.rules import Rules
 
 from . import plugins
@@ -545,3 +545,30 @@ def test_malformed_deals_end_in_a_gongzhu_error_on_every_engine(names, data) -> 
     for spec in rules.engines:
         with pytest.raises(gongzhu.errors.GongzhuError):
             rules.new_hand(deal=cards, engine=spec.name)
+
+
+class _PositionalOnly:
+    """Hook implementations whose parameters are positional-only (pluggy passes
+    arguments by position) or fewer than the spec's."""
+
+    @hookimpl
+    def gongzhu_variant_info(self) -> VariantInfo:
+        return VariantInfo("positional", "positional-only hook parameters")
+
+    @hookimpl(tryfirst=True)
+    def gongzhu_normalise(self, raw: tuple[int, ...], options: Options, /) -> tuple[int, ...]:
+        return tuple(value * (2 if options["zero_sum"] == "exact" else 3) for value in raw)
+
+    @hookimpl(tryfirst=True)
+    def gongzhu_opening_lead(self) -> OpeningLead:  # takes none of the spec's arguments
+        return OpeningLead(2)
+
+
+def test_hooks_asked_per_hand_take_positional_only_and_fewer_parameters() -> None:
+    rules = Rules.from_plugins(_PositionalOnly())
+    assert rules.normalise((1, 2, 3, -6)) == (3, 6, 9, -18)
+    hand = rules.new_hand(1)
+    assert hand.leader == 2
+    hand.play_out(random.Random(1).random)
+    assert hand.returns() == rules.normalise(hand.raw_scores()) == hand.score().final
+    assert gongzhu.simulate(rules, 3).hands == 3

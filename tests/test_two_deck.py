@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -445,3 +446,30 @@ def test_c_raw_copies_leaves_huge_factors_to_python() -> None:
         assert abs(raw[0]) > 2**63  # the Python answer: no 64-bit result could hold it
     finally:
         scorer._factors = factors
+
+
+@needs_pairs_c
+def test_c_raw_copies_leaves_what_it_cannot_hold_to_python() -> None:
+    """A sign change that overflows 64 bits, and values that are not ints: None from C,
+    the Python reference's answer from the scorer."""
+    rules = gongzhu.load_rules("two-deck")
+    scorer = rules.compiled_scorer
+    assert scorer is not None
+    raw_copies = gongzhu.scoring._raw_copies
+    assert raw_copies is not None
+    hearts = sum(1 << (13 + r) for r in range(13))
+    taken = (hearts | hearts << 52, 0, 0, 0)
+    heart = gongzhu.HEART_ACE
+    shows = [ShowRecord(0, heart, gongzhu.ShowKind.OPEN)]
+    common = (gongzhu.PIG.index, -100), (gongzhu.SHEEP.index, 100), (gongzhu.TRANSFORMER.index, 2)
+
+    def c(values: Any, factors: Any) -> Any:
+        return raw_copies(taken, values, heart.index, shows, [[], [], [], []], factors, *common,
+                          scorer._scoring, scorer._alone)  # fmt: skip
+
+    ace_only = (0,) * 12 + (1,)
+    # full hearts: 2 aces x 1 x -2**62 = -2**63, whose negation does not fit
+    assert c(ace_only, {gongzhu.ShowKind.OPEN: -(2**62)}) is None
+    assert c((0.5,) * 13, {gongzhu.ShowKind.OPEN: 2}) is None
+    assert c(ace_only, {gongzhu.ShowKind.OPEN: Fraction(3, 2)}) is None
+    assert c(ace_only, {gongzhu.ShowKind.OPEN: 2}) == (-4, 0, 0, 0)

@@ -104,12 +104,40 @@ def plays_of_mask(mask: int) -> tuple[Play, ...]:
     return out
 
 
+_CHUNK_CARDS: Final[list[list[tuple[Card, ...] | None]]] = [[None] * 8192 for _ in range(4)]
+
+
+def _suit_cards(suit: int, chunk: int) -> tuple[Card, ...]:
+    cards = tuple(play.cards[0] for play in _suit_plays(suit, chunk))
+    _CHUNK_CARDS[suit][chunk] = cards
+    return cards
+
+
+def _cards_of_low(mask: int) -> tuple[Card, ...]:
+    """The cards of a one-copy ``mask``, in card order (memoised per suit)."""
+    spades, hearts, diamonds, clubs = _CHUNK_CARDS
+    out: tuple[Card, ...] = ()
+    chunk = mask & 0x1FFF
+    if chunk:
+        out = spades[chunk] or _suit_cards(0, chunk)
+    chunk = mask >> 13 & 0x1FFF
+    if chunk:
+        out += hearts[chunk] or _suit_cards(1, chunk)
+    chunk = mask >> 26 & 0x1FFF
+    if chunk:
+        out += diamonds[chunk] or _suit_cards(2, chunk)
+    chunk = mask >> 39 & 0x1FFF
+    if chunk:
+        out += clubs[chunk] or _suit_cards(3, chunk)
+    return out
+
+
 def cards_of_mask(mask: int) -> tuple[Card, ...]:
     """The cards of ``mask``, in card order, a card held twice listed twice."""
-    plays = plays_of_mask(mask & LOW)
     second = mask >> 52
     if not second:
-        return tuple(play.cards[0] for play in plays)
+        return _cards_of_low(mask)
+    plays = plays_of_mask(mask & LOW)
     cards = []
     for play in plays:  # in card order already: a second copy goes right after its first
         card = play.cards[0]

@@ -199,7 +199,7 @@ class Scorer:
         return ScoreSheet(
             raw=raw,
             final=self.normalise(raw),
-            captured=tuple(cards_of_mask(mask & scoring) for mask in taken),
+            captured=tuple([cards_of_mask(mask & scoring) for mask in taken]),
             shows=shows,
             full_hearts=compiled.full_hearts_by_seat(taken, copies),
             slam=compiled.slam_by_seat(taken, copies),

@@ -583,12 +583,12 @@ class CompiledScorer:
     def full_hearts_by_seat(self, taken: Sequence[int], copies: int = 1) -> tuple[bool, ...]:
         """Per seat, whether it took every heart, every copy (满红)."""
         hearts = _HEARTS_MASK if copies == 1 else _HEARTS_MASK | _HEARTS_MASK << 52
-        return tuple(mask & hearts == hearts for mask in taken)
+        return tuple([mask & hearts == hearts for mask in taken])
 
     def slam_by_seat(self, taken: Sequence[int], copies: int = 1) -> tuple[bool, ...]:
         """Per seat, whether it took every scoring card, every copy (满贯)."""
         scoring = self._scoring if copies == 1 else self._scoring | self._scoring << 52
-        return tuple(mask & scoring == scoring for mask in taken)
+        return tuple([mask & scoring == scoring for mask in taken])
 
     def raw_copies(
         self,

@@ -1055,7 +1055,9 @@ static int draw_index(Engine *e, PyObject *random, int n, int *out)
  * four cards dealt, to first_seat and round the table, objects with an int `index`;
  * None without the phase), the show phase from
  * `leader`, auto-show, the shown-card lock, then every card, keeping no history.
- * Returns each seat's taken mask and {card bit: show factor} of every shown card. */
+ * Returns each seat's taken mask and {card bit: show factor} of every shown card.
+ * An error during the play (a bad draw) leaves the engine part-played and without
+ * a history: the bulk path, its only user, then drops the engine. */
 static PyObject *core_random_hand(Engine *e, PyObject *args)
 {
     ShowTable *t;

@@ -4,7 +4,8 @@
     python benchmarks/compare_openspiel.py [--hands N] [--repeat R]
 
 Measured, each as the best of ``--repeat`` runs of N uniformly random hands
-with fixed seeds, on one core:
+with fixed seeds, on one core, gongzhu's runs alternating with OpenSpiel's (so
+that the machine's speed drifting during the run does not skew a ratio):
 
 * OpenSpiel from Python: ``legal_actions()`` + ``apply_action()`` for every
   step, the deal's chance nodes included;
@@ -190,15 +191,19 @@ def main() -> None:
         print("open_spiel is not installed: gongzhu's numbers only\n")
 
     rows: dict[str, float] = {}
-    if pyspiel is not None:
+    if pyspiel is not None:  # each of gongzhu's rows alternates with OpenSpiel's
         game = pyspiel.load_game("hearts", {"pass_cards": False})
-        rows["OpenSpiel hearts from Python"] = best_rate(openspiel_steps(game), hands, repeat)
-    rows["gongzhu step API (39baobao)"] = best_rate(gongzhu_steps(rules), hands, repeat)
-    if pyspiel is not None:
-        rows["OpenSpiel hearts native (evaluate_bots)"] = best_rate(
-            openspiel_native(game, pyspiel), hands * 4, repeat
-        )
-    rows["gongzhu bulk API (simulate)"] = best_rate(gongzhu_bulk(rules), hands * 4, repeat)
+        (
+            rows["OpenSpiel hearts from Python"],
+            rows["gongzhu step API (39baobao)"],
+        ) = paired_rates(openspiel_steps(game), gongzhu_steps(rules), hands, repeat)
+        (
+            rows["OpenSpiel hearts native (evaluate_bots)"],
+            rows["gongzhu bulk API (simulate)"],
+        ) = paired_rates(openspiel_native(game, pyspiel), gongzhu_bulk(rules), hands * 4, repeat)
+    else:
+        rows["gongzhu step API (39baobao)"] = best_rate(gongzhu_steps(rules), hands, repeat)
+        rows["gongzhu bulk API (simulate)"] = best_rate(gongzhu_bulk(rules), hands * 4, repeat)
 
     width = max(map(len, rows))
     for name, rate in rows.items():

@@ -43,6 +43,7 @@ static const uint64_t SUIT[4] = {
 static const uint64_t FULL = (1ULL << 52) - 1;
 
 static PyObject *PLAYS = NULL; /* the 52 single-card Play objects, by card index */
+static PyObject *STR_INDEX = NULL; /* "index", interned */
 
 typedef struct {
     PyObject_HEAD
@@ -1092,7 +1093,7 @@ static PyObject *core_random_hand(Engine *e, PyObject *args)
             return NULL;
         }
         for (k = 0; k < 4; k++) {
-            PyObject *index = PyObject_GetAttrString(PyTuple_GET_ITEM(cards, k), "index");
+            PyObject *index = PyObject_GetAttr(PyTuple_GET_ITEM(cards, k), STR_INDEX);
             long card;
             if (index == NULL) {
                 Py_DECREF(cards);
@@ -1458,6 +1459,9 @@ PyMODINIT_FUNC PyInit__speedups(void)
 {
     PyObject *m;
     if (PyType_Ready(&PlayCoreType) < 0 || PyType_Ready(&ShowTableType) < 0)
+        return NULL;
+    STR_INDEX = PyUnicode_InternFromString("index");
+    if (STR_INDEX == NULL)
         return NULL;
     m = PyModule_Create(&module);
     if (m == NULL)

@@ -99,6 +99,7 @@ class RandomHands:
         lock = rules.shown_card_lock
         self._lock_exempt = None if lock is None else lock.exempt
         self._normalise = scorer.normalise
+        self._first_shows = rules.first_shows
         shared = _SHARED.get(rules)
         if shared is None:
             shared = _SHARED[rules] = _Choices()
@@ -200,7 +201,7 @@ class RandomHands:
         table = self._table
         if table is not None:  # the whole hand inside the engine
             engine: Any = self._factory(self._config, dealt[:], [], [])
-            first = deal.order[:SEATS] if self.rules.first_shows else None
+            first = deal.order[:SEATS] if self._first_shows else None
             taken, shown = engine.random_hand(table, leader, forced, deal.first_seat, first, random)
             return Outcome(
                 self._normalise(self._scorer.compiled_raw(taken, dealt, shown)),

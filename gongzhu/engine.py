@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from .actions import SINGLE_PLAYS, Play, play_of_key
 from .cards import Card, Suit
@@ -48,17 +48,6 @@ SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
 FULL_MASK: Final = (1 << 52) - 1
 SUIT_OF: Final = tuple(i // 13 for i in range(52))
 
-_CHUNK_PLAYS: Final[list[list[tuple[Play, ...] | None]]] = [[None] * 8192 for _ in range(4)]
-_SPADES, _HEARTS, _DIAMONDS, _CLUBS = _CHUNK_PLAYS
-
-
-def _suit_plays(suit: int, chunk: int) -> tuple[Play, ...]:
-    base = 13 * suit
-    plays = tuple(SINGLE_PLAYS[base + r] for r in range(13) if chunk >> r & 1)
-    _CHUNK_PLAYS[suit][chunk] = plays
-    return plays
-
-
 LOW: Final = FULL_MASK
 """The first-copy bits of a card mask (two-deck masks keep second copies at bit 52 + index)."""
 
@@ -86,50 +75,57 @@ def subtract_copies(a: int, b: int) -> int:
     return ((high_a & ~high_b) | (low_a & ~low_b)) | ((high_a & ~low_b) << 52)
 
 
-def plays_of_mask(mask: int) -> tuple[Play, ...]:
-    """The single-card plays of every card in ``mask``, in card order (memoised per suit)."""
-    out: tuple[Play, ...] = ()
-    chunk = mask & 0x1FFF
-    if chunk:
-        out = _SPADES[chunk] or _suit_plays(0, chunk)
-    chunk = mask >> 13 & 0x1FFF
-    if chunk:
-        out += _HEARTS[chunk] or _suit_plays(1, chunk)
-    chunk = mask >> 26 & 0x1FFF
-    if chunk:
-        out += _DIAMONDS[chunk] or _suit_plays(2, chunk)
-    chunk = mask >> 39
-    if chunk:
-        out += _CLUBS[chunk] or _suit_plays(3, chunk)
-    return out
+_T = TypeVar("_T")
 
 
-_CHUNK_CARDS: Final[list[list[tuple[Card, ...] | None]]] = [[None] * 8192 for _ in range(4)]
+def _per_suit(make: Callable[[int, int], tuple[_T, ...]]) -> Callable[[int], tuple[_T, ...]]:
+    """``mask -> the items of its cards, in card order``: ``make(suit, chunk)`` gives the
+    items of one suit's 13-bit chunk, made once per chunk and kept in a table of 8192.
+
+    The four suits are unrolled and the tables are the function's own: this is the
+    per-play path of the Python engines (their legal plays).
+    """
+    tables: list[list[tuple[_T, ...] | None]] = [[None] * 8192 for _ in range(4)]
+    spades, hearts, diamonds, clubs = tables
+
+    def fill(suit: int, chunk: int) -> tuple[_T, ...]:
+        items = tables[suit][chunk] = make(suit, chunk)
+        return items
+
+    def of_mask(mask: int) -> tuple[_T, ...]:
+        out: tuple[_T, ...] = ()
+        chunk = mask & 0x1FFF
+        if chunk:
+            out = spades[chunk] or fill(0, chunk)
+        chunk = mask >> 13 & 0x1FFF
+        if chunk:
+            out += hearts[chunk] or fill(1, chunk)
+        chunk = mask >> 26 & 0x1FFF
+        if chunk:
+            out += diamonds[chunk] or fill(2, chunk)
+        chunk = mask >> 39 & 0x1FFF
+        if chunk:
+            out += clubs[chunk] or fill(3, chunk)
+        return out
+
+    return of_mask
+
+
+def _suit_plays(suit: int, chunk: int) -> tuple[Play, ...]:
+    base = 13 * suit
+    return tuple(SINGLE_PLAYS[base + r] for r in range(13) if chunk >> r & 1)
 
 
 def _suit_cards(suit: int, chunk: int) -> tuple[Card, ...]:
-    cards = tuple(play.cards[0] for play in _suit_plays(suit, chunk))
-    _CHUNK_CARDS[suit][chunk] = cards
-    return cards
+    return tuple(play.cards[0] for play in _suit_plays(suit, chunk))
 
 
-def _cards_of_low(mask: int) -> tuple[Card, ...]:
-    """The cards of a one-copy ``mask``, in card order (memoised per suit)."""
-    spades, hearts, diamonds, clubs = _CHUNK_CARDS
-    out: tuple[Card, ...] = ()
-    chunk = mask & 0x1FFF
-    if chunk:
-        out = spades[chunk] or _suit_cards(0, chunk)
-    chunk = mask >> 13 & 0x1FFF
-    if chunk:
-        out += hearts[chunk] or _suit_cards(1, chunk)
-    chunk = mask >> 26 & 0x1FFF
-    if chunk:
-        out += diamonds[chunk] or _suit_cards(2, chunk)
-    chunk = mask >> 39 & 0x1FFF
-    if chunk:
-        out += clubs[chunk] or _suit_cards(3, chunk)
-    return out
+plays_of_mask: Final = _per_suit(_suit_plays)
+plays_of_mask.__doc__ = (
+    """The single-card plays of every card in ``mask``, in card order (memoised per suit)."""
+)
+_cards_of_low = _per_suit(_suit_cards)
+"""The cards of a one-copy ``mask``, in card order (memoised per suit)."""
 
 
 def cards_of_mask(mask: int) -> tuple[Card, ...]:

@@ -530,6 +530,7 @@ class CompiledScorer:
         "_factors",
         "_heart",
         "_heart_bit",
+        "_heart_index",
         "_heart_list",
         "_heart_values",
         "_hi",
@@ -540,6 +541,7 @@ class CompiledScorer:
     def __init__(self, table: ScoreTable) -> None:
         heart = table.showable_heart
         self._heart = heart
+        self._heart_index = -1 if heart is None else heart.index
         self._factors = dict(table.show_factors)
         self._heart_bit = 0 if heart is None else heart.bit
         values = [table.heart_values[Rank(r + 2)] for r in range(13)]
@@ -598,23 +600,32 @@ class CompiledScorer:
     ) -> tuple[int, ...]:
         """Two decks: raw scores from each seat's taken-card mask (a second copy at bit
         52 + index), every shown copy, and per seat the shown copies it took."""
-        if _raw_copies is not None:  # the C accelerator's twin, where 64 bits hold the scores
-            raw: tuple[int, ...] | None = _raw_copies(
-                taken,
-                self._heart_list,
-                -1 if self._heart is None else self._heart.index,
-                shows,
-                shown_taken,
-                self._factors,
-                (_PIG_INDEX, PIG_VALUE),
-                (_SHEEP_INDEX, SHEEP_VALUE),
-                (_TRANSFORMER_INDEX, TRANSFORMER_MULTIPLIER),
-                self._scoring,
-                self._alone,
-            )
-            if raw is not None:
-                return raw
-        return self._raw_copies(taken, shows, shown_taken)
+        raw = self._raw_copies_c(taken, shows, shown_taken)
+        return self._raw_copies(taken, shows, shown_taken) if raw is None else raw
+
+    def _raw_copies_c(
+        self,
+        taken: Sequence[int],
+        shows: Sequence[ShowRecord],
+        shown_taken: Sequence[Sequence[ShowRecord]],
+    ) -> tuple[int, ...] | None:
+        """:meth:`raw_copies` by the C accelerator, or ``None`` without it or where its
+        64 bits cannot hold the scores (then :meth:`_raw_copies` answers)."""
+        if _raw_copies is None:
+            return None
+        return _raw_copies(
+            taken,
+            self._heart_list,
+            self._heart_index,
+            shows,
+            shown_taken,
+            self._factors,
+            (_PIG_INDEX, PIG_VALUE),
+            (_SHEEP_INDEX, SHEEP_VALUE),
+            (_TRANSFORMER_INDEX, TRANSFORMER_MULTIPLIER),
+            self._scoring,
+            self._alone,
+        )
 
     def _raw_copies(
         self,
@@ -625,7 +636,7 @@ class CompiledScorer:
         """:meth:`raw_copies` in Python (the reference of the C accelerator's)."""
         factors = self._factors
         hearts_factor = 1
-        heart = -1 if self._heart is None else self._heart.index
+        heart = self._heart_index
         for record in shows:  # every shown copy of the showable heart multiplies the hearts
             if record.card.index == heart:
                 hearts_factor *= factors[record.kind]

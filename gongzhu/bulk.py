@@ -44,7 +44,6 @@ class _Choice(NamedTuple):
 
     show: Show
     indices: tuple[int, ...]  # the shown cards' indices, a copy shown twice listed twice
-    bits: int  # one deck: the shown cards' mask
     locked: bool  # whether the shown-card lock holds the cards
     factors: tuple[tuple[int, int], ...]  # one deck: (card bit, factor) per shown card
     records: tuple[tuple[ShowRecord, ...], ...]  # by seat: the show's records
@@ -130,14 +129,14 @@ class RandomHands:
             return None
 
         def triples(choices: tuple[_Choice, ...]) -> list[tuple[int, int, bool]]:
-            return [(c.bits, factors[c.show.kind], c.locked) for c in choices]
+            return [(c.copies, factors[c.show.kind], c.locked) for c in choices]
 
         held = []
         for subset in range(1 << len(cards)):
             mask = sum(card.bit for j, card in enumerate(cards) if subset >> j & 1)
             held.append(triples(self._held_choices.get(mask) or self._for_held(mask)))
         first = None
-        if self.rules.first_shows:
+        if self._first_shows:
             first = {card.index: triples(self._for_first(card)) for card in cards}
         exempt = self._lock_exempt
         forced_locks = exempt is not None and ShowKind.OPEN not in exempt  # auto-show: open
@@ -151,14 +150,13 @@ class RandomHands:
         return _Choice(
             show,
             indices,
-            sum(1 << index for index in indices),
             exempt is not None and show.kind not in exempt,
             tuple((1 << index, factor) for index in indices),
             tuple(
                 tuple(show_record(seat, card, show.kind) for card in show.cards)
                 for seat in range(SEATS)
             ),
-            _shown_with(0, indices),
+            _copies_mask(indices),
         )
 
     def _for_held(self, held: int) -> tuple[_Choice, ...]:
@@ -193,7 +191,6 @@ class RandomHands:
             state.play_out(random)
             return state.outcome()
         copies = self._copies
-        one_deck = copies == 1
         deal, dealt = Deal._shuffled(seed, copies)
         lead = self._opening_lead(deal)
         leader = lead.seat
@@ -211,7 +208,7 @@ class RandomHands:
         made: list[tuple[int, _Choice]] = []
         shown = [0, 0, 0, 0]
         showable = self._showable
-        if self.rules.first_shows:
+        if self._first_shows:
             first_choices = self._first_choices
             for k in range(SEATS):  # 首明: in dealing order, a seat whose first card shows
                 seat = (deal.first_seat + k) % SEATS
@@ -221,21 +218,18 @@ class RandomHands:
                     choice = choices[int(random() * len(choices))]
                     if choice.indices:
                         made.append((seat, choice))
-                        shown[seat] = _shown_with(shown[seat], choice.indices)
+                        shown[seat] = _shown_with(shown[seat], choice)
         held_choices = self._held_choices
         for k in range(SEATS):
             seat = (leader + k) & 3
             held = dealt[seat] & showable
             if shown[seat]:
-                held = held & ~shown[seat] if one_deck else subtract_copies(held, shown[seat])
+                held = subtract_copies(held, shown[seat])
             choices = held_choices.get(held) or self._for_held(held)
             choice = choices[int(random() * len(choices))]
             if choice.indices:
                 made.append((seat, choice))
-                if shown[seat]:
-                    shown[seat] = _shown_with(shown[seat], choice.indices)
-                else:
-                    shown[seat] = choice.copies
+                shown[seat] = _shown_with(shown[seat], choice)
         threshold = self._threshold
         if threshold and sum(bits.bit_count() for bits in shown) >= threshold:
             for seat in range(SEATS):
@@ -247,18 +241,13 @@ class RandomHands:
         if self._lock_exempt is not None:
             for seat, choice in made:
                 if choice.locked:
-                    if one_deck:
-                        locked[seat] |= choice.bits
-                    elif locked[seat]:
-                        locked[seat] = _shown_with(locked[seat], choice.indices)
-                    else:
-                        locked[seat] = choice.copies
+                    locked[seat] = _shown_with(locked[seat], choice)
         records = tuple(chain.from_iterable(choice.records[seat] for seat, choice in made))
         core = self._factory(self._config, dealt[:], [], [])  # the engine may keep its list
         core.start(leader, forced, locked, records)
         getattr(core, "quiet_playout", core.random_playout)(random)
         taken = core.taken
-        if one_deck:
+        if copies == 1:
             factors: dict[int, int] = {}
             for _seat, choice in made:
                 for bit, factor in choice.factors:
@@ -271,9 +260,19 @@ class RandomHands:
         )
 
 
-def _shown_with(shown: int, indices: tuple[int, ...]) -> int:
-    """A seat's shown-cards mask with one more copy of each card of ``indices`` (a
-    second copy at bit 52 + index)."""
-    for index in indices:
+def _shown_with(shown: int, choice: _Choice) -> int:
+    """A seat's mask of shown (or locked) cards with one more copy of each card of
+    ``choice`` (a second copy at bit 52 + index)."""
+    if not shown:
+        return choice.copies
+    for index in choice.indices:
         shown = add_copy(shown, index)
     return shown
+
+
+def _copies_mask(indices: tuple[int, ...]) -> int:
+    """The card mask of ``indices``, a card listed twice as two copies."""
+    mask = 0
+    for index in indices:
+        mask = add_copy(mask, index)
+    return mask

@@ -22,7 +22,7 @@ from ._accel import accelerator
 from .cards import Card, full_deck, parse_cards
 from .errors import InvalidCard
 
-__all__ = ["SEATS", "Deal"]
+__all__ = ["SEATS", "Deal", "dealt_masks"]
 
 SEATS: Final = 4
 """The number of seats at the table."""
@@ -179,20 +179,29 @@ def _shuffle_deck(digest: bytes, deck: tuple[Card, ...]) -> tuple[tuple[Card, ..
     else:  # the keys are little-endian on every platform
         keys = list(struct.unpack(f"<{len(deck)}Q", digest))
     positions = sorted(range(len(deck)), key=keys.__getitem__)
-    order = itemgetter(*positions)(deck)
     copies = len(deck) // 52
+    indices = positions if copies == 1 else [position // copies for position in positions]
+    return itemgetter(*positions)(deck), dealt_masks(indices)
+
+
+def dealt_masks(indices: Sequence[int], first_seat: int = 0) -> list[int]:
+    """Each seat's card mask, the cards (by index) dealt in this order round the table:
+    the ``k``-th to seat ``(first_seat + k) % 4``, a second copy of a card at bit
+    ``52 + index``."""
     masks = [0, 0, 0, 0]
-    if copies == 1:
+    if len(indices) == 52:
         for k in range(SEATS):
-            masks[k] = sum(1 << i for i in positions[k::SEATS])
-        return order, masks
+            masks[(first_seat + k) & 3] = sum(map(_BITS.__getitem__, indices[k::SEATS]))
+        return masks
     for k in range(SEATS):
         mask = 0
-        for position in positions[k::SEATS]:
-            bit = 1 << position // copies
+        for bit in map(_BITS.__getitem__, indices[k::SEATS]):
             mask |= bit << 52 if mask & bit else bit  # a second copy at bit 52 + index
-        masks[k] = mask
-    return order, masks
+        masks[(first_seat + k) & 3] = mask
+    return masks
+
+
+_BITS: Final = tuple(1 << i for i in range(52))
 
 
 _shuffle: Final[Callable[[bytes, tuple[Card, ...]], tuple[Any, Any]]] = (

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 from .actions import Action, Play, Show, ShowKind, parse_action, play_of_key
 from .cards import Card
-from .deal import SEATS, Deal
+from .deal import SEATS, Deal, dealt_masks
 from .engine import add_copy, cards_of_mask, subtract_copies
 from .engines import ACCELERATED
 from .errors import HandNotOver, IllegalAction, InvalidCard, InvalidHoldings, InvalidSeat
@@ -134,19 +134,7 @@ class HandState:
     @staticmethod
     def _deal_masks(deal: Deal) -> list[int]:
         """Each seat's dealt cards as a card mask (a second copy at bit ``52 + index``)."""
-        order = deal.order
-        first = deal.first_seat
-        holdings = [0, 0, 0, 0]
-        if len(order) == 52:
-            for k in range(4):
-                holdings[(first + k) & 3] = sum(map(_BITS.__getitem__, map(_INDEX, order[k::4])))
-            return holdings
-        for k in range(4):
-            mask = 0
-            for bit in map(_BITS.__getitem__, map(_INDEX, order[k::4])):
-                mask |= bit << 52 if mask & bit else bit  # a second copy at bit 52 + index
-            holdings[(first + k) & 3] = mask
-        return holdings
+        return dealt_masks(list(map(_INDEX, deal.order)), deal.first_seat)
 
     # -- public state ---------------------------------------------------------------
 

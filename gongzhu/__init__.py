@@ -18,16 +18,16 @@ from . import errors
 from .actions import Action, Play, Show, ShowKind, parse_action
 from .cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Rank, Suit, full_deck, parse_cards
 from .deal import Deal
-from .hand import HandState
-from .match import Match
 from .rules import Rules, load_rules, variant_names
 from .scoring import ScoreSheet
 from .simulate import simulate
-from .view import Phase, SeatView, Trick
 
 if TYPE_CHECKING:
     from . import record as record
+    from .hand import HandState
+    from .match import Match
     from .record import read_records, replay, replay_match
+    from .view import Phase, SeatView, Trick
 
 __version__ = "0.1.0"
 
@@ -63,15 +63,25 @@ __all__ = [
     "variant_names",
 ]
 
-# Imported on first use (PEP 562), not by ``import gongzhu``: name -> its module.  The
-# records module (and json) is not needed to load rules and play hands.  ``simulate``
-# stays eager: the submodule gongzhu.simulate shares its name, and importing the
-# submodule (gongzhu.runner does) would bind the module over a lazily loaded function.
+# Imported on first use (PEP 562), not by ``import gongzhu``: name -> its module.  Loading
+# rules needs neither the hand state machine (the first ``Rules.new_hand`` imports it) nor
+# matches nor the records module (and json).  ``simulate`` stays eager: the submodule
+# gongzhu.simulate shares its name, and importing the submodule (gongzhu.runner does) would
+# bind the module over a lazily loaded function.
 _LAZY: dict[str, str] = {
+    "HandState": "hand",
+    "Match": "match",
+    "Phase": "view",
+    "SeatView": "view",
+    "Trick": "view",
     "read_records": "record",
     "replay": "record",
     "replay_match": "record",
-    "record": "record",  # the submodule, an attribute once anything imported it
+    # the submodules, attributes once anything imported them
+    "hand": "hand",
+    "match": "match",
+    "record": "record",
+    "view": "view",
 }
 
 if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all attribute

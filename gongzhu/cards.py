@@ -14,6 +14,7 @@ Text forms (read leniently, written canonically as rank then suit letter,
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections.abc import Iterable
 from typing import Final
@@ -167,7 +168,7 @@ class Card:
         found = _CARD_TEXT.get(text)
         if found is not None:
             return found
-        m = _CARD_RE.match(text.strip().upper())
+        m = _card_pattern().match(text.strip().upper())
         if m is None:
             raise InvalidCard(f"not a card: {text!r} (examples: QS, 10C, TC, ♠Q, 10♣, 黑桃Q)")
         suit = m.group("s1") or m.group("s2")
@@ -217,11 +218,16 @@ _SUIT_TEXT: Final = {
     "草花": Suit.CLUBS,
 }
 _RANK_TEXT: Final = {**{r.letter: r for r in Rank}, "10": Rank.TEN}
-_SUIT_ALT = "|".join(sorted(map(re.escape, _SUIT_TEXT), key=len, reverse=True))
-_RANK_ALT = "10|[2-9TJQKA]"
-_CARD_RE: Final = re.compile(
-    rf"^(?:(?P<r1>{_RANK_ALT})\s*(?P<s1>{_SUIT_ALT})|(?P<s2>{_SUIT_ALT})\s*(?P<r2>{_RANK_ALT}))$"
-)
+
+
+@functools.cache
+def _card_pattern() -> re.Pattern[str]:
+    """The pattern of every accepted form of card text, compiled when text other than
+    the canonical ``QS`` is first read (not by ``import gongzhu``)."""
+    suits = "|".join(sorted(map(re.escape, _SUIT_TEXT), key=len, reverse=True))
+    ranks = "10|[2-9TJQKA]"
+    return re.compile(rf"^(?:(?P<r1>{ranks})\s*(?P<s1>{suits})|(?P<s2>{suits})\s*(?P<r2>{ranks}))$")
+
 
 PIG: Final = Card.parse("QS")
 """♠Q, 猪 the pig."""

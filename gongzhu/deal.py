@@ -8,7 +8,6 @@ hooks exchange.
 
 from __future__ import annotations
 
-import hashlib
 import struct
 import sys
 import warnings
@@ -26,6 +25,16 @@ __all__ = ["SEATS", "Deal", "dealt_masks"]
 
 SEATS: Final = 4
 """The number of seats at the table."""
+
+
+def _shake_256(data: bytes) -> Any:
+    """:func:`hashlib.shake_256`, which replaces this function on the first deal: hashlib
+    loads OpenSSL, a few milliseconds that ``import gongzhu`` need not spend."""
+    global _shake_256
+    from hashlib import shake_256
+
+    _shake_256 = shake_256
+    return shake_256(data)
 
 
 @attrs.frozen
@@ -77,7 +86,7 @@ class Deal:
             raise InvalidCard(f"first_seat must be 0-3, not {first_seat!r}")
         deck = _DECKS[copies] if copies in _DECKS else full_deck(copies)
         size = (seed.bit_length() + 8) // 8
-        digest = hashlib.shake_256(seed.to_bytes(size, "little", signed=True)).digest(8 * len(deck))
+        digest = _shake_256(seed.to_bytes(size, "little", signed=True)).digest(8 * len(deck))
         order, masks = _shuffle(digest, deck)
         if first_seat:
             holdings = [0, 0, 0, 0]

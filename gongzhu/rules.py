@@ -19,7 +19,7 @@ import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -38,8 +38,6 @@ from .errors import (
     InvalidScoreInput,
     UnknownVariant,
 )
-from .hand import HandState
-from .match import Match
 from .play import EngineSpec, PlayConfig
 from .plugin import (
     PROJECT,
@@ -55,7 +53,23 @@ from .score_input import CardsBySeat, score_cards
 from .scorer import Scorer
 from .scoring import CompiledScorer, ScoreSheet, ScoreStage, ScoreTable
 
+if TYPE_CHECKING:
+    from .hand import HandState
+    from .match import Match
+
 __all__ = ["DEFAULT_BASE", "ENTRY_POINT_GROUP", "Rules", "load_rules", "variant_names"]
+
+_HAND_STATE: type[HandState] | None = None
+"""gongzhu.hand's HandState once the first hand is dealt: loading rules does not import the
+hand state machine, and a hand does not pay for an import statement."""
+
+
+def _import_hand_state() -> type[HandState]:
+    global _HAND_STATE
+    from .hand import HandState
+
+    _HAND_STATE = HandState
+    return HandState
 
 
 def _info_of(name: str, plugin: object) -> VariantInfo:
@@ -474,7 +488,8 @@ class Rules:
                 f"this ruleset plays with {self.table.copies} deck(s); the deal has {deal.copies}"
             )
         spec = self.engine if engine is None else self.engine_named(engine)
-        return HandState(self, deal, seed=seed, leader=leader, engine=spec, _holdings=holdings)
+        hand_state = _HAND_STATE or _import_hand_state()
+        return hand_state(self, deal, seed=seed, leader=leader, engine=spec, _holdings=holdings)
 
     def new_match(
         self, seed: int | None = None, *, target: int | None = None, hands: int | None = None
@@ -487,6 +502,8 @@ class Rules:
             option, 1000; 39baobao has none: give ``hands``).
         :param hands: end after this many hands (39baobao sessions).
         """
+        from .match import Match
+
         return Match(self, seed=seed, target=target, hands=hands)
 
     def score(

@@ -26,8 +26,16 @@ import pytest
 import gongzhu
 from gongzhu import discovery
 
-LAZY_MODULES = ["gongzhu.record", "json"]
-"""Imported by neither ``import gongzhu`` nor ``load_rules()``."""
+LAZY_MODULES = [
+    "gongzhu.record",
+    "json",
+    "gongzhu.hand",
+    "gongzhu.view",
+    "gongzhu.match",
+    "hashlib",
+]
+"""Imported by neither ``import gongzhu`` nor ``load_rules()`` (the first hand dealt imports
+the hand state machine and :mod:`hashlib`, for the shuffle)."""
 
 METADATA_MODULES = ["importlib.metadata", "email", "email.message", "zipfile", "csv"]
 """Not imported by ``load_rules()`` where the entry points are read directly."""
@@ -101,6 +109,7 @@ def test_import_leaves_the_records_module_and_metadata_unloaded(tmp_path: Path) 
         loaded = set(sys.modules) - before
         listed = set(gongzhu.__all__) & set(dir(gongzhu))
         direct = gongzhu.discovery._read_entry_points() is not None
+        card_pattern = gongzhu.cards._card_pattern.cache_info().currsize
         import json
         print(json.dumps({
             "before": sorted(before),
@@ -108,6 +117,7 @@ def test_import_leaves_the_records_module_and_metadata_unloaded(tmp_path: Path) 
             "loaded": sorted(loaded),
             "listed": sorted(listed),
             "direct": direct,
+            "card_pattern": card_pattern,
         }))
         """,
         tmp_path,
@@ -125,6 +135,7 @@ def test_import_leaves_the_records_module_and_metadata_unloaded(tmp_path: Path) 
             if name not in before:
                 assert name not in loaded, f"load_rules() imported {name}"
     assert listed == set(gongzhu.__all__)  # dir() lists the names not loaded yet
+    assert found["card_pattern"] == 0  # canonical card text is read without the pattern
 
 
 def test_every_public_name_is_its_defining_modules_object(tmp_path: Path) -> None:
@@ -450,3 +461,36 @@ def test_a_fresh_interpreter_finds_the_same_plugins_without_importlib_metadata(
     loaded = found["loaded"]
     assert loaded["probe"] == "load"  # PYTHONPATH before the user site and site-packages
     assert loaded.get("user") == ("loads" if found["user_site"] else None)
+
+
+def test_the_first_hand_imports_what_loading_rules_left_out(tmp_path: Path) -> None:
+    """``Rules.new_hand`` and ``Rules.new_match`` work in a fresh interpreter where nothing
+    imported the hand state machine, the match or :mod:`hashlib` yet, and the package's
+    names and submodules are there on first use."""
+    found = run_python(
+        """
+        import json, sys
+        import gongzhu
+        rules = gongzhu.load_rules()
+        hand = rules.new_hand(seed=7)
+        match = rules.new_match(seed=7, hands=1)
+        print(json.dumps({
+            "hand": type(hand) is gongzhu.HandState,
+            "match": type(match) is gongzhu.Match,
+            "submodules": [gongzhu.hand is sys.modules["gongzhu.hand"],
+                           gongzhu.view is sys.modules["gongzhu.view"],
+                           gongzhu.match is sys.modules["gongzhu.match"]],
+            "deal": [str(card) for card in hand.deal.order[:4]],
+            "pattern": str(gongzhu.Card.parse("10♣")),
+        }))
+        """,
+        tmp_path,
+    )
+    same_deal = [str(card) for card in gongzhu.load_rules().new_hand(seed=7).deal.order[:4]]
+    assert found == {
+        "hand": True,
+        "match": True,
+        "submodules": [True, True, True],
+        "deal": same_deal,
+        "pattern": "TC",
+    }

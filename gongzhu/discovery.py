@@ -139,11 +139,8 @@ def _read_entry_points(group: str = ENTRY_POINT_GROUP) -> dict[str, _Loadable] |
         return None
 
 
-def _normalize(name: str) -> str:
-    """importlib.metadata.Prepared.normalize: PEP 503, with dashes as underscores."""
-    import re
-
-    return re.sub(r"[-_.]+", "-", name).lower().replace("-", "_")
+_SEPARATORS: Final = r"[-_.]+"
+"""What importlib.metadata.Prepared.normalize turns into one underscore (PEP 503)."""
 
 
 def _scan(group: str) -> dict[str, _Loadable]:
@@ -166,6 +163,7 @@ def _scan(group: str) -> dict[str, _Loadable]:
             raise _Unsupported(f"another finder of distributions: {finder!r}")
         searches += 1
     value_pattern = re.compile(_POINT_VALUE)
+    separators = re.compile(_SEPARATORS)
     seen: set[str] = set()  # importlib.metadata's _unique: the first of a name wins
     points: dict[str, _Loadable] = {}
     for root in list(sys.path) if searches else []:
@@ -178,43 +176,44 @@ def _scan(group: str) -> dict[str, _Loadable]:
             continue
         except OSError as error:  # a zip file, or unreadable: importlib.metadata decides
             raise _Unsupported(f"sys.path entry {root!r}") from error
+        # Prepared.normalize (PEP 503, dashes as underscores) of the name before the
+        # first dash, in the order Lookup gives: grouped by that name, in listing order
         infos: dict[str, list[str]] = {}
         for child in children:
-            low = child.lower()
-            if low.endswith((".dist-info", ".egg-info")):
-                key = _normalize(low.rpartition(".")[0].partition("-")[0])
+            stem, dot, ext = child.rpartition(".")
+            if dot and ext.lower() in ("dist-info", "egg-info"):
+                key = separators.sub("_", stem.partition("-")[0]).lower()
                 infos.setdefault(key, []).append(child)
-        for child in (child for same in infos.values() for child in same):
-            # PathDistribution._normalized_name, from the directory's name
-            stem, ext = os.path.splitext(child)
-            name = stem.partition("-")[0]
-            if ext not in (".dist-info", ".egg-info") or not name:
-                raise _Unsupported(f"the name of {child!r} is in its metadata")
-            name = _normalize(name)
-            if name in seen:
-                continue
-            seen.add(name)
-            # PathDistribution.read_text("entry_points.txt")
-            try:
-                with open(os.path.join(root, child, "entry_points.txt"), encoding="utf-8") as f:
-                    text = f.read()
-            except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
-                continue
-            # Sectioned.section_pairs and Pair.parse, then EntryPoints.select(group=group)
-            section = None
-            for line in map(str.strip, text.splitlines()):
-                if not line or line.startswith("#"):
+        for name, same in infos.items():
+            for child in same:
+                # PathDistribution._normalized_name, from the directory's name
+                if not name or not child.endswith((".dist-info", ".egg-info")):
+                    raise _Unsupported(f"the name of {child!r} is in its metadata")
+                if name in seen:
                     continue
-                if line.startswith("[") and line.endswith("]"):
-                    section = line.strip("[]")
+                seen.add(name)
+                # PathDistribution.read_text("entry_points.txt")
+                path = os.path.join(root, child, "entry_points.txt")
+                try:
+                    with open(path, "rb") as f:
+                        text = f.read().decode()
+                except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
                     continue
-                if section is None:
-                    continue
-                if "=" not in line:
-                    raise _Unsupported(f"{child}: not an entry point: {line!r}")
-                key, value = map(str.strip, line.split("=", 1))
-                if not value_pattern.match(value):
-                    raise _Unsupported(f"{child}: not an entry point's value: {value!r}")
-                if section == group:
-                    points[key] = _Point(key, value)
+                # Sectioned.section_pairs and Pair.parse, then EntryPoints.select(group=group)
+                section = None
+                for line in map(str.strip, text.splitlines()):
+                    if not line or line.startswith("#"):
+                        continue
+                    if line.startswith("[") and line.endswith("]"):
+                        section = line.strip("[]")
+                        continue
+                    if section is None:
+                        continue
+                    if "=" not in line:
+                        raise _Unsupported(f"{child}: not an entry point: {line!r}")
+                    key, value = map(str.strip, line.split("=", 1))
+                    if not value_pattern.match(value):
+                        raise _Unsupported(f"{child}: not an entry point's value: {value!r}")
+                    if section == group:
+                        points[key] = _Point(key, value)
     return points

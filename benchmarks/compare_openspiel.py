@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import gongzhu
 import gongzhu.hand
@@ -153,21 +153,20 @@ def memory_per_state(rules: gongzhu.Rules) -> tuple[float, float]:
     return results[0], results[1]
 
 
-def startup_time(code: str = "import gongzhu; gongzhu.load_rules()") -> float:
-    """Seconds for ``code`` (by default ``import gongzhu`` + ``load_rules()``) in a fresh
-    interpreter (best of 5), as an installed package runs: with its bytecode cached (a
-    first, unmeasured run writes it, even where ``PYTHONDONTWRITEBYTECODE`` is set)."""
-    code = f"import time; t = time.perf_counter(); {code}; print(time.perf_counter() - t)"
+def startup_times(codes: Sequence[str], runs: int = 7) -> list[float]:
+    """Seconds for each of ``codes`` in a fresh interpreter (best of ``runs``, the codes
+    alternating run for run), as an installed package runs: with its bytecode cached (a
+    first, unmeasured round writes it, even where ``PYTHONDONTWRITEBYTECODE`` is set)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    runs = [
-        float(
-            subprocess.run(
-                [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
-            ).stdout
-        )
-        for _ in range(6)
-    ]
-    return min(runs[1:])
+
+    def once(code: str) -> float:
+        timed = f"import time; t = time.perf_counter(); {code}; print(time.perf_counter() - t)"
+        command = [sys.executable, "-c", timed]
+        done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
+        return float(done.stdout)
+
+    rounds = [[once(code) for code in codes] for _ in range(runs + 1)]
+    return [min(times) for times in zip(*rounds[1:], strict=True)]
 
 
 def main() -> None:
@@ -219,11 +218,14 @@ def main() -> None:
     fresh, midway = memory_per_state(rules)
     label = "memory per HandState:"
     print(f"{label:<34} {fresh:>10,.0f} bytes fresh, {midway:,.0f} after 24 plays")
-    print(f"import gongzhu + load_rules():     {startup_time() * 1000:>10.1f} ms")
+    startup = {
+        "import gongzhu + load_rules():": "import gongzhu; gongzhu.load_rules()",
+        "import attrs, pluggy (its dependencies):": "import attrs, pluggy",
+    }
     if pyspiel is not None:
-        print(
-            f"import pyspiel:                    {startup_time('import pyspiel') * 1000:>10.1f} ms"
-        )
+        startup["import pyspiel:"] = "import pyspiel"
+    for label, seconds in zip(startup, startup_times(list(startup.values())), strict=True):
+        print(f"{label:<41}{seconds * 1000:>5.1f} ms")
 
     returns_rate, score_rate = paired_rates(
         gongzhu_steps(rules), gongzhu_steps(rules, end="score"), hands, repeat

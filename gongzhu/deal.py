@@ -27,14 +27,17 @@ SEATS: Final = 4
 """The number of seats at the table."""
 
 
-def _shake_256(data: bytes) -> Any:
-    """:func:`hashlib.shake_256`, which replaces this function on the first deal: hashlib
-    loads OpenSSL, a few milliseconds that ``import gongzhu`` need not spend."""
-    global _shake_256
+_SHAKE_256: Callable[[bytes], Any] | None = None
+"""hashlib.shake_256 once the first deal is shuffled: hashlib loads OpenSSL, a few
+milliseconds that ``import gongzhu`` need not spend."""
+
+
+def _import_shake_256() -> Callable[[bytes], Any]:
+    global _SHAKE_256
     from hashlib import shake_256
 
-    _shake_256 = shake_256
-    return shake_256(data)
+    _SHAKE_256 = shake_256
+    return shake_256
 
 
 @attrs.frozen
@@ -86,7 +89,8 @@ class Deal:
             raise InvalidCard(f"first_seat must be 0-3, not {first_seat!r}")
         deck = _DECKS[copies] if copies in _DECKS else full_deck(copies)
         size = (seed.bit_length() + 8) // 8
-        digest = _shake_256(seed.to_bytes(size, "little", signed=True)).digest(8 * len(deck))
+        shake_256 = _SHAKE_256 or _import_shake_256()
+        digest = shake_256(seed.to_bytes(size, "little", signed=True)).digest(8 * len(deck))
         order, masks = _shuffle(digest, deck)
         if first_seat:
             holdings = [0, 0, 0, 0]

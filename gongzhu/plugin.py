@@ -54,6 +54,17 @@ hookimpl: Final = pluggy.HookimplMarker(PROJECT)
 """Marker for hook implementations: decorate a plug-in's ``gongzhu_*`` functions with it."""
 
 
+def _kinds(kinds: Iterable[ShowKind]) -> frozenset[ShowKind]:
+    return frozenset(kinds)
+
+
+def _kinds_repr(kinds: frozenset[ShowKind]) -> str:
+    """A set of show kinds as its repr, in the kinds' definition order (a set of kinds
+    iterates in no fixed order from run to run: kinds hash by identity)."""
+    inside = ", ".join(repr(kind) for kind in ShowKind if kind in kinds)
+    return f"frozenset({{{inside}}})" if inside else "frozenset()"
+
+
 def _names(names: Iterable[str]) -> frozenset[str]:
     return frozenset(names)
 
@@ -209,7 +220,9 @@ class ShownCardLock:
 
     first_trick: bool = True
     discard_before_led: bool = False
-    exempt: frozenset[ShowKind] = frozenset({ShowKind.FIRST, ShowKind.SECRET})
+    exempt: frozenset[ShowKind] = attrs.field(
+        default=frozenset({ShowKind.FIRST, ShowKind.SECRET}), converter=_kinds, repr=_kinds_repr
+    )
     stuck: str = attrs.field(default="play")
 
     @stuck.validator

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -104,6 +105,21 @@ def test_engine_agrees_with_reference(which: int, seed: int, rng: random.Random)
         assert {a.cards[0] for a in legal} == reference_legal(hand)
         hand.apply(rng.choice(legal))
     assert sorted(c for s in range(4) for c in hand.taken(s)) == list(gongzhu.full_deck())
+
+
+@pytest.mark.parametrize("size", range(1, len(ShowKind) + 1))
+def test_a_locks_exempt_kinds_print_in_definition_order(size: int) -> None:
+    """Kinds hash by identity, so a set of them iterates in an order that changes from run
+    to run; the lock's repr lists them in definition order, and any iterable of kinds is
+    taken (as a frozenset)."""
+    for kinds in itertools.combinations(ShowKind, size):
+        lock = ShownCardLock(exempt=reversed(kinds))
+        assert lock.exempt == frozenset(kinds)
+        assert f"exempt=frozenset({{{', '.join(map(repr, kinds))}}})," in repr(lock)
+
+
+def test_a_lock_exempting_nothing_prints_an_empty_frozenset() -> None:
+    assert "exempt=frozenset()," in repr(ShownCardLock(exempt=()))
 
 
 # -- shown-card lock on discards, and lifting it when it leaves nothing ---------------------

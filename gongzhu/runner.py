@@ -4,8 +4,11 @@ This is the engine of ``gongzhu simulate``; it sits above the core (it uses
 :mod:`gongzhu.bots`).  Hand (or match) ``i`` of a run is played from its own
 seed, derived from the run's seed and ``i`` alone, so a run gives the same
 results whatever the number of worker processes, and any single hand can be
-replayed from its record.  Four ``random`` bots take the bulk path
-(:meth:`HandState.play_out <gongzhu.hand.HandState.play_out>`).
+replayed from its record.  Four ``random`` bots take the bulk path: hand ``i``
+plays as :meth:`HandState.play_out <gongzhu.hand.HandState.play_out>` would,
+drawing from ``random.Random`` seeded with the hand's seed, and a run that
+builds no records plays it without a :class:`~gongzhu.hand.HandState`
+(:class:`~gongzhu.bulk.RandomHands`, the engine of :func:`gongzhu.simulate`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import attrs
 
 from . import backends
 from .bots import BOTS, Bot, make_bot, play_hand
+from .bulk import RandomHands
 from .errors import GongzhuError
 from .match import Match
 from .rules import load_rules
@@ -116,8 +120,15 @@ def _play_chunk(args: tuple[Job, int, int]) -> Chunk:
     summary = RunSummary()
     lines: list[str] = []
     bulk = all(name == "random" for name in job.bots)
+    # random hands and no record to build: the outcome without a HandState, drawn as
+    # play_out draws it
+    quick = bulk and not job.records and not job.matches
+    outcome = RandomHands(rules).outcome if quick else None
     for index in range(start, start + count):
         seed = hand_seed(job.seed, index)
+        if outcome is not None:
+            summary.add_scores(*outcome(seed, random.Random(seed).random))
+            continue
         if job.matches:
             match = rules.new_match(seed, target=job.target)
             bots = [make_bot(name, seed + seat, rules=rules) for seat, name in enumerate(job.bots)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -124,3 +125,26 @@ def test_simulate_on_a_custom_pipeline() -> None:
 def test_simulate_rejects_no_hands() -> None:
     with pytest.raises(ValueError, match="at least one hand"):
         gongzhu.simulate(gongzhu.load_rules(), 0)
+
+
+@pytest.mark.parametrize("variants", [(), ("huapai",), ("two-deck",), ("huapai", "two-deck")])
+def test_a_run_without_records_scores_as_the_hands_of_its_records(
+    variants: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``gongzhu simulate`` without ``--out`` plays random hands without a HandState (the
+    bulk path); with records each hand is a HandState: the same hands, the same summary."""
+    import io
+
+    from gongzhu.runner import Job, run
+
+    job = Job(variants, (), ("random",) * 4, seed=11)
+    out = io.StringIO()
+    with_records = run(attrs.evolve(job, records=True), 40, out=out)
+    assert len(out.getvalue().splitlines()) == 40
+    if gongzhu.load_rules(*variants).scorer.compiled is not None:  # no HandState at all
+
+        def no_hand(*args: object, **kwargs: object) -> None:
+            raise AssertionError("a HandState was made")
+
+        monkeypatch.setattr(Rules, "new_hand", no_hand)
+    assert run(job, 40) == with_records

@@ -18,8 +18,6 @@ backend and any number of workers.  ``gongzhu simulate`` and
 
 from __future__ import annotations
 
-import logging
-import multiprocessing
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, Final, TypeVar
 
@@ -86,6 +84,8 @@ def _local_imap(
         for task in tasks:
             yield function(task)
         return
+    import multiprocessing  # only for a pool: one worker runs here without it
+
     with multiprocessing.get_context("spawn").Pool(workers, initializer=initializer) as pool:
         yield from pool.imap(function, tasks, chunksize=chunksize)
     # leaving the with block (normally or by close()) terminates the pool
@@ -113,6 +113,8 @@ def _ray_imap(
     address: str | None,
     chunksize: int,
 ) -> Generator[R, None, None]:
+    import logging
+
     ray = _ray()
     if not ray.is_initialized():
         options: dict[str, Any] = {

@@ -17,18 +17,32 @@ refuse, a distribution it would name from its metadata, Python 3.14 or later.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Mapping
+from typing import Any, Final, Protocol
 
 from .errors import UnknownVariant
 
-if TYPE_CHECKING:
-    from typing import Protocol
 
-    class _Loadable(Protocol):
-        def load(self) -> Any: ...
+class EntryPointLike(Protocol):
+    """What :func:`entry_points` gives for an entry point: an
+    :class:`importlib.metadata.EntryPoint`, or this module's reading of one."""
+
+    name: str
+    value: str
+
+    def load(self) -> Any:
+        """Import the entry point's module and return the object it names."""
 
 
-__all__ = ["DEFAULT_BASE", "ENTRY_POINT_GROUP", "installed", "load_plugin", "plugin_names"]
+__all__ = [
+    "DEFAULT_BASE",
+    "ENTRY_POINT_GROUP",
+    "EntryPointLike",
+    "entry_points",
+    "installed",
+    "load_plugin",
+    "plugin_names",
+]
 
 ENTRY_POINT_GROUP: Final = "gongzhu.variants"
 """The entry-point group plug-ins register in."""
@@ -37,20 +51,32 @@ DEFAULT_BASE: Final = "39baobao"
 """The base ruleset used when the names given to :func:`~gongzhu.rules.load_rules` contain
 none."""
 
-_found: dict[str, _Loadable] | None = None
+_found: dict[str, dict[str, EntryPointLike]] = {}
 
 
-def _entry_points(refresh: bool = False) -> dict[str, _Loadable]:
-    global _found
-    if _found is None or refresh:
-        found = None if "importlib.metadata" in sys.modules else _read_entry_points()
+def entry_points(group: str, *, refresh: bool = False) -> Mapping[str, EntryPointLike]:
+    """The entry points of ``group`` by name, as
+    ``importlib.metadata.entry_points(group=group)`` finds them (a later one of a name
+    replacing an earlier one), read once per group.
+
+    :param group: the entry-point group (:data:`ENTRY_POINT_GROUP` for plug-ins,
+        ``gongzhu.bots`` for bots).
+    :param refresh: look at the installed distributions again (after installing
+        something while the program runs).
+    """
+    found = _found.get(group)
+    if found is None or refresh:
+        found = None if "importlib.metadata" in sys.modules else _read_entry_points(group)
         if found is None:
             import importlib.metadata  # lazily: not needed to import gongzhu
 
-            group = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
-            found = {ep.name: ep for ep in group}
-        _found = found
-    return _found
+            found = {ep.name: ep for ep in importlib.metadata.entry_points(group=group)}
+        _found[group] = found
+    return found
+
+
+def _entry_points(refresh: bool = False) -> Mapping[str, EntryPointLike]:
+    return entry_points(ENTRY_POINT_GROUP, refresh=refresh)
 
 
 def plugin_names(*, refresh: bool = False) -> list[str]:
@@ -128,7 +154,7 @@ class _Point:
         return f"_Point(name={self.name!r}, value={self.value!r})"
 
 
-def _read_entry_points(group: str = ENTRY_POINT_GROUP) -> dict[str, _Loadable] | None:
+def _read_entry_points(group: str = ENTRY_POINT_GROUP) -> dict[str, EntryPointLike] | None:
     """The entry points of ``group`` by name, as importlib.metadata finds them, or ``None``
     when this cannot tell (the caller asks importlib.metadata)."""
     if sys.version_info >= (3, 14):
@@ -143,7 +169,7 @@ _SEPARATORS: Final = r"[-_.]+"
 """What importlib.metadata.Prepared.normalize turns into one underscore (PEP 503)."""
 
 
-def _scan(group: str) -> dict[str, _Loadable]:
+def _scan(group: str) -> dict[str, EntryPointLike]:
     """importlib.metadata.entry_points(group=group) as a dict (a later distribution's entry
     point replacing an earlier one's of the same name), or :class:`_Unsupported`."""
     import os
@@ -165,7 +191,7 @@ def _scan(group: str) -> dict[str, _Loadable]:
     value_pattern = re.compile(_POINT_VALUE)
     separators = re.compile(_SEPARATORS)
     seen: set[str] = set()  # importlib.metadata's _unique: the first of a name wins
-    points: dict[str, _Loadable] = {}
+    points: dict[str, EntryPointLike] = {}
     for root in list(sys.path) if searches else []:
         # MetadataPathFinder / FastPath / Lookup, for a directory
         if type(root) is not str or os.path.basename(root).lower().endswith(".egg"):

@@ -227,7 +227,7 @@ def direct(group: str = GROUP) -> list[tuple[str, str]] | None:
     found = discovery._read_entry_points(group)
     if found is None:
         return None
-    return [(name, point.value) for name, point in found.items()]  # type: ignore[attr-defined]
+    return [(name, point.value) for name, point in found.items()]
 
 
 def dist_info(
@@ -494,3 +494,28 @@ def test_the_first_hand_imports_what_loading_rules_left_out(tmp_path: Path) -> N
         "deal": same_deal,
         "pattern": "TC",
     }
+
+
+def test_the_command_line_leaves_metadata_and_multiprocessing_for_when_they_are_needed(
+    tmp_path: Path,
+) -> None:
+    """``gongzhu simulate`` with one worker imports neither :mod:`importlib.metadata`
+    (bots are found as plug-ins are, by :func:`gongzhu.discovery.entry_points`; only
+    ``--version`` reads the distribution's metadata) nor :mod:`multiprocessing` (only a
+    pool of workers needs it)."""
+    found = run_python(
+        """
+        import contextlib, io, json, sys
+        before = set(sys.modules)
+        from gongzhu.cli import main
+        with contextlib.redirect_stdout(io.StringIO()):
+            status = main(["simulate", "--hands", "3", "--bots", "random,first,heuristic,random"])
+        loaded = set(sys.modules) - before
+        print(json.dumps({"status": status, "before": sorted(before), "loaded": sorted(loaded)}))
+        """,
+        tmp_path,
+    )
+    assert found["status"] == 0
+    for name in ["multiprocessing", *(METADATA_MODULES if FAST_PATH else [])]:
+        if name not in found["before"]:
+            assert name not in found["loaded"], f"gongzhu simulate imported {name}"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import importlib.metadata
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from ..discovery import EntryPointLike, entry_points
 from ..errors import GongzhuError, UnknownName
 from .base import Bot
 
@@ -39,13 +39,12 @@ class BotRegistry(Mapping[str, Callable[..., Bot]]):
 
     def __init__(self, group: str = ENTRY_POINT_GROUP) -> None:
         self._group = group
-        self._points: dict[str, importlib.metadata.EntryPoint] | None = None
+        self._points: Mapping[str, EntryPointLike] | None = None
         self._loaded: dict[str, Callable[..., Bot]] = {}
 
-    def _entry_points(self) -> dict[str, importlib.metadata.EntryPoint]:
-        if self._points is None:
-            found = importlib.metadata.entry_points(group=self._group)
-            self._points = {ep.name: ep for ep in found}
+    def _entry_points(self) -> Mapping[str, EntryPointLike]:
+        if self._points is None:  # read once per registry, and again after refresh()
+            self._points = entry_points(self._group, refresh=True)
         return self._points
 
     def refresh(self) -> None:

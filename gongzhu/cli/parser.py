@@ -9,8 +9,9 @@ What can be checked only when a command runs (``--option NAME=VALUE``,
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
+import contextlib
 import json
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -213,6 +214,8 @@ def _add_serve_options(
 
 
 def _version() -> str:
+    import importlib.metadata  # only for --version: it takes longer to import than most commands
+
     try:
         return importlib.metadata.version("gongzhu")
     except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
@@ -221,10 +224,29 @@ def _version() -> str:
         return __version__
 
 
+class _VersionAction(argparse.Action):
+    """``--version``, as argparse's, with the version read only when it is asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        kwargs.setdefault("help", "show program's version number and exit")
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> NoReturn:
+        with contextlib.suppress(OSError):  # a closed pipe: as argparse's own message
+            sys.stdout.write(f"gongzhu {_version()}\n")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``gongzhu`` command."""
     parser = _Parser(prog="gongzhu", description="拱猪 (Gong Zhu) rules engine")
-    parser.add_argument("--version", action="version", version=f"gongzhu {_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     bot_help = (
         f"the bots: one name for every seat, or four comma-separated (seat 0 first); "

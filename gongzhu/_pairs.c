@@ -1332,26 +1332,121 @@ static int copy_factors(Mask m, int index, const int *shown_index, const long lo
     return 0;
 }
 
+#define COPY_SLOTS 104 /* a card's first copy at its index, a second at 52 + index */
+
+/* The slot of a copy bit (1 << index for a first copy, 1 << (52 + index) for a second):
+ * 0-103; -1 when `key` is no such bit (Python then decides), -2 on error. */
+static int copy_slot(PyObject *key)
+{
+    int overflow = 0;
+    long long bits;
+    if (!PyLong_CheckExact(key)) /* (an int subclass could run code while a dict is read) */
+        return -1;
+    bits = PyLong_AsLongLongAndOverflow(key, &overflow);
+    if (bits == -1 && PyErr_Occurred())
+        return -2;
+    if (overflow) { /* above 2**63: a second copy at 52 + index, with no lower bit */
+        unsigned long long low = PyLong_AsUnsignedLongLongMask(key);
+        PyObject *shift = PyLong_FromLong(52), *high;
+        if (low == (unsigned long long)-1 && PyErr_Occurred())
+            return -2;
+        if (shift == NULL)
+            return -2;
+        high = PyNumber_Rshift(key, shift);
+        Py_DECREF(shift);
+        if (high == NULL)
+            return -2;
+        bits = PyLong_AsLongLongAndOverflow(high, &overflow);
+        Py_DECREF(high);
+        if (bits == -1 && PyErr_Occurred())
+            return -2;
+        if (overflow || bits <= 0 || (bits & (bits - 1)) || bits >= (1LL << 52) ||
+            (low & ((1ULL << 52) - 1)))
+            return -1;
+        return 52 + __builtin_ctzll((unsigned long long)bits);
+    }
+    if (bits <= 0 || (bits & (bits - 1)))
+        return -1;
+    return __builtin_ctzll((unsigned long long)bits);
+}
+
+/* One seat's per-copy factors from the mask stages (MaskScoring.copy_own or
+ * copy_alone: copy bit -> factor, or None) into factors[slot], the others 1.  0; -1 on
+ * error; 1 when a key is not a copy bit or a factor not an int that fits in 64 bits
+ * (Python then decides). */
+static int read_copy_factors(PyObject *map, long long *factors)
+{
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    int k;
+    for (k = 0; k < COPY_SLOTS; k++)
+        factors[k] = 1;
+    if (map == Py_None)
+        return 0;
+    if (!PyDict_Check(map))
+        return 1;
+    while (PyDict_Next(map, &pos, &key, &value)) { /* runs no Python code */
+        int slot = copy_slot(key), overflow = 0;
+        long long factor;
+        if (slot == -2)
+            return -1;
+        if (slot < 0 || !PyLong_Check(value))
+            return 1;
+        factor = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (factor == -1 && PyErr_Occurred())
+            return -1;
+        if (overflow)
+            return 1;
+        factors[slot] = factor;
+    }
+    return 0;
+}
+
+/* Whether `map` (a dict or None) holds anything. */
+static int non_empty(PyObject *map)
+{
+    return map != Py_None && (!PyDict_Check(map) || PyDict_GET_SIZE(map) != 0);
+}
+
+/* each[copy] *= factors[copy * 52 + index] for the seat's `count` copies of card
+ * `index`, and their new sum in *sum.  0, or 1 on overflow. */
+static int times_copy_factors(const long long *factors, int index, int count, long long *each,
+                              long long *sum)
+{
+    int copy;
+    *sum = 0;
+    for (copy = 0; copy < count; copy++) {
+        if (__builtin_mul_overflow(each[copy], factors[copy * 52 + index], &each[copy]) ||
+            __builtin_add_overflow(*sum, each[copy], sum))
+            return 1;
+    }
+    return 0;
+}
+
 /* raw_copies(taken, values, heart, shows, shown_taken, factors, pig, sheep, transformer,
- *            scoring, alone) -> the four raw scores, or None when a score would not fit
- * in 64 bits (the caller then scores in Python).  The same arithmetic as
+ *            scoring, alone[, own, lone]) -> the four raw scores, or None when a score
+ * would not fit in 64 bits (the caller then scores in Python).  The same arithmetic as
  * CompiledScorer.raw_copies (values: the 13 hearts' values, 2 to A; heart: the
  * showable heart's index or -1; pig, sheep, transformer: (index, value) pairs, the
  * transformer's value its multiplier; scoring: the mask of the scoring cards' first
- * copies; alone: the lone transformer's value). */
+ * copies; alone: the lone transformer's value; own, lone: the mask stages' per-copy
+ * factors, MaskScoring.copy_own and copy_alone: four dicts copy bit -> factor, or
+ * None). */
 static PyObject *raw_copies(PyObject *self, PyObject *args)
 {
     PyObject *taken_obj, *values_obj, *shows, *shown_taken, *factors, *fast = NULL, *out;
-    PyObject *scoring_obj;
+    PyObject *scoring_obj, *own_obj = Py_None, *lone_obj = Py_None, *copies = NULL;
     long long values[13], hearts_factor = 1, alone, scores[4];
     long long pig_value, sheep_value, multiplier;
+    long long own[COPY_SLOTS], lone[COPY_SLOTS];
     int heart, pig, sheep, transformer, s, i, r;
     uint64_t scoring;
     Mask taken[4];
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOiOOO(iL)(iL)(iL)OL:raw_copies", &taken_obj, &values_obj,
+    if (!PyArg_ParseTuple(args, "OOiOOO(iL)(iL)(iL)OL|OO:raw_copies", &taken_obj, &values_obj,
                           &heart, &shows, &shown_taken, &factors, &pig, &pig_value, &sheep,
-                          &sheep_value, &transformer, &multiplier, &scoring_obj, &alone))
+                          &sheep_value, &transformer, &multiplier, &scoring_obj, &alone,
+                          &own_obj, &lone_obj))
         return NULL;
     if (pig < 0 || pig > 51 || sheep < 0 || sheep > 51 || transformer < 0 || transformer > 51 ||
         heart > 51) {
@@ -1421,19 +1516,72 @@ static PyObject *raw_copies(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "shown_taken: expected four sequences of records");
         return NULL;
     }
+    if (own_obj != Py_None || lone_obj != Py_None) { /* copies: own[0-3], lone[0-3] */
+        copies = PyTuple_New(8);
+        if (copies == NULL) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        for (i = 0; i < 2; i++) {
+            PyObject *given = i ? lone_obj : own_obj, *seats;
+            if (given == Py_None) {
+                for (s = 0; s < 4; s++) {
+                    Py_INCREF(Py_None);
+                    PyTuple_SET_ITEM(copies, 4 * i + s, Py_None);
+                }
+                continue;
+            }
+            seats = PySequence_Tuple(given);
+            if (seats == NULL || PyTuple_GET_SIZE(seats) != 4) {
+                if (seats != NULL)
+                    PyErr_SetString(PyExc_ValueError, "copy factors: expected four mappings");
+                Py_XDECREF(seats);
+                Py_DECREF(copies);
+                Py_DECREF(fast);
+                return NULL;
+            }
+            for (s = 0; s < 4; s++) {
+                PyObject *map = PyTuple_GET_ITEM(seats, s);
+                Py_INCREF(map);
+                PyTuple_SET_ITEM(copies, 4 * i + s, map);
+            }
+            Py_DECREF(seats);
+        }
+    }
     for (s = 0; s < 4; s++) {
         Mask m = {taken[s].lo & scoring, taken[s].hi & scoring};
         PyObject *records = PySequence_Tuple(PyTuple_GET_ITEM(fast, s));
-        int nshown, shown_index[32], count;
+        int nshown, shown_index[32], count, by_copy = 0;
         long long shown_factor[32], total = 0, sum, each[2];
         uint64_t first, second;
         if (records == NULL) {
+            Py_XDECREF(copies);
             Py_DECREF(fast);
             return NULL;
+        }
+        if (copies != NULL && (non_empty(PyTuple_GET_ITEM(copies, s)) ||
+                               non_empty(PyTuple_GET_ITEM(copies, 4 + s)))) {
+            r = read_copy_factors(PyTuple_GET_ITEM(copies, s), own);
+            if (r == 0)
+                r = read_copy_factors(PyTuple_GET_ITEM(copies, 4 + s), lone);
+            if (r < 0) {
+                Py_DECREF(records);
+                Py_DECREF(copies);
+                Py_DECREF(fast);
+                return NULL;
+            }
+            if (r) {
+                Py_DECREF(records);
+                Py_DECREF(copies);
+                Py_DECREF(fast);
+                Py_RETURN_NONE;
+            }
+            by_copy = 1;
         }
         nshown = (int)PyTuple_GET_SIZE(records);
         if (nshown > 32) {
             Py_DECREF(records);
+            Py_XDECREF(copies);
             Py_DECREF(fast);
             Py_RETURN_NONE; /* more shown copies than two decks hold: Python decides */
         }
@@ -1442,11 +1590,13 @@ static PyObject *raw_copies(PyObject *self, PyObject *args)
             if (record_index(record, &shown_index[i]) < 0 ||
                 (r = record_factor(record, factors, &shown_factor[i])) < 0) {
                 Py_DECREF(records);
+                Py_XDECREF(copies);
                 Py_DECREF(fast);
                 return NULL;
             }
             if (r) {
                 Py_DECREF(records);
+                Py_XDECREF(copies);
                 Py_DECREF(fast);
                 Py_RETURN_NONE;
             }
@@ -1461,11 +1611,26 @@ static PyObject *raw_copies(PyObject *self, PyObject *args)
             long long v = values[r] * (long long)((first >> r & 1) + (second >> r & 1));
             total += v; /* |values| <= 2**40: no overflow */
         }
+        if (by_copy) { /* a heart copy's own factor, before 满红 turns the sign */
+            int slot;
+            for (slot = 0; slot < COPY_SLOTS; slot++) {
+                int index = slot % 52;
+                long long extra;
+                uint64_t held = slot < 52 ? m.lo : m.hi;
+                if (own[slot] == 1 || index < 13 || index > 25 || !(held >> index & 1))
+                    continue;
+                if (__builtin_sub_overflow(own[slot], 1, &extra) ||
+                    __builtin_mul_overflow(values[index - 13], extra, &extra) ||
+                    __builtin_add_overflow(total, extra, &total))
+                    goto overflow;
+            }
+        }
         if (__builtin_mul_overflow(total, hearts_factor, &total))
             goto overflow;
         if (first == 0x1FFF && second == 0x1FFF && __builtin_sub_overflow(0, total, &total))
             goto overflow;
-        if (copy_factors(m, pig, shown_index, shown_factor, nshown, &sum, &count, each))
+        if (copy_factors(m, pig, shown_index, shown_factor, nshown, &sum, &count, each) ||
+            (by_copy && times_copy_factors(own, pig, count, each, &sum)))
             goto overflow;
         if (count) {
             long long value;
@@ -1476,7 +1641,8 @@ static PyObject *raw_copies(PyObject *self, PyObject *args)
             if (__builtin_add_overflow(total, value, &total))
                 goto overflow;
         }
-        if (copy_factors(m, sheep, shown_index, shown_factor, nshown, &sum, &count, each))
+        if (copy_factors(m, sheep, shown_index, shown_factor, nshown, &sum, &count, each) ||
+            (by_copy && times_copy_factors(own, sheep, count, each, &sum)))
             goto overflow;
         if (count) {
             long long value;
@@ -1484,7 +1650,8 @@ static PyObject *raw_copies(PyObject *self, PyObject *args)
                 __builtin_add_overflow(total, value, &total))
                 goto overflow;
         }
-        if (copy_factors(m, transformer, shown_index, shown_factor, nshown, &sum, &count, each))
+        if (copy_factors(m, transformer, shown_index, shown_factor, nshown, &sum, &count, each) ||
+            (by_copy && times_copy_factors(own, transformer, count, each, &sum)))
             goto overflow;
         if (count) {
             uint64_t both = 1ULL << transformer;
@@ -1500,6 +1667,8 @@ static PyObject *raw_copies(PyObject *self, PyObject *args)
                 for (i = 0; i < count; i++) {
                     long long step;
                     if (__builtin_mul_overflow(alone, each[i], &step) ||
+                        (by_copy &&
+                         __builtin_mul_overflow(step, lone[i * 52 + transformer], &step)) ||
                         __builtin_add_overflow(total, step, &total))
                         goto overflow;
                 }
@@ -1508,9 +1677,11 @@ static PyObject *raw_copies(PyObject *self, PyObject *args)
         scores[s] = total;
         continue;
     overflow:
+        Py_XDECREF(copies);
         Py_DECREF(fast);
         Py_RETURN_NONE;
     }
+    Py_XDECREF(copies);
     Py_DECREF(fast);
     out = PyTuple_New(4);
     if (out == NULL)

@@ -254,7 +254,8 @@ class RandomHands:
                     factors[bit] = factors.get(bit, 1) * factor
             raw = self._scorer.compiled_raw(taken, dealt, factors)
         else:
-            raw = compiled.raw_copies(taken, records, core.shown_taken() or [[], [], [], []])
+            shown_taken = core.shown_taken() or [[], [], [], []]
+            raw = self._scorer.compiled_raw_copies(taken, dealt, records, shown_taken)
         return Outcome(
             self._normalise(raw), compiled.full_hearts(taken, copies), compiled.slam(taken, copies)
         )

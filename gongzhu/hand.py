@@ -704,7 +704,7 @@ class HandState:
                     factors[bit] = factors.get(bit, 1) * factor
             return scorer.compiled_raw(taken, self._dealt, factors)
         shown_taken = self._core.shown_taken() or [[], [], [], []]
-        return compiled.raw_copies(taken, self.show_records, shown_taken)
+        return scorer.compiled_raw_copies(taken, self._dealt, self.show_records, shown_taken)
 
     def play_out(self, random: Callable[[], float]) -> None:
         """Play the hand to its end with uniformly random legal actions (the bulk API).

@@ -102,6 +102,40 @@ class Scorer:
             stage(masks)
         return compiled.raw(taken, factors, masks.own, masks.alone)
 
+    def compiled_raw_copies(
+        self,
+        taken: Sequence[int],
+        dealt: Sequence[int],
+        shows: Sequence[ShowRecord],
+        shown_taken: Sequence[Sequence[ShowRecord]],
+    ) -> tuple[int, ...]:
+        """Two decks: raw scores by :attr:`compiled` (which must exist), the mask
+        stages run first (:class:`~gongzhu.scoring.MaskScoring`, per copy).
+
+        :param taken: per seat, the card mask it took (a second copy at bit 52 + index).
+        :param dealt: per seat, the card mask it was dealt (the same).
+        :param shows: every shown copy, in the order shown.
+        :param shown_taken: per seat, the shown copies it took.
+        """
+        compiled = self.compiled
+        if compiled is None:
+            raise ValueError(
+                "compiled_raw_copies needs the compiled scorer: the pipeline is not the core's"
+            )
+        if not self.mask_stages:
+            return compiled.raw_copies(taken, shows, shown_taken)
+        factors: dict[int, int] = {}
+        show_factors = self.table.show_factors
+        for record in shows:
+            bit = record.card.bit
+            factors[bit] = factors.get(bit, 1) * show_factors[record.kind]
+        masks = MaskScoring(
+            self.table, self.options, taken, dealt, factors, shows=shows, shown_taken=shown_taken
+        )
+        for stage in self.mask_stages:
+            stage(masks)
+        return compiled.raw_copies(taken, shows, shown_taken, masks.copy_own, masks.copy_alone)
+
     def pipeline(
         self,
         taken: Sequence[Sequence[Card]],

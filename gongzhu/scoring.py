@@ -166,15 +166,28 @@ def show_record(seat: int, card: Card, kind: ShowKind) -> ShowRecord:
 
 @attrs.define
 class Entry:
-    """One scoring card a seat took (other than a transformer), with its current value."""
+    """One scoring card a seat took (other than a transformer), with its current value.
+
+    :ivar card: the card.
+    :ivar value: its current value.
+    :ivar shown: two decks, a showable card: the show of this copy (who showed it,
+        and how) when it is a shown copy, else ``None``; set by the ``values``
+        stage (always ``None`` with one deck).
+    """
 
     card: Card
     value: int = 0
+    shown: ShowRecord | None = None
 
 
 @attrs.define
 class SeatTally:
-    """What the pipeline knows and has worked out about one seat."""
+    """What the pipeline knows and has worked out about one seat.
+
+    :ivar transformer_shows: two decks: per copy of :attr:`transformers`, in
+        order, its show when it is a shown copy, else ``None``; set by the
+        ``values`` stage (empty with one deck).
+    """
 
     seat: int
     entries: list[Entry]
@@ -185,6 +198,7 @@ class SeatTally:
     full_hearts: bool = False
     slam: bool = False
     lines: list[str] = attrs.field(factory=list)
+    transformer_shows: list[ShowRecord | None] = attrs.field(factory=list)
 
     def hearts(self) -> list[Entry]:
         """The seat's heart entries."""
@@ -225,12 +239,22 @@ class ScoringContext:
         """
         if self.shown_taken is None:
             return self.show_factor(card)
+        record = self.pop_copy_record(seat, card)
+        return 1 if record is None else self.table.show_factors[record.kind]
+
+    def pop_copy_record(self, seat: int, card: Card) -> ShowRecord | None:
+        """Two decks: the show of the next copy of ``card`` that ``seat`` took, using it
+        up: the first shown copy of ``card`` left in :attr:`shown_taken` for the seat
+        (removed from it), or ``None`` for an unshown copy (and always with one deck).
+        :meth:`pop_copy_factor` uses it."""
+        if self.shown_taken is None:
+            return None
         taken = self.shown_taken[seat]
         for position, record in enumerate(taken):
             if record.card == card:
                 del taken[position]
-                return self.table.show_factors[record.kind]
-        return 1
+                return record
+        return None
 
     def show_factor(self, card: Card) -> int:
         """The product of the factors of every shown copy of ``card`` (1 if none)."""
@@ -254,25 +278,50 @@ class ScoringContext:
 StageFunc = Callable[[ScoringContext], None]
 
 
+def _per_seat() -> list[dict[int, int]]:
+    return [{}, {}, {}, {}]
+
+
 @attrs.define
 class MaskScoring:
-    """What the card-mask form of a scoring stage reads and changes (one deck).
+    """What the card-mask form of a scoring stage reads and changes.
 
     A stage that only changes some cards' own values (自得 doubles a
     self-captured card) can say so on card masks too
     (:attr:`ScoreStage.on_masks`), and the ruleset then keeps the fast
-    :class:`CompiledScorer`.  Card masks hold bit ``card.index``.
+    :class:`CompiledScorer`.  Card masks hold bit ``card.index`` (with two
+    decks, a second copy at bit ``52 + card.index``).
+
+    One deck: a card goes to one seat, so stages multiply into :attr:`own`
+    and :attr:`alone`.  Two decks (a stage whose :attr:`ScoreStage.two_decks`
+    is set): the copies of a card may go to different seats and differ
+    (a shown copy doubles only itself), so stages multiply into
+    :attr:`copy_own` and :attr:`copy_alone`, per seat and per copy.  A seat's
+    copies of a card are numbered as the compiled scorer counts them: first
+    the shown copies it took, in :attr:`shown_taken` order, then its unshown
+    ones; its first copy is at bit ``card.index``, a second at bit
+    ``52 + card.index`` (where its taken mask has them).
 
     :ivar table: the compiled scoring data.
     :ivar options: the ruleset's option values.
     :ivar taken: per seat, the cards it took.
     :ivar dealt: per seat, the cards it was dealt.
-    :ivar factors: card bit -> the product of its show factors (read only).
+    :ivar factors: card bit -> the product of its show factors (read only;
+        two decks: of every shown copy).
     :ivar own: card bit -> a factor on that card's own value: the pig's or
         the sheep's value, one heart's value (before 满红 turns the hearts'
         sign), or the transformer's multiplier and alone-value both.  Stages
-        multiply into it.
-    :ivar alone: a factor on the transformer's alone-value only.
+        multiply into it (one deck).
+    :ivar alone: a factor on the transformer's alone-value only (one deck).
+    :ivar shows: two decks: every shown copy, in the order shown (read only;
+        empty with one deck).
+    :ivar shown_taken: two decks: per seat, the shown copies it took (read
+        only; empty with one deck).
+    :ivar copy_own: two decks: per seat, copy bit -> a factor on that copy's
+        own value, as :attr:`own` is for a card.  Stages multiply into it
+        (:meth:`multiply_copy`).
+    :ivar copy_alone: two decks: per seat, transformer copy bit -> a factor on
+        that copy's alone-value only.  Stages multiply into it.
     """
 
     table: ScoreTable
@@ -282,11 +331,22 @@ class MaskScoring:
     factors: Mapping[int, int]
     own: dict[int, int] = attrs.field(factory=dict)
     alone: int = 1
+    shows: Sequence[ShowRecord] = ()
+    shown_taken: Sequence[Sequence[ShowRecord]] = ()
+    copy_own: list[dict[int, int]] = attrs.field(factory=_per_seat)
+    copy_alone: list[dict[int, int]] = attrs.field(factory=_per_seat)
 
     def multiply(self, card: Card, factor: int) -> None:
         """Multiply ``card``'s own value by ``factor`` (see :attr:`own`)."""
         bit = 1 << card.index
         self.own[bit] = self.own.get(bit, 1) * factor
+
+    def multiply_copy(self, seat: int, card: Card, copy: int, factor: int) -> None:
+        """Two decks: multiply the own value of ``seat``'s copy number ``copy`` (0 or
+        1, as :attr:`copy_own` numbers them) of ``card`` by ``factor``."""
+        bit = 1 << (card.index + 52 * copy)
+        own = self.copy_own[seat]
+        own[bit] = own.get(bit, 1) * factor
 
 
 MaskStageFunc = Callable[[MaskScoring], None]
@@ -302,13 +362,17 @@ class ScoreStage:
         ``None``.  Only a stage that changes cards' own values can have one,
         and it must sit between ``values`` and ``full-hearts``: a pipeline of
         the core's stages and such stages is scored by the
-        :class:`CompiledScorer` (one deck), which the tests compare with the
-        pipeline.
+        :class:`CompiledScorer`, which the tests compare with the pipeline.
+    :ivar two_decks: whether :attr:`on_masks` handles two decks too (the
+        per-copy :attr:`MaskScoring.copy_own` and
+        :attr:`MaskScoring.copy_alone`); without it a two-deck ruleset with
+        the stage is scored by the pipeline.
     """
 
     name: str
     run: StageFunc
     on_masks: MaskStageFunc | None = None
+    two_decks: bool = False
 
 
 class StageList(Sequence[ScoreStage]):
@@ -393,6 +457,8 @@ def stage_values(ctx: ScoringContext) -> None:
     hearts_factor = ctx.hearts_factor
     explain = ctx.explain
     heart = table.showable_heart
+    copies_known = ctx.shown_taken is not None  # two decks: which copy is which
+    showable = table.showable
     if explain:
         heart_word = _shown(ctx, heart) if heart is not None else "shown"
         heart_note = _factor_note(hearts_factor, f"{heart.symbol if heart else '♥'} {heart_word}")
@@ -403,8 +469,14 @@ def stage_values(ctx: ScoringContext) -> None:
             if entry.card.suit is Suit.HEARTS:
                 hearts_base += base
                 entry.value = base * hearts_factor
+                if copies_known and entry.card in showable:  # its show, for later stages
+                    entry.shown = ctx.pop_copy_record(tally.seat, entry.card)
             else:
-                factor = ctx.pop_copy_factor(tally.seat, entry.card)
+                if copies_known:
+                    record = entry.shown = ctx.pop_copy_record(tally.seat, entry.card)
+                    factor = 1 if record is None else table.show_factors[record.kind]
+                else:
+                    factor = ctx.show_factor(entry.card)
                 entry.value = base * factor
                 if explain:
                     name = _CARD_NAMES.get(entry.card, "card")
@@ -418,7 +490,12 @@ def stage_values(ctx: ScoringContext) -> None:
             )
         shown = False
         for card in tally.transformers:
-            factor = ctx.pop_copy_factor(tally.seat, card)
+            if copies_known:
+                record = ctx.pop_copy_record(tally.seat, card)
+                tally.transformer_shows.append(record)
+                factor = 1 if record is None else table.show_factors[record.kind]
+            else:
+                factor = ctx.show_factor(card)
             shown = shown or factor != 1
             tally.multiplier *= TRANSFORMER_MULTIPLIER * factor
             tally.alone += TRANSFORMER_ALONE * factor
@@ -481,18 +558,27 @@ _TRANSFORMER_INDEX: Final = TRANSFORMER.index
 _TRANSFORMERS_BOTH: Final = TRANSFORMER.bit | TRANSFORMER.bit << 52
 _PIGS_BOTH: Final = PIG.bit | PIG.bit << 52
 _SHEEP_BOTH: Final = SHEEP.bit | SHEEP.bit << 52
+_HEARTS_BOTH: Final = Suit.HEARTS.mask | Suit.HEARTS.mask << 52
 
 
-def _copy_factors(mask: int, index: int, shown: Mapping[int, list[int]]) -> list[int]:
+def _copy_factors(
+    mask: int, index: int, shown: Mapping[int, list[int]], own: Mapping[int, int] | None = None
+) -> list[int]:
     """The show factor of each copy of card ``index`` in ``mask``: the seat's taken shown
     copies of it in order (``shown``: card index -> their factors, as
-    :meth:`ScoringContext.pop_copy_factor` uses them up), then 1."""
+    :meth:`ScoringContext.pop_copy_factor` uses them up), then 1; each times its own
+    factor in ``own`` (copy bit -> factor: :attr:`MaskScoring.copy_own`), if any."""
     count = (mask >> index & 1) + (mask >> (52 + index) & 1)
     factors = shown.get(index)
     if not factors:
-        return [1] * count
-    factors = factors[:count]
-    return factors + [1] * (count - len(factors))
+        out = [1] * count
+    else:
+        out = factors[:count]
+        out += [1] * (count - len(out))
+    if own:
+        for copy in range(count):
+            out[copy] *= own.get(1 << (index + 52 * copy), 1)
+    return out
 
 
 def core_stages() -> StageList:
@@ -554,18 +640,20 @@ class CompiledScorer:
 
     @staticmethod
     def fits(stages: Sequence[ScoreStage], copies: int = 1) -> bool:
-        """Whether ``stages`` is the core pipeline, with (one deck) only stages that
-        have a mask form (:attr:`ScoreStage.on_masks`) added between ``values`` and
-        ``full-hearts``."""
+        """Whether ``stages`` is the core pipeline, with only stages that have a mask
+        form (:attr:`ScoreStage.on_masks`; with two decks, one that handles them:
+        :attr:`ScoreStage.two_decks`) added between ``values`` and ``full-hearts``."""
         core = [s for s in stages if s.on_masks is None]
         if tuple(s.run for s in core) != _CORE_FUNCS:
             return False
         added = [i for i, s in enumerate(stages) if s.on_masks is not None]
         if not added:
             return True
+        if copies != 1 and not all(stages[i].two_decks for i in added):
+            return False
         names = [s.name for s in stages]
         low, high = names.index("values"), names.index("full-hearts")
-        return copies == 1 and all(low < i < high for i in added)
+        return all(low < i < high for i in added)
 
     @staticmethod
     def mask_stages(stages: Sequence[ScoreStage]) -> tuple[MaskStageFunc, ...]:
@@ -597,23 +685,34 @@ class CompiledScorer:
         taken: Sequence[int],
         shows: Sequence[ShowRecord],
         shown_taken: Sequence[Sequence[ShowRecord]],
+        own: Sequence[Mapping[int, int]] | None = None,
+        alone: Sequence[Mapping[int, int]] | None = None,
     ) -> tuple[int, ...]:
         """Two decks: raw scores from each seat's taken-card mask (a second copy at bit
-        52 + index), every shown copy, and per seat the shown copies it took."""
-        raw = self._raw_copies_c(taken, shows, shown_taken)
-        return self._raw_copies(taken, shows, shown_taken) if raw is None else raw
+        52 + index), every shown copy, and per seat the shown copies it took.
+
+        ``own`` and ``alone`` are what the mask stages left
+        (:attr:`MaskScoring.copy_own`, :attr:`MaskScoring.copy_alone`: per seat,
+        copy bit -> factor), or ``None``.
+        """
+        raw = self._raw_copies_c(taken, shows, shown_taken, own, alone)
+        if raw is None:
+            return self._raw_copies(taken, shows, shown_taken, own, alone)
+        return raw
 
     def _raw_copies_c(
         self,
         taken: Sequence[int],
         shows: Sequence[ShowRecord],
         shown_taken: Sequence[Sequence[ShowRecord]],
+        own: Sequence[Mapping[int, int]] | None = None,
+        alone: Sequence[Mapping[int, int]] | None = None,
     ) -> tuple[int, ...] | None:
         """:meth:`raw_copies` by the C accelerator, or ``None`` without it or where its
         64 bits cannot hold the scores (then :meth:`_raw_copies` answers)."""
         if _raw_copies is None:
             return None
-        return _raw_copies(
+        args = (
             taken,
             self._heart_list,
             self._heart_index,
@@ -626,12 +725,17 @@ class CompiledScorer:
             self._scoring,
             self._alone,
         )
+        if own is None and alone is None:
+            return _raw_copies(*args)
+        return _raw_copies(*args, own, alone)
 
     def _raw_copies(
         self,
         taken: Sequence[int],
         shows: Sequence[ShowRecord],
         shown_taken: Sequence[Sequence[ShowRecord]],
+        own: Sequence[Mapping[int, int]] | None = None,
+        alone: Sequence[Mapping[int, int]] | None = None,
     ) -> tuple[int, ...]:
         """:meth:`raw_copies` in Python (the reference of the C accelerator's)."""
         factors = self._factors
@@ -653,10 +757,18 @@ class CompiledScorer:
             total = (lo[first & 0x7F] + hi[first >> 7] + lo[second & 0x7F] + hi[second >> 7]) * (
                 hearts_factor
             )
+            seat_own = own[seat] if own else None
+            seat_alone = alone[seat] if alone else None
+            if seat_own:  # a heart copy's own factor, before 满红 turns the sign
+                for bit, factor in seat_own.items():
+                    if bit & mask & _HEARTS_BOTH:
+                        value = self._heart_list[(bit.bit_length() - 1) % 52 - 13]
+                        total += value * hearts_factor * (factor - 1)
             if first == second == 0x1FFF:
                 total = -total
             records = shown_taken[seat]
-            if not records:  # no shown copy taken: every copy counts once
+            if not records and not seat_own and not seat_alone:
+                # no shown copy taken and no copy factors: every copy counts once
                 total = self._unshown_copies(mask, total, mask == scoring)
                 out.append(total)
                 continue
@@ -664,17 +776,21 @@ class CompiledScorer:
             for record in records:  # the shown copies this seat took, in order
                 shown.setdefault(record.card.index, []).append(factors[record.kind])
             if mask & _PIGS_BOTH:
-                value = PIG_VALUE * sum(_copy_factors(mask, _PIG_INDEX, shown))
+                value = PIG_VALUE * sum(_copy_factors(mask, _PIG_INDEX, shown, seat_own))
                 total += -value if mask == scoring else value
             if mask & _SHEEP_BOTH:
-                total += SHEEP_VALUE * sum(_copy_factors(mask, _SHEEP_INDEX, shown))
+                total += SHEEP_VALUE * sum(_copy_factors(mask, _SHEEP_INDEX, shown, seat_own))
             if mask & _TRANSFORMERS_BOTH:
-                transformers = _copy_factors(mask, _TRANSFORMER_INDEX, shown)
+                transformers = _copy_factors(mask, _TRANSFORMER_INDEX, shown, seat_own)
                 if mask & ~_TRANSFORMERS_BOTH:
                     for factor in transformers:
                         total *= TRANSFORMER_MULTIPLIER * factor
                 else:
-                    total = sum(self._alone * factor for factor in transformers)
+                    lone = _copy_factors(mask, _TRANSFORMER_INDEX, {}, seat_alone)
+                    total = sum(
+                        self._alone * factor * only
+                        for factor, only in zip(transformers, lone, strict=True)
+                    )
             out.append(total)
         return tuple(out)
 

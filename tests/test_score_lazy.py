@@ -21,6 +21,7 @@ RULESETS: list[tuple[str, ...] | tuple[tuple[str, ...], dict[str, str]]] = [
     ("huapai", "hearts-positive"),
     ("huapai", "anmai"),
     ("two-deck",),
+    ("huapai", "two-deck"),
     ("hearts-positive", "heart-three"),
     ("same-colour-discard",),
     ("chuyang-quanming",),

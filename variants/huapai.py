@@ -10,7 +10,11 @@ Source: rule source ``001``.  What the plug-in sets:
   the first trick of its suit (unless it is the holder's only card of it) nor
   be discarded before its suit has been led;
 * 自得 self-capture: a showable card taken by the seat that was dealt it
-  counts ×2 on top of its show factor (for ♥A only the ♥A itself doubles);
+  counts ×2 on top of its show factor (for ♥A only the ♥A itself doubles).
+  With two decks it goes copy by copy: a shown copy is self-captured only by
+  the seat that showed it, and a seat self-captures as many unshown copies of
+  a card as it both took and was dealt unshown; each doubles only itself (a
+  ♣10 its own multiplier and alone-value);
 * raw scores, no normalisation: they add up across the hands of a match,
   which ends when a total reaches +1000 or −1000 (option: 800); the lowest
   total is 当猪.
@@ -44,7 +48,16 @@ from gongzhu.plugin import (
     VariantInfo,
     hookimpl,
 )
-from gongzhu.scoring import MaskScoring, ScoreStage, ScoringContext, StageList, signed
+from gongzhu.scoring import (
+    SHOWN_WORDS,
+    TRANSFORMER_ALONE,
+    MaskScoring,
+    ScoreStage,
+    ScoringContext,
+    ShowRecord,
+    StageList,
+    signed,
+)
 
 NAME = "huapai"
 OPENING_CARD = Card.parse("3S")
@@ -105,13 +118,23 @@ def gongzhu_play_config(config: PlayConfigurator, options: Options) -> None:
 
 
 def self_capture(ctx: ScoringContext) -> None:
-    """自得: a showable card taken back by the seat dealt it counts ×2 again."""
+    """自得: a showable card taken back by the seat dealt it counts ×2 again.
+
+    With two decks, copy by copy: a shown copy is taken back only by the seat
+    that showed it; unshown copies are interchangeable, so a seat takes back
+    the fewer of the unshown copies of a card it took and those it was dealt.
+    Each copy taken back doubles only itself (a ♣10 its own multiplier and
+    alone-value, as ``zide_transformer`` says).
+    """
     if ctx.dealt is None:
+        return
+    if ctx.shown_taken is not None:
+        _self_capture_copies(ctx)
         return
     showable = ctx.table.showable
     transformer_rule = ctx.options["zide_transformer"]
     for tally in ctx.seats:
-        mine = list(ctx.dealt[tally.seat])  # with two decks, each dealt copy is taken back once
+        mine = list(ctx.dealt[tally.seat])
         for entry in tally.entries:
             if entry.card in showable and entry.card in mine:
                 mine.remove(entry.card)
@@ -135,8 +158,69 @@ def self_capture(ctx: ScoringContext) -> None:
                 )
 
 
+def _self_capture_copies(ctx: ScoringContext) -> None:
+    """自得 with two decks (:func:`self_capture`): each copy the seat took is judged by
+    its show (:attr:`Entry.shown <gongzhu.scoring.Entry.shown>`, set by ``values``)."""
+    assert ctx.dealt is not None and ctx.shown_taken is not None
+    showable = ctx.table.showable
+    factors = ctx.table.show_factors
+    transformer_rule = ctx.options["zide_transformer"]
+    for tally in ctx.seats:
+        seat = tally.seat
+        unshown: dict[Card, int] = {}  # card -> the unshown copies the seat was dealt
+        for card in ctx.dealt[seat]:
+            if card in showable:
+                unshown[card] = unshown.get(card, 0) + 1
+        for show in ctx.shows:
+            if show.seat == seat and unshown.get(show.card, 0):
+                unshown[show.card] -= 1
+        for entry in tally.entries:
+            if entry.card in showable and _own_copy(entry.card, entry.shown, seat, unshown):
+                before = entry.value
+                entry.value *= 2
+                tally.note(
+                    ctx,
+                    f"自得 self-capture {entry.card.symbol}{_which(entry.shown)}: "
+                    f"{signed(before)} ×2 = {signed(entry.value)}",
+                )
+        if transformer_rule == "none":
+            continue
+        records = tally.transformer_shows
+        records = records + [None] * (len(tally.transformers) - len(records))
+        for card, record in zip(tally.transformers, records, strict=True):
+            if _own_copy(card, record, seat, unshown):
+                if transformer_rule == "both":
+                    tally.multiplier *= 2
+                tally.alone += TRANSFORMER_ALONE * (1 if record is None else factors[record.kind])
+                tally.note(
+                    ctx,
+                    f"自得 self-capture {card.symbol}{_which(record)}: multiplier "
+                    f"×{tally.multiplier}, alone {signed(tally.alone)}",
+                )
+
+
+def _own_copy(card: Card, shown: ShowRecord | None, seat: int, unshown: dict[Card, int]) -> bool:
+    """Whether a copy of ``card`` that ``seat`` took is its own: a shown copy if the seat
+    showed it; an unshown one while ``unshown`` (card -> the unshown copies the seat was
+    dealt and has not yet taken back) has one left, which it uses up."""
+    if shown is not None:
+        return shown.seat == seat
+    if unshown.get(card, 0):
+        unshown[card] -= 1
+        return True
+    return False
+
+
+def _which(shown: ShowRecord | None) -> str:
+    """Which copy a two-deck 自得 line is about."""
+    return " (unshown copy)" if shown is None else f" ({SHOWN_WORDS[shown.kind]} copy)"
+
+
 def self_capture_masks(hand: MaskScoring) -> None:
-    """自得 on card masks (one deck): the same as :func:`self_capture`, for the compiled scorer."""
+    """自得 on card masks: the same as :func:`self_capture`, for the compiled scorer."""
+    if hand.table.copies != 1:
+        _self_capture_copy_masks(hand)
+        return
     showable = _showable_mask(hand.table.showable)
     transformer_rule = hand.options["zide_transformer"]
     own = hand.own  # card bit -> factor on the card's own value (MaskScoring.own)
@@ -149,6 +233,57 @@ def self_capture_masks(hand: MaskScoring) -> None:
                 own[bit] = own.get(bit, 1) * 2
             elif transformer_rule == "alone":
                 hand.alone *= 2
+
+
+def _self_capture_copy_masks(hand: MaskScoring) -> None:
+    """自得 on two-deck card masks, copy by copy (:func:`_self_capture_copies`): into
+    :attr:`MaskScoring.copy_own` (or, ♣10 under ``zide_transformer="alone"``,
+    :attr:`MaskScoring.copy_alone`), numbering a seat's copies as it does."""
+    showable = _showable_mask(hand.table.showable)
+    transformer_rule = hand.options["zide_transformer"]
+    if transformer_rule == "none":
+        showable &= ~_TRANSFORMER_BIT
+    showed = [0, 0, 0, 0]  # per seat, the copies it showed (a second at bit 52 + index)
+    for record in hand.shows:
+        bit = record.card.bit
+        mask = showed[record.seat]
+        showed[record.seat] = mask | (bit << 52 if mask & bit else bit)
+    for seat, (taken, dealt) in enumerate(zip(hand.taken, hand.dealt, strict=True)):
+        # the showable cards of which the seat took a copy and was dealt one
+        cards = (taken | taken >> 52) & (dealt | dealt >> 52) & showable
+        if not cards:
+            continue
+        shown_taken: dict[int, list[bool]] = {}  # card bit -> per shown copy taken: its own?
+        for record in hand.shown_taken[seat]:
+            shown_taken.setdefault(record.card.bit, []).append(record.seat == seat)
+        its_shows = showed[seat]
+        own = hand.copy_own[seat]
+        while cards:
+            bit = cards & -cards
+            cards ^= bit
+            factors = (
+                hand.copy_alone[seat]
+                if bit == _TRANSFORMER_BIT and transformer_rule == "alone"
+                else own
+            )
+            second = bit << 52
+            mine = shown_taken.get(bit)
+            if mine is None and not its_shows & bit:  # unshown copies only, on both sides
+                factors[bit] = factors.get(bit, 1) * 2
+                if taken & second and dealt & second:
+                    factors[second] = factors.get(second, 1) * 2
+                continue
+            count = 2 if taken & second else 1
+            mine = mine[:count] if mine else []
+            dealt_unshown = (2 if dealt & second else 1) - (
+                2 if its_shows & second else 1 if its_shows & bit else 0
+            )
+            unshown = count - len(mine)
+            mine += [True] * min(unshown, max(dealt_unshown, 0))
+            for copy, is_own in enumerate(mine):
+                if is_own:  # copy 0 at the card's bit, copy 1 at bit 52 + index
+                    copy_bit = second if copy else bit
+                    factors[copy_bit] = factors.get(copy_bit, 1) * 2
 
 
 _SHOWABLE_MASKS: dict[frozenset[Card], int] = {}
@@ -165,7 +300,9 @@ def _showable_mask(showable: frozenset[Card]) -> int:
 
 @hookimpl
 def gongzhu_score_stages(stages: StageList) -> None:
-    stages.insert_after("values", ScoreStage("self-capture", self_capture, self_capture_masks))
+    stages.insert_after(
+        "values", ScoreStage("self-capture", self_capture, self_capture_masks, two_decks=True)
+    )
 
 
 @hookimpl

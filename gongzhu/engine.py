@@ -47,6 +47,8 @@ __all__ = [
 SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
 FULL_MASK: Final = (1 << 52) - 1
 SUIT_OF: Final = tuple(i // 13 for i in range(52))
+BIT: Final = tuple(1 << i for i in range(52))
+"""Each card's bit (made once: the play path then makes no new int for it)."""
 
 LOW: Final = FULL_MASK
 """The first-copy bits of a card mask (two-deck masks keep second copies at bit 52 + index)."""
@@ -78,37 +80,46 @@ def subtract_copies(a: int, b: int) -> int:
 _T = TypeVar("_T")
 
 
-def _per_suit(make: Callable[[int, int], tuple[_T, ...]]) -> Callable[[int], tuple[_T, ...]]:
-    """``mask -> the items of its cards, in card order``: ``make(suit, chunk)`` gives the
-    items of one suit's 13-bit chunk, made once per chunk and kept in a table of 8192.
+def _per_suit(
+    make: Callable[[int, int], tuple[_T, ...]],
+) -> tuple[Callable[[int], tuple[_T, ...]], Callable[[int], tuple[_T, ...] | None]]:
+    """``(of_mask, of_one_suit)`` for the items of cards (their plays, or the cards).
 
-    The four suits are unrolled and the tables are the function's own: this is the
-    per-play path of the Python engines (their legal plays).
+    ``of_mask(mask)`` gives the items of every card in ``mask``, in card order.
+    ``make(suit, chunk)`` gives the items of one suit's 13-bit chunk; they are
+    made once and kept by their one-suit mask, and ``of_one_suit`` looks one up
+    (``None`` for a mask not kept: several suits, or not seen yet).  This is the
+    per-play path of the Python engines: a legal mask is most often one suit's
+    cards (following suit), found with one lookup; others are put together from
+    their suits' parts.
     """
-    tables: list[list[tuple[_T, ...] | None]] = [[None] * 8192 for _ in range(4)]
-    spades, hearts, diamonds, clubs = tables
+    kept: dict[int, tuple[_T, ...]] = {}
+    of_one_suit = kept.get
 
-    def fill(suit: int, chunk: int) -> tuple[_T, ...]:
-        items = tables[suit][chunk] = make(suit, chunk)
+    def make_part(suit: int, part: int) -> tuple[_T, ...]:
+        items = kept[part] = make(suit, part >> (13 * suit))
         return items
 
     def of_mask(mask: int) -> tuple[_T, ...]:
-        out: tuple[_T, ...] = ()
-        chunk = mask & 0x1FFF
-        if chunk:
-            out = spades[chunk] or fill(0, chunk)
-        chunk = mask >> 13 & 0x1FFF
-        if chunk:
-            out += hearts[chunk] or fill(1, chunk)
-        chunk = mask >> 26 & 0x1FFF
-        if chunk:
-            out += diamonds[chunk] or fill(2, chunk)
-        chunk = mask >> 39 & 0x1FFF
-        if chunk:
-            out += clubs[chunk] or fill(3, chunk)
+        out = of_one_suit(mask)
+        if out is not None:
+            return out
+        out = ()
+        part = mask & 0x1FFF
+        if part:
+            out = of_one_suit(part) or make_part(0, part)
+        part = mask & 0x3FFE000
+        if part:
+            out += of_one_suit(part) or make_part(1, part)
+        part = mask & 0x7FFC000000
+        if part:
+            out += of_one_suit(part) or make_part(2, part)
+        part = mask & 0xFFF8000000000
+        if part:
+            out += of_one_suit(part) or make_part(3, part)
         return out
 
-    return of_mask
+    return of_mask, of_one_suit
 
 
 def _suit_plays(suit: int, chunk: int) -> tuple[Play, ...]:
@@ -120,11 +131,11 @@ def _suit_cards(suit: int, chunk: int) -> tuple[Card, ...]:
     return tuple(play.cards[0] for play in _suit_plays(suit, chunk))
 
 
-plays_of_mask: Final = _per_suit(_suit_plays)
+plays_of_mask, _one_suit_plays = _per_suit(_suit_plays)
 plays_of_mask.__doc__ = (
     """The single-card plays of every card in ``mask``, in card order (memoised per suit)."""
 )
-_cards_of_low = _per_suit(_suit_cards)
+_cards_of_low, _ = _per_suit(_suit_cards)
 """The cards of a one-copy ``mask``, in card order (memoised per suit)."""
 
 
@@ -319,7 +330,7 @@ class PlayCore:
     def legal(self) -> tuple[Play, ...]:
         """The legal plays of the seat to move, in card order."""
         mask = self._legal_cache = _cascade(self, -1)
-        return plays_of_mask(mask)
+        return _one_suit_plays(mask) or plays_of_mask(mask)
 
     def refusal(self, play: Play) -> Refusal | None:
         """Why ``play`` is refused for the seat to move, or ``None`` when it is legal.
@@ -352,7 +363,7 @@ class PlayCore:
         legal = self._legal_cache  # what legal() found for this seat, if it was asked
         if legal < 0:
             legal = _cascade(self, -1)
-        if not 0 <= key < 52 or not legal >> key & 1:
+        if key < 0 or not legal >> key & 1:  # (a legal mask has no bit from 52 up)
             return ILLEGAL
         self._play(key)
         return self.seat
@@ -360,13 +371,17 @@ class PlayCore:
     def _play(self, key: int) -> None:
         self._legal_cache = -1
         seat = self.seat
-        bit = 1 << key
+        bit = BIT[key]
         hands = self.hands
         trick = self.trick
         if not trick:
             suit_mask = SUIT_MASKS[SUIT_OF[key]]
-            self.first_of_suit = bool(self.unled & suit_mask)
-            self.unled &= ~suit_mask
+            unled = self.unled
+            if unled & suit_mask:  # the suit's first trick
+                self.first_of_suit = True
+                self.unled = unled & ~suit_mask
+            else:
+                self.first_of_suit = False
             self.forced = 0
         elif self.penalty:
             led = SUIT_OF[trick[0]]
@@ -385,24 +400,23 @@ class PlayCore:
 
     def _finish_trick(self) -> None:
         trick = self.trick
-        first = trick[0]
-        top = (SUIT_OF[first] + 1) * 13
-        best = first
-        position = 0
-        for i in (1, 2, 3):
-            card = trick[i]
-            if best < card < top:
-                best = card
-                position = i
+        first, second, third, fourth = trick
+        top = (SUIT_OF[first] + 1) * 13  # the led suit's cards are first <= card < top
+        best, position = first, 0
+        if best < second < top:
+            best, position = second, 1
+        if best < third < top:
+            best, position = third, 2
+        if best < fourth < top:
+            position = 3
         leader = self.trick_leader
-        winner = (leader + position) & 3
-        taker = winner
+        winner = taker = (leader + position) & 3
         offenders = self.offenders
         if offenders:
             taker = offenders[-1] if self.last_offender else offenders[0]
             self.offenders = []
-        self.taken[taker] |= (1 << trick[0]) | (1 << trick[1]) | (1 << trick[2]) | (1 << trick[3])
-        self.tricks.append((leader, tuple(trick), winner, taker))
+        self.taken[taker] |= BIT[first] | BIT[second] | BIT[third] | BIT[fourth]
+        self.tricks.append((leader, (first, second, third, fourth), winner, taker))
         self.trick = []
         self.trick_leader = winner
         self.seat = winner if self.hands[winner] else OVER
@@ -427,9 +441,10 @@ class PlayCore:
 
 
 def _lead_lock(state: PlayCore, hand: int, locked: int) -> int:
-    """The shown cards the lock keeps from being led: in an unled suit, unless the only card."""
-    if not state.lock_first:
-        return 0
+    """The shown cards the lock keeps from being led: in an unled suit, unless the only card.
+
+    Asked only when the lock holds in a suit's first trick (``first_trick``).
+    """
     blocked = 0
     pending = locked & state.unled
     while pending:
@@ -465,12 +480,9 @@ def _cascade(state: PlayCore, why: int) -> int:
     """
     seat = state.seat
     hand = state.hands[seat]
-    trick = state.trick
-    locked = state.locked[seat] & hand
-    if locked and state.lifted[seat]:
-        locked = 0
     if why >= 0 and not hand >> why & 1:
         raise _Refused(HOLDING)
+    trick = state.trick
     if not trick:
         forced = state.forced
         if forced:
@@ -479,8 +491,10 @@ def _cascade(state: PlayCore, why: int) -> int:
                 raise _Refused(OPENING_LEAD, forced)
             return legal
         legal = hand
-        if locked:
-            legal = _locked_out(state, legal, _lead_lock(state, hand, locked), why, "lead")
+        if state.lock_first:
+            locked = 0 if state.lifted[seat] else state.locked[seat] & hand
+            if locked:
+                legal = _locked_out(state, legal, _lead_lock(state, hand, locked), why, "lead")
     else:
         led = SUIT_OF[trick[0]]
         follow = hand & SUIT_MASKS[led]
@@ -489,10 +503,12 @@ def _cascade(state: PlayCore, why: int) -> int:
                 raise _Refused(FOLLOW_SUIT, led)
             legal = follow
             # a shown card may not follow in its suit's first trick, unless it is the only one
-            if locked and state.first_of_suit and follow != locked & follow and state.lock_first:
-                legal = follow & ~locked
-                if why >= 0 and not legal >> why & 1:
-                    raise _Refused(SHOWN_CARD_LOCK, "follow")
+            if state.first_of_suit and state.lock_first:
+                locked = 0 if state.lifted[seat] else state.locked[seat] & follow
+                if locked and locked != follow:
+                    legal = follow & ~locked
+                    if why >= 0 and not legal >> why & 1:
+                        raise _Refused(SHOWN_CARD_LOCK, "follow")
         else:
             legal = hand
             preferred = state.preferred
@@ -502,9 +518,11 @@ def _cascade(state: PlayCore, why: int) -> int:
                     if why >= 0 and not same_colour >> why & 1:
                         raise _Refused(DISCARD_RULE, led)
                     legal = same_colour
-            if locked and state.lock_discards:
-                legal = _locked_out(state, legal, locked & state.unled, why, "discard")
-    rules = state.config.rules
+            if state.lock_discards:
+                locked = 0 if state.lifted[seat] else state.locked[seat] & hand
+                if locked:
+                    legal = _locked_out(state, legal, locked & state.unled, why, "discard")
+    rules = state.play_rules
     if rules:
         legal = _apply_play_rules(state, rules, hand, legal, why)
     return legal

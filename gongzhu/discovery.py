@@ -1,4 +1,5 @@
-"""Finding plug-ins: the ``gongzhu.variants`` entry-point group.
+"""Finding plug-ins: the ``gongzhu.variants`` entry-point group (and any other group:
+:func:`entry_points`, which the bot registry reads ``gongzhu.bots`` with).
 
 The names installed distributions register in :data:`ENTRY_POINT_GROUP`, and
 the plug-in object behind a name.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Final, Protocol
 
 from .errors import UnknownVariant
@@ -72,7 +74,7 @@ def entry_points(group: str, *, refresh: bool = False) -> Mapping[str, EntryPoin
 
             found = {ep.name: ep for ep in importlib.metadata.entry_points(group=group)}
         _found[group] = found
-    return found
+    return MappingProxyType(found)
 
 
 def _entry_points(refresh: bool = False) -> Mapping[str, EntryPointLike]:
@@ -210,11 +212,15 @@ def _scan(group: str) -> dict[str, EntryPointLike]:
             if dot and ext.lower() in ("dist-info", "egg-info"):
                 key = separators.sub("_", stem.partition("-")[0]).lower()
                 infos.setdefault(key, []).append(child)
-        for name, same in infos.items():
+        for same in infos.values():
             for child in same:
-                # PathDistribution._normalized_name, from the directory's name
-                if not name or not child.endswith((".dist-info", ".egg-info")):
+                # PathDistribution._normalized_name, from the directory's name as
+                # os.path.splitext splits it (which finds no extension in "..dist-info")
+                stem, ext = os.path.splitext(child)
+                name = stem.partition("-")[0]
+                if ext not in (".dist-info", ".egg-info") or not name:
                     raise _Unsupported(f"the name of {child!r} is in its metadata")
+                name = separators.sub("_", name).lower()
                 if name in seen:
                     continue
                 seen.add(name)

@@ -55,7 +55,14 @@ hookimpl: Final = pluggy.HookimplMarker(PROJECT)
 
 
 def _kinds(kinds: Iterable[ShowKind]) -> frozenset[ShowKind]:
-    return frozenset(kinds)
+    """ShownCardLock.exempt: any iterable of show kinds, kept as a frozenset."""
+    if isinstance(kinds, str):
+        raise InvalidOption(f"ShownCardLock.exempt takes show kinds, not a string: {kinds!r}")
+    kept = frozenset(kinds)
+    for kind in kept:
+        if not isinstance(kind, ShowKind):
+            raise InvalidOption(f"ShownCardLock.exempt takes show kinds, not {kind!r}")
+    return kept
 
 
 def _kinds_repr(kinds: frozenset[ShowKind]) -> str:

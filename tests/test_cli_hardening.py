@@ -355,6 +355,19 @@ def test_an_unreachable_target_stops_at_the_hand_limit(capsys: pytest.CaptureFix
 # -- 8. habits ----------------------------------------------------------------------------------
 
 
+def test_version_without_a_stdout_goes_to_stderr() -> None:
+    """As argparse's own --version: with stdout closed, the version is printed on stderr."""
+    result = subprocess.run(
+        [sys.executable, "-m", "gongzhu", "--version"],
+        stdout=None,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: os.close(1),
+    )
+    assert (result.returncode, result.stderr) == (0, f"gongzhu {gongzhu.__version__}\n")
+
+
 def test_version_and_help_list_the_bots(capsys: pytest.CaptureFixture[str]) -> None:
     result = gongzhu_command("--version")
     assert result.returncode == 0 and result.stdout == f"gongzhu {gongzhu.__version__}\n"

@@ -13,7 +13,7 @@ import gongzhu
 from gongzhu import Phase, Play, Show, ShowKind
 from gongzhu.cards import PIG, SHEEP, Card, Suit
 from gongzhu.engine import PlayCore, plays_of_mask
-from gongzhu.errors import IllegalAction, IncompatibleVariants
+from gongzhu.errors import IllegalAction, IncompatibleVariants, InvalidOption
 from gongzhu.hand import HandState
 from gongzhu.play import ILLEGAL, EngineSpec, PlayRule, PlaySituation
 from gongzhu.plugin import OpeningLead, Options, ShownCardLock, VariantInfo, hookimpl
@@ -116,6 +116,12 @@ def test_a_locks_exempt_kinds_print_in_definition_order(size: int) -> None:
         lock = ShownCardLock(exempt=reversed(kinds))
         assert lock.exempt == frozenset(kinds)
         assert f"exempt=frozenset({{{', '.join(map(repr, kinds))}}})," in repr(lock)
+
+
+@pytest.mark.parametrize("exempt", ["first", ["first"], [ShowKind.FIRST, None]])
+def test_a_lock_exempts_only_show_kinds(exempt: object) -> None:
+    with pytest.raises(InvalidOption, match=r"ShownCardLock\.exempt takes show kinds"):
+        ShownCardLock(exempt=exempt)  # type: ignore[arg-type]
 
 
 def test_a_lock_exempting_nothing_prints_an_empty_frozenset() -> None:

@@ -335,7 +335,16 @@ def test_entry_point_files_are_read_as_importlib_metadata_reads_them(
 @needs_fast_path
 @pytest.mark.parametrize(
     "layout",
-    ["zip", "egg", "no-equals", "bad-value", "name-in-metadata", "bytes-entry", "finder"],
+    [
+        "zip",
+        "egg",
+        "no-equals",
+        "bad-value",
+        "name-in-metadata",
+        "all-dots",
+        "bytes-entry",
+        "finder",
+    ],
 )
 def test_what_only_importlib_metadata_reads_is_left_to_it(
     layout: str, tmp_path: Path, paths: list[str], monkeypatch: pytest.MonkeyPatch
@@ -359,6 +368,9 @@ def test_what_only_importlib_metadata_reads_is_left_to_it(
         dist_info(tmp_path, "bad-1.0.dist-info", "[gongzhu.variants]\nbad = not a-reference\n")
     elif layout == "name-in-metadata":
         dist_info(tmp_path, "Odd.DIST-INFO", "[gongzhu.variants]\nodd = odd:x\n", name="odd")
+    elif layout == "all-dots":  # os.path.splitext finds no extension: named by its metadata
+        dist_info(tmp_path, "..dist-info", "[gongzhu.variants]\ndots = dots:x\n", name="foo")
+        dist_info(tmp_path, "foo-1.0.dist-info", "[gongzhu.variants]\nfoo = foo:x\n")
     elif layout == "bytes-entry":
         paths.append(os.fsencode(tmp_path))  # type: ignore[arg-type]
     elif layout == "finder":
@@ -519,3 +531,30 @@ def test_the_command_line_leaves_metadata_and_multiprocessing_for_when_they_are_
     for name in ["multiprocessing", *(METADATA_MODULES if FAST_PATH else [])]:
         if name not in found["before"]:
             assert name not in found["loaded"], f"gongzhu simulate imported {name}"
+
+
+def test_entry_points_are_read_once_per_group_and_refreshed_on_request(
+    tmp_path: Path, paths: list[str]
+) -> None:
+    """discovery.entry_points keeps what it read, read-only; the bot registry reads its
+    group when it is made and again after refresh(), so it sees a bot installed since."""
+    from gongzhu.bots import BotRegistry
+
+    group = "gongzhu.bots"
+    dist_info(tmp_path, "one-1.0.dist-info", f"[{group}]\none = gongzhu.bots:RandomBot\n")
+    paths.append(str(tmp_path))
+    importlib.invalidate_caches()
+    first = discovery.entry_points(group, refresh=True)
+    assert sorted(first) == ["one"]
+    with pytest.raises(TypeError):
+        first["two"] = first["one"]  # type: ignore[index]
+    registry = BotRegistry(group)
+    assert list(registry) == ["one"]
+    dist_info(tmp_path, "two-1.0.dist-info", f"[{group}]\ntwo = gongzhu.bots:FirstLegalBot\n")
+    importlib.invalidate_caches()
+    assert sorted(discovery.entry_points(group)) == ["one"]  # kept
+    assert list(registry) == ["one"]
+    assert list(BotRegistry(group)) == ["one", "two"]  # a new registry reads its group
+    registry.refresh()
+    assert list(registry) == ["one", "two"]
+    assert sorted(discovery.entry_points(group)) == ["one", "two"]

@@ -43,9 +43,10 @@ class BotRegistry(Mapping[str, Callable[..., Bot]]):
         self._loaded: dict[str, Callable[..., Bot]] = {}
 
     def _entry_points(self) -> Mapping[str, EntryPointLike]:
-        if self._points is None:  # read once per registry, and again after refresh()
-            self._points = entry_points(self._group, refresh=True)
-        return self._points
+        points = self._points
+        if points is None:  # read once per registry, and again after refresh()
+            points = self._points = entry_points(self._group, refresh=True)
+        return points
 
     def refresh(self) -> None:
         """Read the installed entry points again (after installing a bot at run time)."""

@@ -238,8 +238,11 @@ class _VersionAction(argparse.Action):
         values: object,
         option_string: str | None = None,
     ) -> NoReturn:
-        with contextlib.suppress(OSError):  # a closed pipe: as argparse's own message
-            sys.stdout.write(f"gongzhu {_version()}\n")
+        text = f"gongzhu {_version()}\n"
+        # as argparse prints its own version: on stderr when there is no stdout, and
+        # nothing when it cannot be written (a closed pipe)
+        with contextlib.suppress(AttributeError, OSError):
+            (sys.stdout or sys.stderr).write(text)
         parser.exit()
 
 

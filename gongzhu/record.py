@@ -30,7 +30,7 @@ from typing import Any, Final
 
 import attrs
 
-from .actions import SINGLE_PLAYS, parse_action
+from .actions import SINGLE_PLAYS, parse_action, play_of_key
 from .cards import Card
 from .deal import Deal
 from .errors import GongzhuError, IllegalAction, InvalidCard, InvalidRecord
@@ -87,14 +87,14 @@ def hand_record(hand: HandState) -> dict[str, Any]:
             }
             for seat, show, forced in hand._shows  # every show, secret ones included
         ],
-        "tricks": [
+        "tricks": [  # from the engine's keys: no Trick objects made for the record
             {
-                "leader": trick.leader,
-                "cards": [text[card.index] for _seat, cards in trick.plays for card in cards],
-                "winner": trick.winner,
-                "taker": trick.taker,
+                "leader": leader,
+                "cards": [text[card.index] for key in keys for card in play_of_key(key).cards],
+                "winner": winner,
+                "taker": taker,
             }
-            for trick in hand.tricks
+            for leader, keys, winner, taker in hand._tricks
         ],
     }
     if hand.phase is Phase.OVER:

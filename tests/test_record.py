@@ -150,3 +150,35 @@ def test_rules_variants_and_options_default(record: dict) -> None:
     )
     with pytest.raises(InvalidRecord, match="was played under"):
         gongzhu.replay(bare, rules=gongzhu.load_rules("huapai"))
+
+
+@pytest.mark.parametrize(
+    "variants",
+    [(), ("two-deck",), ("huapai", "two-deck"), ("same-colour-discard",), ("huapai",)],
+)
+def test_a_records_tricks_are_the_hands_tricks(variants: tuple[str, ...]) -> None:
+    """The record's tricks (written from the engine's play keys) say what
+    :attr:`HandState.tricks` says: leader, cards in play order, winner, taker; pairs and
+    discard penalties included, finished hands and one stopped mid-trick."""
+    import random
+
+    rules = gongzhu.load_rules(*variants)
+    for seed in range(60):
+        hand = rules.new_hand(seed)
+        rng = random.Random(seed)
+        stop = rng.randrange(4, 60)
+        while not hand.is_over and len(hand.history) < stop:
+            legal = hand.legal_actions()
+            hand.apply(legal[int(rng.random() * len(legal))])
+        if seed % 2:
+            hand.play_out(rng.random)
+        expected = [
+            {
+                "leader": trick.leader,
+                "cards": [str(card) for _seat, cards in trick.plays for card in cards],
+                "winner": trick.winner,
+                "taker": trick.taker,
+            }
+            for trick in hand.tricks
+        ]
+        assert hand.to_record()["tricks"] == expected

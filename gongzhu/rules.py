@@ -49,7 +49,7 @@ from .plugin import (
     ShownCardLock,
     VariantInfo,
 )
-from .score_input import CardsBySeat, score_cards
+from .score_input import CardsBySeat, ShownCopiesBySeat, score_cards
 from .scorer import Scorer
 from .scoring import CompiledScorer, ScoreSheet, ScoreStage, ScoreTable
 
@@ -514,7 +514,7 @@ class Rules:
         first_shown: CardsBySeat | None = None,
         secret: CardsBySeat | None = None,
         dealt: CardsBySeat | None = None,
-        shown_taken: CardsBySeat | None = None,
+        shown_taken: ShownCopiesBySeat | None = None,
     ) -> ScoreSheet:
         """Score a finished hand from what each seat took.
 
@@ -525,12 +525,18 @@ class Rules:
         :param secret: seat -> the cards it sold secretly (暗卖).
         :param dealt: seat -> the cards it was dealt, for rules that need it (自得).
         :param shown_taken: two decks only: seat -> the shown copies it took
-            (each shown copy doubles only itself).  By default each shown copy
+            (each shown copy doubles only itself, and counts for 自得 only
+            with the seat that showed it).  A copy is named by its card, or,
+            where the shown copies of a card differ (shown by two seats, or
+            one first-shown and one open), by its
+            :class:`~gongzhu.scoring.ShowRecord`.  By default each shown copy
             goes, in the order shown, to the lowest seat that took a copy of
             that card not yet given one.
         :raises InvalidScoreInput: a seat outside 0-3, a card taken more often
             than the deck holds it, a show of a card that is not showable or
-            that the seat was not dealt, or a show kind the ruleset lacks.
+            that the seat was not dealt, a show kind the ruleset lacks, or a
+            ``shown_taken`` that does not fit (see
+            :func:`~gongzhu.score_input.attribute_shown_copies`).
         """
         return score_cards(
             self.scorer,

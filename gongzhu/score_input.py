@@ -18,10 +18,21 @@ from .errors import InvalidCard, InvalidScoreInput
 from .scorer import Scorer
 from .scoring import ScoreSheet, ShowRecord
 
-__all__ = ["CardsBySeat", "attribute_shown_copies", "cards_by_seat", "score_cards"]
+__all__ = [
+    "CardsBySeat",
+    "ShownCopiesBySeat",
+    "attribute_shown_copies",
+    "cards_by_seat",
+    "score_cards",
+]
 
 CardsBySeat = Mapping[int, Iterable[Card | str] | str]
 """Seat -> cards, as callers write them: card objects or card text."""
+
+ShownCopiesBySeat = Mapping[int, Iterable[Card | str | ShowRecord] | str]
+"""Seat -> the shown copies it took (two decks): cards, or the
+:class:`~gongzhu.scoring.ShowRecord` of a copy where its card alone does not say
+which it is."""
 
 
 def cards_by_seat(value: CardsBySeat | None, what: str) -> dict[int, tuple[Card, ...]]:
@@ -57,7 +68,7 @@ def score_cards(
     first_shown: CardsBySeat | None = None,
     secret: CardsBySeat | None = None,
     dealt: CardsBySeat | None = None,
-    shown_taken: CardsBySeat | None = None,
+    shown_taken: ShownCopiesBySeat | None = None,
 ) -> ScoreSheet:
     """Check a finished hand described by cards, and score it with ``scorer``.
 
@@ -126,16 +137,20 @@ def score_cards(
 def attribute_shown_copies(
     taken: Sequence[Sequence[Card]],
     shows: Sequence[ShowRecord],
-    shown_taken: CardsBySeat | None,
+    shown_taken: ShownCopiesBySeat | None,
 ) -> list[list[ShowRecord]]:
     """Two decks: per seat, the shown copies it took (each doubles only itself).
 
     With ``shown_taken`` (seat -> the shown copies it took) that is checked
-    and used; by default each shown copy goes, in the order shown, to the
-    lowest seat that took a copy of that card not yet given one.
+    and used.  A shown copy is named by its card when every shown copy of
+    that card is alike (shown by one seat, the same way), else by its
+    :class:`~gongzhu.scoring.ShowRecord` (who showed it, and how).  By
+    default each shown copy goes, in the order shown, to the lowest seat
+    that took a copy of that card not yet given one.
 
     :raises InvalidScoreInput: ``shown_taken`` gives a seat a shown copy that
-        was not shown, or that it did not take.
+        was not shown, that it did not take, or that its card alone does not
+        name; or it leaves more copies of a card unshown than there are.
     """
     out: list[list[ShowRecord]] = [[], [], [], []]
 
@@ -144,19 +159,78 @@ def attribute_shown_copies(
         return list(taken[seat]).count(card) > sum(r.card == card for r in out[seat])
 
     pending = list(shows)
-    if shown_taken is not None:
-        for seat, cards in cards_by_seat(shown_taken, "shown_taken").items():
-            for card in cards:
-                record = next((r for r in pending if r.card == card), None)
-                if record is None or not has_room(seat, card):
+    if shown_taken is None:
+        for record in pending:
+            taker = next((s for s in range(SEATS) if has_room(s, record.card)), None)
+            if taker is not None:
+                out[taker].append(record)
+        return out
+    given = _shown_copies_by_seat(shown_taken)
+    # the copies named by their show records first, so that what a card names does not
+    # depend on the order of the seats
+    for seat, items in given.items():
+        for named in items:
+            if isinstance(named, ShowRecord):
+                if named not in pending or not has_room(seat, named.card):
                     raise InvalidScoreInput(
-                        f"shown_taken: seat {seat} cannot have taken a shown {card}"
+                        f"shown_taken: seat {seat} cannot have taken {named.card} "
+                        f"shown by seat {named.seat} ({named.kind.value})"
                     )
+                pending.remove(named)
+                out[seat].append(named)
+    for seat, items in given.items():
+        cards = [item for item in items if not isinstance(item, ShowRecord)]
+        for card in dict.fromkeys(cards):  # each card once, in the order given
+            wanted = cards.count(card)
+            shown = [r for r in pending if r.card == card]
+            if wanted > len(shown) or list(taken[seat]).count(card) < wanted + sum(
+                r.card == card for r in out[seat]
+            ):
+                how_many = "a shown" if wanted == 1 else f"{wanted} shown"
+                raise InvalidScoreInput(
+                    f"shown_taken: seat {seat} cannot have taken {how_many} {card}"
+                )
+            if wanted < len(shown) and len({(r.seat, r.kind) for r in shown}) > 1:
+                raise InvalidScoreInput(
+                    f"shown_taken: seat {seat} took a shown {card}, but the shown copies "
+                    f"of {card} differ ({_shows_of(shown)}): name the one it took by its "
+                    f"ShowRecord(seat, card, kind)"
+                )
+            for record in shown[:wanted]:
                 pending.remove(record)
                 out[seat].append(record)
-        return out
-    for record in pending:
-        taker = next((s for s in range(SEATS) if has_room(s, record.card)), None)
-        if taker is not None:
-            out[taker].append(record)
+    copies = 2  # two decks
+    for card in {r.card for r in shows}:
+        taken_copies = sum(list(cards).count(card) for cards in taken)
+        attributed = sum(r.card == card for seat in out for r in seat)
+        unshown = copies - sum(r.card == card for r in shows)
+        if taken_copies - attributed > unshown:
+            raise InvalidScoreInput(
+                f"shown_taken: {taken_copies} copies of {card} were taken and "
+                f"{copies - unshown} shown, so a shown one was among them: say who took it"
+            )
     return out
+
+
+def _shown_copies_by_seat(value: ShownCopiesBySeat) -> dict[int, list[Card | ShowRecord]]:
+    """``shown_taken`` checked and parsed: seat -> its shown copies (cards, or show
+    records, which name their copy)."""
+    if not isinstance(value, Mapping):
+        cards_by_seat(value, "shown_taken")  # raises: not a mapping
+    out: dict[int, list[Card | ShowRecord]] = {}
+    for seat, given in value.items():
+        named: list[ShowRecord] = []
+        texts: list[Card | str] = []
+        for item in () if isinstance(given, str) else given:
+            if isinstance(item, ShowRecord):
+                named.append(item)
+            else:
+                texts.append(item)
+        parsed = cards_by_seat({seat: given if isinstance(given, str) else texts}, "shown_taken")
+        for parsed_seat, cards in parsed.items():
+            out[parsed_seat] = [*named, *cards]
+    return out
+
+
+def _shows_of(shows: Iterable[ShowRecord]) -> str:
+    return ", ".join(f"seat {r.seat} {r.kind.value}" for r in shows)

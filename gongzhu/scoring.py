@@ -480,7 +480,9 @@ def stage_values(ctx: ScoringContext) -> None:
                 entry.value = base * factor
                 if explain:
                     name = _CARD_NAMES.get(entry.card, "card")
-                    note = _factor_note(factor, _shown(ctx, entry.card))
+                    copy = entry.shown  # two decks: this copy's own show, if it had one
+                    word = _shown(ctx, entry.card) if copy is None else SHOWN_WORDS[copy.kind]
+                    note = _factor_note(factor, word)
                     tally.lines.append(f"{name} {entry.card.symbol} {signed(base)}{note}")
         hearts = tally.hearts() if explain else None
         if hearts:

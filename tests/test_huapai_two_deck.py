@@ -362,3 +362,67 @@ def test_c_raw_copies_leaves_huge_copy_factors_to_python() -> None:
         assert scorer._raw_copies_c(taken, (), [[], [], [], []], copy_own) is None
         python = scorer._raw_copies(taken, (), [[], [], [], []], copy_own)
         assert scorer.raw_copies(taken, (), [[], [], [], []], copy_own) == python
+
+
+# -- scoring by hand: which shown copy a seat took ------------------------------------------
+
+PIG_SHOWS: dict[str, Any] = {  # seat 0 first-showed a ♠Q, seat 1 showed the other openly
+    "shown": {1: "QS"},
+    "first_shown": {0: "QS"},
+    "dealt": {0: "QS", 1: "QS"},
+}
+FIRST = ShowRecord(0, gongzhu.PIG, gongzhu.ShowKind.FIRST)
+OPEN = ShowRecord(1, gongzhu.PIG, gongzhu.ShowKind.OPEN)
+NEVER = ShowRecord(2, gongzhu.PIG, gongzhu.ShowKind.OPEN)  # not among the shows
+
+
+@pytest.mark.parametrize("order", [(0, 2), (2, 0)])
+def test_a_card_that_does_not_say_which_shown_copy_is_refused(
+    rules: gongzhu.Rules, order: tuple[int, int]
+) -> None:
+    """Two ♠Q shown differently: "seat 0 took a shown ♠Q" does not say which, and the
+    answer matters (自得, ×4 or ×2), in whatever order the seats are given."""
+    with pytest.raises(gongzhu.errors.InvalidScoreInput, match=r"shown copies of QS differ"):
+        rules.score({0: "QS", 2: "QS"}, shown_taken=dict.fromkeys(order, "QS"), **PIG_SHOWS)
+
+
+@pytest.mark.parametrize(
+    "shown_taken",
+    [{0: [FIRST], 2: [OPEN]}, {2: [OPEN], 0: [FIRST]}, {2: [OPEN], 0: "QS"}, {0: "QS", 2: [OPEN]}],
+)
+def test_a_show_record_names_the_copy(rules: gongzhu.Rules, shown_taken: dict) -> None:
+    """Seat 0 took its own 首明 ♠Q back (−100 ×4 ×2), seat 2 seat 1's open one (×2); a card
+    names the copy left once the others are named."""
+    sheet = rules.score({0: "QS", 2: "QS"}, shown_taken=shown_taken, **PIG_SHOWS)
+    assert sheet.raw == (-800, 0, -200, 0)
+    assert sheet.lines[0][0] == "pig ♠Q −100 ×4 (first-shown 首明)"  # this copy's own show
+
+
+def test_a_seat_that_took_every_shown_copy_needs_no_show_records(rules: gongzhu.Rules) -> None:
+    sheet = rules.score({0: "QS QS"}, shown_taken={0: "QS QS"}, **PIG_SHOWS)
+    assert sheet.raw[0] == -800 + -200
+
+
+@pytest.mark.parametrize(
+    ("taken", "shown_taken", "message"),
+    [
+        ({0: "QS QS"}, {}, r"2 copies of QS were taken and 1 shown"),  # the shown one is lost
+        ({0: "QS"}, {0: [NEVER]}, r"seat 0 cannot have taken QS shown by seat 2 \(open\)"),
+        ({0: "QS QS"}, {0: "QS QS QS"}, r"seat 0 cannot have taken 3 shown QS"),
+    ],
+)
+def test_shown_copies_that_cannot_be_are_refused(
+    rules: gongzhu.Rules, taken: dict, shown_taken: dict, message: str
+) -> None:
+    shows = PIG_SHOWS if "seat 2" in message else {"shown": {0: "QS"}, "dealt": {0: "QS QS"}}
+    with pytest.raises(gongzhu.errors.InvalidScoreInput, match=message):
+        rules.score(taken, shown_taken=shown_taken, **shows)
+
+
+def test_mask_scoring_with_its_defaults_has_no_shown_copies(rules: gongzhu.Rules) -> None:
+    """MaskScoring's documented defaults (no shows, no shown copies taken) score a seat's
+    own unshown ♠Q as 自得."""
+    pig = gongzhu.PIG.bit
+    hand = MaskScoring(rules.table, rules.options, [pig, 0, 0, 0], [pig, 0, 0, 0], {})
+    rules.scorer.mask_stages[0](hand)
+    assert hand.copy_own == [{pig: 2}, {}, {}, {}]

@@ -378,7 +378,7 @@ def test_compiled_scorer_on_extreme_two_deck_captures(seed: int) -> None:
         captured,
         shown=kinds[gongzhu.ShowKind.OPEN],
         secret=kinds[gongzhu.ShowKind.SECRET],
-        shown_taken={s: [r.card for r in records] for s, records in enumerate(shown_taken)},
+        shown_taken=dict(enumerate(shown_taken)),  # the copies by their show records
     )
     assert scorer.raw_copies(taken, sheet.shows, shown_taken) == sheet.raw
     assert scorer.full_hearts(taken, 2) == any(sheet.full_hearts)

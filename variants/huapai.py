@@ -122,7 +122,8 @@ def self_capture(ctx: ScoringContext) -> None:
 
     With two decks, copy by copy: a shown copy is taken back only by the seat
     that showed it; unshown copies are interchangeable, so a seat takes back
-    the fewer of the unshown copies of a card it took and those it was dealt.
+    the fewer of the unshown copies of a card it took and those it was dealt
+    unshown.
     Each copy taken back doubles only itself (a ♣10 its own multiplier and
     alone-value, as ``zide_transformer`` says).
     """
@@ -254,7 +255,7 @@ def _self_capture_copy_masks(hand: MaskScoring) -> None:
         if not cards:
             continue
         shown_taken: dict[int, list[bool]] = {}  # card bit -> per shown copy taken: its own?
-        for record in hand.shown_taken[seat]:
+        for record in hand.shown_taken[seat] if hand.shown_taken else ():
             shown_taken.setdefault(record.card.bit, []).append(record.seat == seat)
         its_shows = showed[seat]
         own = hand.copy_own[seat]

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from .cards import Card
 from .engine import cards_of_mask
+from .errors import IncompatibleVariants
 from .plugin import Options
 from .scoring import (
     CompiledScorer,
@@ -112,10 +113,15 @@ class Scorer:
         """Two decks: raw scores by :attr:`compiled` (which must exist), the mask
         stages run first (:class:`~gongzhu.scoring.MaskScoring`, per copy).
 
-        :param taken: per seat, the card mask it took (a second copy at bit 52 + index).
+        :param taken: per seat, the card mask it took: a card's first copy at bit
+            ``index``, a second at bit ``52 + index`` (only with the first, as the
+            engines keep them: :func:`~gongzhu.engine.add_copy`).
         :param dealt: per seat, the card mask it was dealt (the same).
         :param shows: every shown copy, in the order shown.
         :param shown_taken: per seat, the shown copies it took.
+        :raises IncompatibleVariants: a two-deck mask stage that wrote the one-deck
+            :attr:`~gongzhu.scoring.MaskScoring.own` or
+            :attr:`~gongzhu.scoring.MaskScoring.alone`, which two decks do not read.
         """
         compiled = self.compiled
         if compiled is None:
@@ -134,6 +140,11 @@ class Scorer:
         )
         for stage in self.mask_stages:
             stage(masks)
+        if masks.own or masks.alone != 1:
+            raise IncompatibleVariants(
+                "a two-deck mask stage wrote MaskScoring.own or .alone (one deck only): "
+                "two decks read copy_own and copy_alone"
+            )
         return compiled.raw_copies(taken, shows, shown_taken, masks.copy_own, masks.copy_alone)
 
     def pipeline(

@@ -263,6 +263,28 @@ def test_a_mask_stage_must_say_it_handles_two_decks() -> None:
     assert CompiledScorer.fits(both, 2)
 
 
+@pytest.mark.parametrize("field", ["own", "alone"])
+def test_a_two_deck_mask_stage_that_writes_one_deck_fields_is_refused(
+    rules: gongzhu.Rules, field: str
+) -> None:
+    """own and alone are one deck's: a two-deck stage writing them would be ignored."""
+
+    def one_deck_only(hand: MaskScoring) -> None:
+        if field == "own":
+            hand.multiply(gongzhu.PIG, 2)
+        else:
+            hand.alone *= 2
+
+    stages = core_stages()
+    stages.insert_after(
+        "values", ScoreStage("mine", lambda ctx: None, one_deck_only, two_decks=True)
+    )
+    scorer = Scorer(rules.table, rules.options, stages, rules.scorer.normalise, "")
+    pig = gongzhu.PIG.bit
+    with pytest.raises(gongzhu.errors.IncompatibleVariants, match=r"one deck only"):
+        scorer.compiled_raw_copies([pig, 0, 0, 0], [pig, 0, 0, 0], [], [[], [], [], []])
+
+
 def test_mask_scoring_stays_backward_compatible() -> None:
     rules = gongzhu.load_rules("huapai")
     hand = MaskScoring(rules.table, rules.options, [0] * 4, [0] * 4, {})

@@ -21,11 +21,11 @@ import gongzhu
 import gongzhu.scoring
 from gongzhu import Phase
 from gongzhu.bulk import RandomHands
-from gongzhu.engine import add_copy
 from gongzhu.scorer import Scorer
 from gongzhu.scoring import CompiledScorer, MaskScoring, ScoreStage, ShowRecord, core_stages
 
 from .conftest import BOTH_ENGINES
+from .test_two_deck import draw_two_deck_captures
 
 
 @pytest.fixture(scope="module")
@@ -330,24 +330,7 @@ def test_c_raw_copies_with_copy_factors_is_the_python_one(data: st.DataObject) -
     rules = gongzhu.load_rules("huapai", "two-deck", "anmai")
     scorer = rules.compiled_scorer
     assert scorer is not None
-    scoring = [c for c in gongzhu.full_deck(2) if rules.table.is_scoring(c)]
-    lone = data.draw(st.booleans())
-    taken = [0, 0, 0, 0]
-    for card in scoring:
-        seat = data.draw(st.integers(0, 3))
-        if lone and seat == 0 and card != gongzhu.TRANSFORMER:
-            seat = 1
-        taken[seat] = add_copy(taken[seat], card.index)
-    kinds = sorted(rules.show_kinds, key=lambda kind: kind.value)
-    shows = [
-        ShowRecord(data.draw(st.integers(0, 3)), card, data.draw(st.sampled_from(kinds)))
-        for card in sorted(rules.table.showable)
-        for _copy in range(data.draw(st.integers(0, 2)))
-    ]
-    shown_taken: list[list[ShowRecord]] = [[], [], [], []]
-    for record in shows:
-        if data.draw(st.booleans()):
-            shown_taken[data.draw(st.integers(0, 3))].append(record)
+    taken, shows, shown_taken = draw_two_deck_captures(data, rules, lone=data.draw(st.booleans()))
     factor = st.sampled_from([1, 2, 4, -3])
     cards = [*sorted(rules.table.showable), gongzhu.Card.parse("JH")]
     bits = st.sampled_from([card.bit << 52 * copy for card in cards for copy in (0, 1)])

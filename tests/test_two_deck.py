@@ -385,6 +385,31 @@ def test_compiled_scorer_on_extreme_two_deck_captures(seed: int) -> None:
     assert scorer.slam(taken, 2) == any(sheet.slam)
 
 
+def draw_two_deck_captures(
+    data: st.DataObject, rules: gongzhu.Rules, *, lone: bool = False
+) -> tuple[list[int], list[ShowRecord], list[list[ShowRecord]]]:
+    """Any two-deck captures (card masks per seat), shows of the ruleset's kinds by any
+    seats, and some of them taken by any seats; with ``lone``, seat 0 takes no scoring
+    card but transformers."""
+    taken = [0, 0, 0, 0]
+    for card in (c for c in gongzhu.full_deck(2) if rules.table.is_scoring(c)):
+        seat = data.draw(st.integers(0, 3))
+        if lone and seat == 0 and card != gongzhu.TRANSFORMER:
+            seat = 1
+        taken[seat] = add_copy(taken[seat], card.index)
+    kinds = sorted(rules.show_kinds, key=lambda kind: kind.value)
+    shows = [
+        ShowRecord(data.draw(st.integers(0, 3)), card, data.draw(st.sampled_from(kinds)))
+        for card in sorted(rules.table.showable)
+        for _copy in range(data.draw(st.integers(0, 2)))
+    ]
+    shown_taken: list[list[ShowRecord]] = [[], [], [], []]
+    for record in shows:
+        if data.draw(st.booleans()):
+            shown_taken[data.draw(st.integers(0, 3))].append(record)
+    return taken, shows, shown_taken
+
+
 needs_pairs_c = pytest.mark.skipif(
     gongzhu.scoring._raw_copies is None, reason="C accelerator not built"
 )
@@ -401,21 +426,7 @@ def test_c_raw_copies_is_the_python_one(names: tuple[str, ...], data: st.DataObj
     rules = gongzhu.load_rules(*names)
     scorer = rules.compiled_scorer
     assert scorer is not None
-    scoring = [c for c in gongzhu.full_deck(2) if rules.table.is_scoring(c)]
-    taken = [0, 0, 0, 0]
-    for card in scoring:
-        seat = data.draw(st.integers(0, 3))
-        taken[seat] = add_copy(taken[seat], card.index)
-    kinds = sorted(rules.show_kinds, key=lambda kind: kind.value)
-    shows = [
-        ShowRecord(data.draw(st.integers(0, 3)), card, data.draw(st.sampled_from(kinds)))
-        for card in sorted(rules.table.showable)
-        for _copy in range(data.draw(st.integers(0, 2)))
-    ]
-    shown_taken: list[list[ShowRecord]] = [[], [], [], []]
-    for record in shows:
-        if data.draw(st.booleans()):
-            shown_taken[data.draw(st.integers(0, 3))].append(record)
+    taken, shows, shown_taken = draw_two_deck_captures(data, rules)
     c_raw = scorer._raw_copies_c(taken, shows, shown_taken)  # the C answer itself
     assert c_raw is not None
     assert c_raw == scorer._raw_copies(taken, shows, shown_taken)

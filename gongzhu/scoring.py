@@ -237,10 +237,15 @@ class ScoringContext:
         :attr:`shown_taken` for the seat, which is removed from it, or 1 when
         none is left (an unshown copy).  Call it once per copy taken.
         """
+        return self._pop_copy(seat, card)[1]
+
+    def _pop_copy(self, seat: int, card: Card) -> tuple[ShowRecord | None, int]:
+        """:meth:`pop_copy_record` and :meth:`pop_copy_factor` at once: the copy's show
+        (``None`` for an unshown copy, and with one deck) and its show factor."""
         if self.shown_taken is None:
-            return self.show_factor(card)
+            return None, self.show_factor(card)
         record = self.pop_copy_record(seat, card)
-        return 1 if record is None else self.table.show_factors[record.kind]
+        return record, 1 if record is None else self.table.show_factors[record.kind]
 
     def pop_copy_record(self, seat: int, card: Card) -> ShowRecord | None:
         """Two decks: the show of the next copy of ``card`` that ``seat`` took, using it
@@ -472,11 +477,7 @@ def stage_values(ctx: ScoringContext) -> None:
                 if copies_known and entry.card in showable:  # its show, for later stages
                     entry.shown = ctx.pop_copy_record(tally.seat, entry.card)
             else:
-                if copies_known:
-                    record = entry.shown = ctx.pop_copy_record(tally.seat, entry.card)
-                    factor = 1 if record is None else table.show_factors[record.kind]
-                else:
-                    factor = ctx.show_factor(entry.card)
+                entry.shown, factor = ctx._pop_copy(tally.seat, entry.card)
                 entry.value = base * factor
                 if explain:
                     name = _CARD_NAMES.get(entry.card, "card")
@@ -492,12 +493,9 @@ def stage_values(ctx: ScoringContext) -> None:
             )
         shown = False
         for card in tally.transformers:
+            record, factor = ctx._pop_copy(tally.seat, card)
             if copies_known:
-                record = ctx.pop_copy_record(tally.seat, card)
                 tally.transformer_shows.append(record)
-                factor = 1 if record is None else table.show_factors[record.kind]
-            else:
-                factor = ctx.show_factor(card)
             shown = shown or factor != 1
             tally.multiplier *= TRANSFORMER_MULTIPLIER * factor
             tally.alone += TRANSFORMER_ALONE * factor

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from gongzhu.actions import ShowKind
 from gongzhu.cards import TRANSFORMER, Card
+from gongzhu.engine import add_copy, copies_in
 from gongzhu.play import PlayConfigurator
 from gongzhu.plugin import (
     Deal,
@@ -246,9 +247,7 @@ def _self_capture_copy_masks(hand: MaskScoring) -> None:
         showable &= ~_TRANSFORMER_BIT
     showed = [0, 0, 0, 0]  # per seat, the copies it showed (a second at bit 52 + index)
     for record in hand.shows:
-        bit = record.card.bit
-        mask = showed[record.seat]
-        showed[record.seat] = mask | (bit << 52 if mask & bit else bit)
+        showed[record.seat] = add_copy(showed[record.seat], record.card.index)
     for seat, (taken, dealt) in enumerate(zip(hand.taken, hand.dealt, strict=True)):
         # the showable cards of which the seat took a copy and was dealt one
         cards = (taken | taken >> 52) & (dealt | dealt >> 52) & showable
@@ -257,33 +256,26 @@ def _self_capture_copy_masks(hand: MaskScoring) -> None:
         shown_taken: dict[int, list[bool]] = {}  # card bit -> per shown copy taken: its own?
         for record in hand.shown_taken[seat] if hand.shown_taken else ():
             shown_taken.setdefault(record.card.bit, []).append(record.seat == seat)
-        its_shows = showed[seat]
         own = hand.copy_own[seat]
         while cards:
             bit = cards & -cards
             cards ^= bit
+            index = bit.bit_length() - 1
             factors = (
                 hand.copy_alone[seat]
                 if bit == _TRANSFORMER_BIT and transformer_rule == "alone"
                 else own
             )
-            second = bit << 52
-            mine = shown_taken.get(bit)
-            if mine is None and not its_shows & bit:  # unshown copies only, on both sides
-                factors[bit] = factors.get(bit, 1) * 2
-                if taken & second and dealt & second:
-                    factors[second] = factors.get(second, 1) * 2
-                continue
-            count = 2 if taken & second else 1
-            mine = mine[:count] if mine else []
-            dealt_unshown = (2 if dealt & second else 1) - (
-                2 if its_shows & second else 1 if its_shows & bit else 0
-            )
-            unshown = count - len(mine)
-            mine += [True] * min(unshown, max(dealt_unshown, 0))
+            # the seat's copies as the compiled scorer numbers them: the shown ones it
+            # took first (its own if it showed them), then its unshown ones, as many of
+            # them its own as it was dealt unshown
+            count = copies_in(taken, index)
+            mine = shown_taken.get(bit, [])[:count]
+            dealt_unshown = copies_in(dealt, index) - copies_in(showed[seat], index)
+            mine += [True] * min(count - len(mine), max(dealt_unshown, 0))
             for copy, is_own in enumerate(mine):
                 if is_own:  # copy 0 at the card's bit, copy 1 at bit 52 + index
-                    copy_bit = second if copy else bit
+                    copy_bit = bit << 52 if copy else bit
                     factors[copy_bit] = factors.get(copy_bit, 1) * 2
 
 

@@ -236,7 +236,6 @@ class RandomHands:
                 rest = subtract_copies(dealt[seat] & showable, shown[seat])
                 if rest:
                     made.append((seat, self._forced(rest)))
-                    shown[seat] |= rest
         locked = [0, 0, 0, 0]
         if self._lock_exempt is not None:
             for seat, choice in made:
@@ -254,8 +253,7 @@ class RandomHands:
                     factors[bit] = factors.get(bit, 1) * factor
             raw = self._scorer.compiled_raw(taken, dealt, factors)
         else:
-            shown_taken = core.shown_taken() or [[], [], [], []]
-            raw = self._scorer.compiled_raw_copies(taken, dealt, records, shown_taken)
+            raw = self._scorer.compiled_raw_copies(taken, dealt, records, core.shown_taken())
         return Outcome(
             self._normalise(raw), compiled.full_hearts(taken, copies), compiled.slam(taken, copies)
         )

@@ -703,7 +703,7 @@ class HandState:
                     bit = 1 << card.index
                     factors[bit] = factors.get(bit, 1) * factor
             return scorer.compiled_raw(taken, self._dealt, factors)
-        shown_taken = self._core.shown_taken() or [[], [], [], []]
+        shown_taken = self._core.shown_taken()
         return scorer.compiled_raw_copies(taken, self._dealt, self.show_records, shown_taken)
 
     def play_out(self, random: Callable[[], float]) -> None:

@@ -108,7 +108,7 @@ class Scorer:
         taken: Sequence[int],
         dealt: Sequence[int],
         shows: Sequence[ShowRecord],
-        shown_taken: Sequence[Sequence[ShowRecord]],
+        shown_taken: Sequence[Sequence[ShowRecord]] | None,
     ) -> tuple[int, ...]:
         """Two decks: raw scores by :attr:`compiled` (which must exist), the mask
         stages run first (:class:`~gongzhu.scoring.MaskScoring`, per copy).
@@ -118,7 +118,8 @@ class Scorer:
             engines keep them: :func:`~gongzhu.engine.add_copy`).
         :param dealt: per seat, the card mask it was dealt (the same).
         :param shows: every shown copy, in the order shown.
-        :param shown_taken: per seat, the shown copies it took.
+        :param shown_taken: per seat, the shown copies it took, as an engine's
+            ``shown_taken()`` gives them (``None``: none).
         :raises IncompatibleVariants: a two-deck mask stage that wrote the one-deck
             :attr:`~gongzhu.scoring.MaskScoring.own` or
             :attr:`~gongzhu.scoring.MaskScoring.alone`, which two decks do not read.
@@ -128,6 +129,8 @@ class Scorer:
             raise ValueError(
                 "compiled_raw_copies needs the compiled scorer: the pipeline is not the core's"
             )
+        if shown_taken is None:
+            shown_taken = [[], [], [], []]
         if not self.mask_stages:
             return compiled.raw_copies(taken, shows, shown_taken)
         factors: dict[int, int] = {}

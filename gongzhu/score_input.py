@@ -154,38 +154,34 @@ def attribute_shown_copies(
     """
     out: list[list[ShowRecord]] = [[], [], [], []]
 
-    def has_room(seat: int, card: Card) -> bool:
-        """Whether ``seat`` took a copy of ``card`` not yet given a shown copy."""
-        return list(taken[seat]).count(card) > sum(r.card == card for r in out[seat])
+    def room(seat: int, card: Card) -> int:
+        """How many copies of ``card`` ``seat`` took that are not yet given a shown copy."""
+        return list(taken[seat]).count(card) - sum(r.card == card for r in out[seat])
 
     pending = list(shows)
     if shown_taken is None:
         for record in pending:
-            taker = next((s for s in range(SEATS) if has_room(s, record.card)), None)
+            taker = next((s for s in range(SEATS) if room(s, record.card) > 0), None)
             if taker is not None:
                 out[taker].append(record)
         return out
     given = _shown_copies_by_seat(shown_taken)
     # the copies named by their show records first, so that what a card names does not
     # depend on the order of the seats
-    for seat, items in given.items():
-        for named in items:
-            if isinstance(named, ShowRecord):
-                if named not in pending or not has_room(seat, named.card):
-                    raise InvalidScoreInput(
-                        f"shown_taken: seat {seat} cannot have taken {named.card} "
-                        f"shown by seat {named.seat} ({named.kind.value})"
-                    )
-                pending.remove(named)
-                out[seat].append(named)
-    for seat, items in given.items():
-        cards = [item for item in items if not isinstance(item, ShowRecord)]
+    for seat, (records, _cards) in given.items():
+        for named in records:
+            if named not in pending or room(seat, named.card) < 1:
+                raise InvalidScoreInput(
+                    f"shown_taken: seat {seat} cannot have taken {named.card} "
+                    f"shown by seat {named.seat} ({named.kind.value})"
+                )
+            pending.remove(named)
+            out[seat].append(named)
+    for seat, (_records, cards) in given.items():
         for card in dict.fromkeys(cards):  # each card once, in the order given
             wanted = cards.count(card)
             shown = [r for r in pending if r.card == card]
-            if wanted > len(shown) or list(taken[seat]).count(card) < wanted + sum(
-                r.card == card for r in out[seat]
-            ):
+            if wanted > len(shown) or room(seat, card) < wanted:
                 how_many = "a shown" if wanted == 1 else f"{wanted} shown"
                 raise InvalidScoreInput(
                     f"shown_taken: seat {seat} cannot have taken {how_many} {card}"
@@ -212,23 +208,25 @@ def attribute_shown_copies(
     return out
 
 
-def _shown_copies_by_seat(value: ShownCopiesBySeat) -> dict[int, list[Card | ShowRecord]]:
-    """``shown_taken`` checked and parsed: seat -> its shown copies (cards, or show
-    records, which name their copy)."""
+def _shown_copies_by_seat(
+    value: ShownCopiesBySeat,
+) -> dict[int, tuple[list[ShowRecord], tuple[Card, ...]]]:
+    """``shown_taken`` checked and parsed: seat -> the shown copies it took named by their
+    show records, and those named by their cards."""
     if not isinstance(value, Mapping):
         cards_by_seat(value, "shown_taken")  # raises: not a mapping
-    out: dict[int, list[Card | ShowRecord]] = {}
+    out: dict[int, tuple[list[ShowRecord], tuple[Card, ...]]] = {}
     for seat, given in value.items():
-        named: list[ShowRecord] = []
+        records: list[ShowRecord] = []
         texts: list[Card | str] = []
         for item in () if isinstance(given, str) else given:
             if isinstance(item, ShowRecord):
-                named.append(item)
+                records.append(item)
             else:
                 texts.append(item)
         parsed = cards_by_seat({seat: given if isinstance(given, str) else texts}, "shown_taken")
         for parsed_seat, cards in parsed.items():
-            out[parsed_seat] = [*named, *cards]
+            out[parsed_seat] = (records, cards)
     return out
 
 

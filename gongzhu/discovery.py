@@ -192,6 +192,10 @@ def _scan(group: str) -> dict[str, EntryPointLike]:
         searches += 1
     value_pattern = re.compile(_POINT_VALUE)
     separators = re.compile(_SEPARATORS)
+
+    def normalize(name: str) -> str:  # Prepared.normalize: PEP 503, dashes as underscores
+        return separators.sub("_", name).lower()
+
     seen: set[str] = set()  # importlib.metadata's _unique: the first of a name wins
     points: dict[str, EntryPointLike] = {}
     for root in list(sys.path) if searches else []:
@@ -204,48 +208,44 @@ def _scan(group: str) -> dict[str, EntryPointLike]:
             continue
         except OSError as error:  # a zip file, or unreadable: importlib.metadata decides
             raise _Unsupported(f"sys.path entry {root!r}") from error
-        # Prepared.normalize (PEP 503, dashes as underscores) of the name before the
-        # first dash, in the order Lookup gives: grouped by that name, in listing order
+        # Lookup: grouped by the name before the first dash, normalised, in listing order
         infos: dict[str, list[str]] = {}
         for child in children:
             stem, dot, ext = child.rpartition(".")
             if dot and ext.lower() in ("dist-info", "egg-info"):
-                key = separators.sub("_", stem.partition("-")[0]).lower()
-                infos.setdefault(key, []).append(child)
-        for same in infos.values():
-            for child in same:
-                # PathDistribution._normalized_name, from the directory's name as
-                # os.path.splitext splits it (which finds no extension in "..dist-info")
-                stem, ext = os.path.splitext(child)
-                name = stem.partition("-")[0]
-                if ext not in (".dist-info", ".egg-info") or not name:
-                    raise _Unsupported(f"the name of {child!r} is in its metadata")
-                name = separators.sub("_", name).lower()
-                if name in seen:
+                infos.setdefault(normalize(stem.partition("-")[0]), []).append(child)
+        for child in (child for same in infos.values() for child in same):
+            # PathDistribution._normalized_name, from the directory's name as
+            # os.path.splitext splits it (which finds no extension in "..dist-info")
+            stem, ext = os.path.splitext(child)
+            name = stem.partition("-")[0]
+            if ext not in (".dist-info", ".egg-info") or not name:
+                raise _Unsupported(f"the name of {child!r} is in its metadata")
+            name = normalize(name)
+            if name in seen:
+                continue
+            seen.add(name)
+            # PathDistribution.read_text("entry_points.txt")
+            try:
+                with open(os.path.join(root, child, "entry_points.txt"), "rb") as f:
+                    text = f.read().decode()
+            except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
+                continue
+            # Sectioned.section_pairs and Pair.parse, then EntryPoints.select(group=group)
+            section = None
+            for line in map(str.strip, text.splitlines()):
+                if not line or line.startswith("#"):
                     continue
-                seen.add(name)
-                # PathDistribution.read_text("entry_points.txt")
-                path = os.path.join(root, child, "entry_points.txt")
-                try:
-                    with open(path, "rb") as f:
-                        text = f.read().decode()
-                except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
+                if line.startswith("[") and line.endswith("]"):
+                    section = line.strip("[]")
                     continue
-                # Sectioned.section_pairs and Pair.parse, then EntryPoints.select(group=group)
-                section = None
-                for line in map(str.strip, text.splitlines()):
-                    if not line or line.startswith("#"):
-                        continue
-                    if line.startswith("[") and line.endswith("]"):
-                        section = line.strip("[]")
-                        continue
-                    if section is None:
-                        continue
-                    if "=" not in line:
-                        raise _Unsupported(f"{child}: not an entry point: {line!r}")
-                    key, value = map(str.strip, line.split("=", 1))
-                    if not value_pattern.match(value):
-                        raise _Unsupported(f"{child}: not an entry point's value: {value!r}")
-                    if section == group:
-                        points[key] = _Point(key, value)
+                if section is None:
+                    continue
+                if "=" not in line:
+                    raise _Unsupported(f"{child}: not an entry point: {line!r}")
+                key, value = map(str.strip, line.split("=", 1))
+                if not value_pattern.match(value):
+                    raise _Unsupported(f"{child}: not an entry point's value: {value!r}")
+                if section == group:
+                    points[key] = _Point(key, value)
     return points

@@ -18,14 +18,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gongzhu
-import gongzhu.scoring
+import gongzhu.scoring.scorer
 from gongzhu import Phase
 from gongzhu.bulk import RandomHands
-from gongzhu.scorer import Scorer
-from gongzhu.scoring import CompiledScorer, MaskScoring, ScoreStage, ShowRecord, core_stages
+from gongzhu.scoring import (
+    CompiledScorer,
+    HandFacts,
+    MaskScoring,
+    Scorer,
+    ScoreStage,
+    ShowRecord,
+    core_stages,
+)
 
 from .conftest import BOTH_ENGINES
-from .test_two_deck import draw_two_deck_captures
 
 
 @pytest.fixture(scope="module")
@@ -202,7 +208,7 @@ def test_the_compiled_scorer_is_the_pipeline(
     rules = gongzhu.load_rules(*names, **options)
     assert rules.scorer.compiled is not None
     hand = played(rules, seed, rng)
-    sheet = hand._explained_sheet()  # the pipeline's sheet
+    sheet = rules.scorer.pipeline_sheet(hand.facts())  # the pipeline's sheet
     assert hand.raw_scores() == sheet.raw
     assert hand.returns() == sheet.final
     assert hand.score() == sheet  # the compiled numbers, the pipeline's lines
@@ -219,7 +225,7 @@ def test_the_bulk_path_is_the_pipeline(variant: tuple[tuple[str, ...], dict[str,
         outcome = hands.outcome(seed, random.Random(seed).random)
         hand = rules.new_hand(seed)
         hand.play_out(random.Random(seed).random)
-        sheet = hand._explained_sheet()
+        sheet = rules.scorer.pipeline_sheet(hand.facts())
         assert outcome == (sheet.final, any(sheet.full_hearts), any(sheet.slam))
 
 
@@ -227,20 +233,19 @@ def test_the_compiled_path_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     rules = gongzhu.load_rules("huapai", "two-deck")
     assert rules.scorer.compiled is not None and rules.compiled_scorer is not None
     hands = [played(rules, seed, random.Random(seed)) for seed in range(5)]
-    expected = [hand._explained_sheet() for hand in hands]
+    expected = [rules.scorer.pipeline_sheet(hand.facts()) for hand in hands]
     calls: list[int] = []
-    real = Scorer.compiled_raw_copies
+    real = CompiledScorer.raw_copies
 
-    def counting(self: Scorer, *args: Any) -> tuple[int, ...]:
+    def counting(self: CompiledScorer, *args: Any) -> tuple[int, ...]:
         calls.append(1)
         return real(self, *args)
 
     def no_pipeline(*_args: Any, **_kwargs: Any) -> None:
         raise AssertionError("scored through the pipeline")
 
-    monkeypatch.setattr(Scorer, "compiled_raw_copies", counting)
-    monkeypatch.setattr(Scorer, "pipeline", no_pipeline)
-    monkeypatch.setattr(Scorer, "outcome", no_pipeline)
+    monkeypatch.setattr(CompiledScorer, "raw_copies", counting)
+    monkeypatch.setattr(gongzhu.scoring.scorer, "run_pipeline", no_pipeline)
     for hand, sheet in zip(hands, expected, strict=True):
         assert hand.returns() == sheet.final
         assert hand.score().final == sheet.final
@@ -282,7 +287,7 @@ def test_a_two_deck_mask_stage_that_writes_one_deck_fields_is_refused(
     scorer = Scorer(rules.table, rules.options, stages, rules.scorer.normalise, "")
     pig = gongzhu.PIG.bit
     with pytest.raises(gongzhu.errors.IncompatibleVariants, match=r"one deck only"):
-        scorer.compiled_raw_copies([pig, 0, 0, 0], [pig, 0, 0, 0], [], [[], [], [], []])
+        scorer.raw(HandFacts((pig, 0, 0, 0), (pig, 0, 0, 0), (), None))
 
 
 def test_mask_scoring_stays_backward_compatible() -> None:
@@ -303,12 +308,7 @@ def test_the_mask_stage_numbers_copies_as_the_scorer() -> None:
     taken = [pig.bit | pig.bit << 52, 0, 0, 0]
     dealt = [pig.bit, pig.bit, 0, 0]
     scorer = rules.scorer
-    assert scorer.compiled_raw_copies(taken, dealt, [record], [[record], [], [], []]) == (
-        -400,
-        0,
-        0,
-        0,
-    )
+    assert scorer.raw(HandFacts(taken, dealt, (record,), [[record], [], [], []])) == (-400, 0, 0, 0)
     hand = MaskScoring(
         rules.table, rules.options, taken, dealt, {}, shows=[record], shown_taken=[[record]] * 4
     )
@@ -317,56 +317,25 @@ def test_the_mask_stage_numbers_copies_as_the_scorer() -> None:
     assert hand.copy_own[0] == {pig.bit << 52: 2}  # copy 1: the unshown one
 
 
-needs_pairs_c = pytest.mark.skipif(
-    gongzhu.scoring._raw_copies is None, reason="C accelerator not built"
-)
-
-
-@needs_pairs_c
-@settings(max_examples=300, deadline=None)
-@given(data=st.data())
-def test_c_raw_copies_with_copy_factors_is_the_python_one(data: st.DataObject) -> None:
-    """The accelerator's two-deck scorer with the mask stages' per-copy factors."""
-    rules = gongzhu.load_rules("huapai", "two-deck", "anmai")
-    scorer = rules.compiled_scorer
-    assert scorer is not None
-    taken, shows, shown_taken = draw_two_deck_captures(data, rules, lone=data.draw(st.booleans()))
-    factor = st.sampled_from([1, 2, 4, -3])
-    cards = [*sorted(rules.table.showable), gongzhu.Card.parse("JH")]
-    bits = st.sampled_from([card.bit << 52 * copy for card in cards for copy in (0, 1)])
-    own = [data.draw(st.dictionaries(bits, factor, max_size=4)) for _seat in range(4)]
-    transformer = gongzhu.TRANSFORMER.bit
-    alone = [
-        data.draw(st.dictionaries(st.sampled_from([transformer, transformer << 52]), factor))
-        for _seat in range(4)
-    ]
-    c_raw = scorer._raw_copies_c(taken, shows, shown_taken, own, alone)
-    assert c_raw is not None
-    assert c_raw == scorer._raw_copies(taken, shows, shown_taken, own, alone)
-    assert scorer.raw_copies(taken, shows, shown_taken, own, alone) == c_raw
-
-
-@needs_pairs_c
-def test_c_raw_copies_leaves_huge_copy_factors_to_python() -> None:
+def test_huge_copy_factors_are_exact() -> None:
+    """The two-deck compiled scorer works in Python integers: no factor is too large, and
+    what is not a copy bit of the seat is left alone."""
     rules = gongzhu.load_rules("huapai", "two-deck")
     scorer = rules.compiled_scorer
     assert scorer is not None
     pig = gongzhu.PIG
     taken = [pig.bit | pig.bit << 52 | gongzhu.TRANSFORMER.bit, 0, 0, 0]
-    cases: list[dict[Any, Any]] = [
-        {pig.bit: 2**63},  # more than 64 bits
-        {pig.bit: 2**62, pig.bit << 52: 2**62},  # a sum that overflows
-        {pig.bit: 1.5},  # not an int
-        {3: 2},  # keys that are not a copy bit
-        {1 << 110: 2},
-        {1 << 52 | 1 << 60: 2},
-        {True: 2},
+    cases: list[tuple[dict[Any, Any], int]] = [
+        ({pig.bit: 2**63}, -100 * (2**63 + 1) * 2),  # more than 64 bits
+        ({pig.bit: 2**62, pig.bit << 52: 2**62}, -100 * 2**63 * 2),  # a sum beyond 64 bits
+        ({3: 2}, -400),  # keys that are not a copy bit
+        ({1 << 110: 2}, -400),
+        ({1 << 52 | 1 << 60: 2}, -400),
+        ({True: 2}, -400),
     ]
-    for own in cases:
+    for own, raw in cases:
         copy_own: list[dict[Any, Any]] = [own, {}, {}, {}]
-        assert scorer._raw_copies_c(taken, (), [[], [], [], []], copy_own) is None
-        python = scorer._raw_copies(taken, (), [[], [], [], []], copy_own)
-        assert scorer.raw_copies(taken, (), [[], [], [], []], copy_own) == python
+        assert scorer.raw_copies(taken, (), [[], [], [], []], copy_own)[0] == raw
 
 
 # -- scoring by hand: which shown copy a seat took ------------------------------------------

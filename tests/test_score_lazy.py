@@ -1,8 +1,8 @@
-"""HandState.score(): numbers from the compiled scorer, explanation built when first read."""
+"""HandState.score(), Scorer.sheet: numbers from the compiled scorer, explanation built when
+first read."""
 
 from __future__ import annotations
 
-import functools
 import pickle
 import random
 from typing import cast
@@ -10,7 +10,7 @@ from typing import cast
 import pytest
 
 import gongzhu
-from gongzhu.scoring import ScoreSheet
+from gongzhu.scoring import HandFacts, ScoreSheet
 
 RULESETS: list[tuple[str, ...] | tuple[tuple[str, ...], dict[str, str]]] = [
     (),
@@ -48,7 +48,7 @@ def test_the_lazy_sheet_is_the_pipelines_sheet(names: tuple[str, ...]) -> None:
     for seed in range(120):
         hand = finished(names, seed)
         sheet = hand.score()
-        explained = hand._explained_sheet()
+        explained = hand.rules.scorer.pipeline_sheet(hand.facts(), hand._penalty_lines)
         assert sheet == explained
         assert (sheet.raw, sheet.final, sheet.captured, sheet.full_hearts, sheet.slam) == (
             explained.raw,
@@ -82,7 +82,7 @@ def test_a_lazy_sheet_pickles_and_hashes_as_an_explained_one() -> None:
     hand = finished((), 3)
     sheet = hand.score()
     assert pickle.loads(pickle.dumps(hand.score())) == sheet
-    assert hash(hand.score()) == hash(hand._explained_sheet())
+    assert hash(hand.score()) == hash(hand.rules.scorer.pipeline_sheet(hand.facts()))
 
 
 @pytest.mark.parametrize("names", [(), ("two-deck",)])
@@ -114,8 +114,11 @@ def test_mask_sheets_agree_on_slams_and_full_hearts(names: tuple[str, ...]) -> N
             if rules.table.copies == 1
             else scorer.compiled.raw_copies(masks, (), [[], [], [], []])
         )
-        eager = scorer.sheet([tuple(c) for c in cards], (), None)
-        lazy = scorer.sheet_from_masks(raw, masks, (), functools.partial(getattr, eager, "lines"))
+        facts = HandFacts(masks, None, ())
+        eager = scorer.pipeline_sheet(facts)
+        lazy = scorer.sheet(facts)
+        assert callable(lazy._lines)  # the compiled scorer's numbers, lines not built yet
+        assert lazy.raw == raw
         assert lazy == eager
         if deal is deals[0]:
             assert lazy.slam == (False, False, True, False)
@@ -127,6 +130,7 @@ def test_mask_sheets_agree_on_slams_and_full_hearts(names: tuple[str, ...]) -> N
 def test_raw_scores_are_the_sheets(names: tuple[str, ...]) -> None:
     for seed in range(30):
         hand = finished(names, seed)
-        assert hand.raw_scores() == hand.score().raw == hand._explained_sheet().raw
+        pipeline = hand.rules.scorer.pipeline_sheet(hand.facts())
+        assert hand.raw_scores() == hand.score().raw == pipeline.raw
     with pytest.raises(gongzhu.errors.HandNotOver):
         gongzhu.load_rules(*names).new_hand(1).raw_scores()

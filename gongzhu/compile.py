@@ -2,11 +2,18 @@
 
 :func:`compile_rules` asks every build-time hook of a ruleset's plugin manager
 once and returns a :class:`CompiledRules`: the play configuration and the
-engines able to play it, the score table, the show kinds, the scoring
-pipeline and its :class:`~gongzhu.scorer.Scorer`, and plain functions for the
-hooks asked at every hand boundary.  :class:`~gongzhu.rules.Rules` keeps it
+engines able to play it, the show phases (:class:`~gongzhu.showphase.ShowPhase`),
+the score table, the show kinds, the scoring pipeline and its
+:class:`~gongzhu.scoring.Scorer`, and plain functions for the hooks asked at
+every hand boundary.  :class:`~gongzhu.rules.Rules` keeps it
 (:attr:`Rules.compiled <gongzhu.rules.Rules.compiled>`) and copies the fields
-hands read per card to plain attributes of its own.
+hands read to plain attributes of its own.
+
+Where a hook's answers must be told apart by the plug-in that gave them (the
+options and play settings each plug-in owns, the show kinds each offers), or
+where a hook asked at every hand is worth calling without pluggy's dispatch
+(measured: about 1.2 µs a call saved, twice a hand), the hook's
+implementations are read in one place, :func:`hook_implementations`.
 """
 
 from __future__ import annotations
@@ -23,10 +30,17 @@ from .cards import TRANSFORMER, Card, Rank, Suit, parse_cards
 from .errors import IncompatibleVariants
 from .play import EngineRegistry, EngineSpec, PlayConfig, PlayConfigurator, select_engines
 from .plugin import Options, VariantInfo
-from .scorer import Scorer
-from .scoring import ScoreStage, ScoreTable, core_stages
+from .scoring import Scorer, ScoreStage, ScoreTable, core_stages
+from .showphase import ShowPhase, build_show_phase
 
-__all__ = ["CompiledRules", "compile_rules", "first_result_chain", "first_result_of"]
+__all__ = [
+    "CompiledRules",
+    "compile_rules",
+    "each_answer",
+    "first_result_chain",
+    "first_result_of",
+    "hook_implementations",
+]
 
 
 @attrs.frozen
@@ -51,6 +65,8 @@ class CompiledRules:
     """Bitmask of the showable cards (every copy of them)."""
     first_shows: bool
     """Whether the ruleset has the 首明 phase."""
+    show_phase: ShowPhase
+    """The show phases, compiled."""
     opening_lead: Callable[..., Any]
     """:func:`~gongzhu.hookspecs.gongzhu_opening_lead` as a plain function (keywords)."""
     normalise: Callable[..., Any]
@@ -108,6 +124,21 @@ def compile_rules(
     missing = [k.value for k in ShowKind if k in kinds and k not in factors]
     if missing:
         raise IncompatibleVariants(f"no show factor for show kind(s) {', '.join(missing)}")
+    threshold = hook.gongzhu_auto_show_threshold(options=options)
+
+    def filter_shows(holding: tuple[Card, ...], kind: ShowKind, choices: list[Any]) -> None:
+        hook.gongzhu_filter_shows(holding=holding, kind=kind, choices=choices, options=options)
+
+    show_phase = build_show_phase(
+        copies=copies,
+        showable=showable,
+        kinds=kinds,
+        factors=factors,
+        lock=play_config.shown_card_lock,
+        auto_show=threshold,
+        filter_shows=filter_shows,
+        ruleset=" + ".join(names),
+    )
     stages = core_stages()
     hook.gongzhu_score_stages(stages=stages, options=options)
     score_stages = tuple(stages)
@@ -125,18 +156,50 @@ def compile_rules(
         table=table,
         show_kinds=frozenset(kinds),
         show_kind_owners=_show_kind_owners(hook, kinds, names, options),
-        auto_show_threshold=hook.gongzhu_auto_show_threshold(options=options),
+        auto_show_threshold=threshold,
         score_stages=score_stages,
         showable_mask=first_copies | (first_copies << 52 if copies == 2 else 0),
         first_shows=ShowKind.FIRST in kinds,
+        show_phase=show_phase,
         opening_lead=first_result_chain(hook.gongzhu_opening_lead),
         normalise=normalise,
         normalisation_note=note,
         scorer=Scorer(table, options, score_stages, normalised, note),
         decides_match_end=any(
-            impl.plugin_name != defaults.NAME for impl in hook.gongzhu_match_over.get_hookimpls()
+            name != defaults.NAME for name, _, _ in hook_implementations(hook.gongzhu_match_over)
         ),
     )
+
+
+def hook_implementations(caller: Any) -> list[tuple[str, Callable[..., Any], tuple[str, ...]]]:
+    """A hook's implementations in the order pluggy calls them: ``(plug-in name, function,
+    argument names)`` each, wrappers left out.  The one place the core reads them."""
+    return [
+        (impl.plugin_name, impl.function, tuple(impl.argnames))
+        for impl in reversed(caller.get_hookimpls())
+        if not (impl.hookwrapper or impl.wrapper)
+    ]
+
+
+def _has_wrappers(caller: Any) -> bool:
+    return any(impl.hookwrapper or impl.wrapper for impl in caller.get_hookimpls())
+
+
+def each_answer(
+    caller: Any, arguments: Callable[[str], Mapping[str, Any]]
+) -> list[tuple[str, Any]]:
+    """Ask each implementation of a hook alone, in pluggy's order, each with the arguments
+    ``arguments(plug-in name)`` gives it: ``[(plug-in name, answer)]``.
+
+    For the hooks whose answers belong to the plug-in that gave them: the options
+    it declares (:class:`~gongzhu.plugin.OptionSet.for_plugin`), the play settings
+    it owns, the show kinds it offers.
+    """
+    out = []
+    for name, function, argnames in hook_implementations(caller):
+        given = arguments(name)
+        out.append((name, function(*[given[arg] for arg in argnames])))
+    return out
 
 
 def first_result_chain(caller: Any) -> Callable[..., Any]:
@@ -146,10 +209,9 @@ def first_result_chain(caller: Any) -> Callable[..., Any]:
     cost a few function calls instead of pluggy's dispatch.  With any wrapper
     registered, the hook caller itself is returned.
     """
-    impls = caller.get_hookimpls()
-    if any(impl.hookwrapper or impl.wrapper for impl in impls):
+    if _has_wrappers(caller):
         return caller
-    chain = [(impl.function, impl.argnames) for impl in reversed(impls)]
+    chain = [(function, argnames) for _name, function, argnames in hook_implementations(caller)]
 
     def call(**kwargs: Any) -> Any:
         for function, argnames in chain:
@@ -166,16 +228,14 @@ def first_result_of(caller: Any, varying: str, **fixed: Any) -> Callable[[Any], 
     (``varying``) and the others fixed for the ruleset (``fixed``, its options):
     a function of that one argument, each implementation's fixed arguments bound
     once, so that a call builds no keyword dictionaries."""
-    impls = caller.get_hookimpls()
-    if any(impl.hookwrapper or impl.wrapper for impl in impls):
+    if _has_wrappers(caller):
         return lambda value: caller(**{varying: value}, **fixed)
     calls: list[Callable[[Any], Any]] = []
-    for impl in reversed(impls):
-        names = impl.argnames
+    for _name, function, names in hook_implementations(caller):
         if names == (varying,):
-            calls.append(impl.function)
+            calls.append(function)
         else:  # positional, as pluggy calls (a hook may take positional-only parameters)
-            calls.append(_bound(impl.function, names, varying, fixed))
+            calls.append(_bound(function, names, varying, fixed))
     if len(calls) == 1:
         return calls[0]
 
@@ -206,12 +266,13 @@ def _bound(
 
 
 def _compile_play(hook: Any, options: Options) -> PlayConfig:
-    """Ask every :func:`~gongzhu.hookspecs.gongzhu_play_config` once, in pluggy's order."""
+    """Ask every :func:`~gongzhu.hookspecs.gongzhu_play_config` once, in pluggy's order,
+    each plug-in setting fields as its own."""
     configurator = PlayConfigurator()
-    for impl in reversed(hook.gongzhu_play_config.get_hookimpls()):
-        configurator._plugin = impl.plugin_name
-        args = {"config": configurator, "options": options}
-        impl.function(*[args[name] for name in impl.argnames])
+    each_answer(
+        hook.gongzhu_play_config,
+        lambda name: {"config": configurator.for_plugin(name), "options": options},
+    )
     return configurator.build()
 
 
@@ -221,15 +282,11 @@ def _show_kind_owners(
     """Ask each :func:`~gongzhu.hookspecs.gongzhu_show_kinds` implementation alone
     which kinds it offers: kind -> the offering plug-ins' names, in ``names`` order."""
     owners: dict[ShowKind, list[str]] = {kind: [] for kind in ShowKind if kind in kinds}
-    args = {"options": options}
-    for impl in reversed(hook.gongzhu_show_kinds.get_hookimpls()):
-        if impl.hookwrapper or impl.wrapper:
-            continue
-        answer = impl.function(*[args[name] for name in impl.argnames])
+    for plugin, answer in each_answer(hook.gongzhu_show_kinds, lambda _name: {"options": options}):
         for kind in answer or ():
             found = owners.get(kind)
-            if found is not None and impl.plugin_name not in found:
-                found.append(impl.plugin_name)
+            if found is not None and plugin not in found:
+                found.append(plugin)
     rank = {name: at for at, name in enumerate(names)}
     return MappingProxyType(
         {

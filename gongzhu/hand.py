@@ -2,11 +2,13 @@
 
 :class:`HandState` is OpenSpiel-shaped: :meth:`~HandState.legal_actions`,
 :meth:`~HandState.apply`, :meth:`~HandState.clone`, per-seat
-:meth:`~HandState.view`.  The show phases and scoring live here; the play
-phase is run by the ruleset's play engine (a :class:`~gongzhu.play.PlayEngine`
-chosen when the ruleset was built, see :mod:`gongzhu.play`), which holds
-each seat's cards as a card mask and applies the compiled
-:class:`~gongzhu.play.PlayConfig`.  No plug-in hook runs for a card play.
+:meth:`~HandState.view`.  It is the facade over the hand's engine (a
+:class:`~gongzhu.play.HandEngine` chosen when the ruleset was built, see
+:mod:`gongzhu.play`), which plays the whole hand as integers, the show
+phases included: the state turns actions into the engine's keys and back,
+keeps the deal, makes views, histories and records, and hands the finished
+hand's facts to the ruleset's :class:`~gongzhu.scoring.Scorer`.  No plug-in
+hook runs for a card play.
 """
 
 from __future__ import annotations
@@ -15,34 +17,33 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Any, Final
 
-from .actions import Action, Play, Show, ShowKind, parse_action, play_of_key
+from .actions import Action, Play, ShowKind, parse_action, play_of_key
+from .bulk import facts_of
 from .cards import Card
 from .deal import SEATS, Deal, dealt_masks
-from .engine import add_copy, cards_of_mask, subtract_copies
-from .engines import ACCELERATED
 from .errors import HandNotOver, IllegalAction, InvalidCard, InvalidHoldings, InvalidSeat
-from .play import ILLEGAL, EngineSpec
-from .scorer import Outcome
-from .scoring import ScoreSheet, ShowRecord, show_record
+from .masks import ALL_CARDS, add_copies, cards_of_mask, subtract_copies
+from .play import ENGINE_PHASES, ILLEGAL, Capability, EngineSpec, HandEngine, explain_refusal
+from .scoring import HandFacts, Outcome, ScoreSheet, ShowRecord
 from .view import Phase, PublicShow, SeatView, Trick
 
 if TYPE_CHECKING:
     from .rules import Rules
 
-__all__ = ["ACCELERATED", "RECORD_FORMAT", "HandState", "Phase"]
+__all__ = ["RECORD_FORMAT", "HandState", "Phase"]
 
-_PLAY: Final = Phase.PLAY
 _BITS: Final = tuple(1 << i for i in range(52))
 _INDEX: Final = attrgetter("index")
-_ROUND_FROM: Final = tuple(tuple((first + k) % 4 for k in range(4)) for first in range(4))
-"""The seats in playing order from each seat."""
-_AUTO_SHOWS: dict[int, Show] = {}
-"""Auto-show's open shows by card mask, made once (at most one per set of showable cards)."""
+_PLAY_PHASE: Final = 2  # ENGINE_PHASES.index(Phase.PLAY)
+_OVER_PHASE: Final = 3
 
 RECORD_FORMAT: Final = "gongzhu-hand/1"
 """The ``format`` field of hand records written by :meth:`HandState.to_record`."""
+
+TrickEntry = tuple[int, tuple[int, ...], int, int]
+"""A finished trick as the engine keeps it: ``(leader, play keys, winner, taker)``."""
 
 
 class HandState:
@@ -59,24 +60,16 @@ class HandState:
     """
 
     __slots__ = (
-        "_core",
         "_deal",
         "_dealt",
+        "_engine",
         "_forced_lead",
-        "_history",
         "_legal",
-        "_pending",
         "_redeal_from",
-        "_shown_bits",
-        "_shows",
-        "_to_move",
         "_trick_objects",
-        "_tricks",
         "engine",
         "explicit_leader",
-        "is_over",
         "leader",
-        "phase",
         "rules",
         "seed",
     )
@@ -107,29 +100,17 @@ class HandState:
             self._forced_lead = 0
         self.leader: int = leader
         """The seat that leads the first trick."""
-        self._history: list[tuple[int, Action]] = []
-        self._tricks: list[tuple[int, tuple[int, ...], int, int]] = []
-        self._trick_objects: list[Trick] = []
         spec = rules.engine if engine is None else engine
         self.engine: EngineSpec = spec
-        """The play engine this hand runs on (one of the ruleset's :attr:`~Rules.engines`)."""
-        self._core = spec.factory(rules.play_config, holdings, self._history, self._tricks)
-        self._shows: list[tuple[int, Show, bool]] = []
-        self._shown_bits = [0, 0, 0, 0]
+        """The engine this hand runs on (one of the ruleset's :attr:`~Rules.engines`)."""
+        order = deal.order
+        first = deal.first_seat
+        firsts = [order[(seat - first) & 3].index for seat in range(SEATS)]
+        self._engine: HandEngine = rules.make_engine(
+            spec, holdings, leader, self._forced_lead, first, firsts
+        )
         self._legal: tuple[Action, ...] | None = None
-        self.phase: Phase = Phase.SHOW
-        """The hand's phase."""
-        self.is_over: bool = False
-        """Whether every card has been played (read-only)."""
-        self._to_move: int | None = leader
-        if rules.first_shows:
-            in_deal_order = [(deal.first_seat + k) % SEATS for k in range(SEATS)]
-            self._pending = [seat for seat in in_deal_order if self._first_holding(seat)]
-            if self._pending:
-                self.phase = Phase.FIRST_SHOW
-                self._to_move = self._pending[0]
-                return
-        self._start_show_phase()
+        self._trick_objects: list[Trick] = []
 
     @staticmethod
     def _deal_masks(deal: Deal) -> list[int]:
@@ -137,6 +118,16 @@ class HandState:
         return dealt_masks(list(map(_INDEX, deal.order)), deal.first_seat)
 
     # -- public state ---------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """The hand's phase."""
+        return ENGINE_PHASES[self._engine.phase]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether every card has been played."""
+        return self._engine.phase == _OVER_PHASE
 
     @property
     def deal(self) -> Deal:
@@ -151,14 +142,15 @@ class HandState:
     @property
     def to_move(self) -> int | None:
         """The seat to act, or ``None`` once the hand is over."""
-        return self._to_move
+        seat = self._engine.seat
+        return None if seat < 0 else seat
 
     def holding(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds now, in card order.
 
         :raises InvalidSeat: ``seat`` is not a seat 0-3.
         """
-        return cards_of_mask(self._core.hands[_seat(seat)])
+        return cards_of_mask(self._engine.holdings[_seat(seat)])
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """Deprecated alias of :meth:`holding`."""
@@ -179,37 +171,61 @@ class HandState:
 
         :raises InvalidSeat: ``seat`` is not a seat 0-3.
         """
-        return cards_of_mask(self._core.taken[_seat(seat)])
+        return cards_of_mask(self._engine.taken[_seat(seat)])
+
+    @property
+    def shows(self) -> tuple[PublicShow, ...]:
+        """Every show with cards, in the order made, secret sales and auto-shows included
+        (``forced``), each with its cards: the whole truth, which :meth:`view` hides in
+        part from each seat."""
+        choices = self.rules.show_phase.choices
+        out = []
+        for seat, choice_id, forced in self._engine.show_log:
+            show = choices[choice_id].show
+            if show.cards:
+                out.append(PublicShow(seat, show.kind, len(show.cards), show.cards, forced))
+        return tuple(out)
 
     @property
     def shown(self) -> Mapping[int, tuple[Card, ...]]:
         """Seat -> every card it has shown so far, of any kind (secret sales included)."""
         out: dict[int, tuple[Card, ...]] = {seat: () for seat in range(SEATS)}
-        for seat, show, _forced in self._shows:
-            out[seat] = tuple(sorted(out[seat] + show.cards))
+        choices = self.rules.show_phase.choices
+        for seat, choice_id, _forced in self._engine.show_log:
+            cards = choices[choice_id].show.cards
+            if cards:
+                out[seat] = tuple(sorted(out[seat] + cards))
         return out
 
     @property
     def show_records(self) -> tuple[ShowRecord, ...]:
         """Every shown card with its seat and kind, in the order shown."""
+        records = self.rules.show_phase.records
         return tuple(
-            show_record(seat, card, show.kind)
-            for seat, show, _ in self._shows
-            for card in show.cards
+            record
+            for seat, choice_id, _forced in self._engine.show_log
+            for record in records(seat, choice_id)
         )
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The completed tricks, in order."""
         made = self._trick_objects
-        if len(made) < len(self._tricks):  # build each Trick once, as tricks complete
-            made.extend(self._make_trick(*t) for t in self._tricks[len(made) :])
+        if len(made) < self._engine.trick_count:  # build each Trick once, as tricks complete
+            log = self._engine.trick_log
+            made.extend(self._make_trick(*entry) for entry in log[len(made) :])
         return tuple(made)
+
+    @property
+    def trick_log(self) -> tuple[TrickEntry, ...]:
+        """The completed tricks as the engine keeps them: ``(leader, play keys, winner,
+        taker)`` each, the cheap form of :attr:`tricks` (records are written from it)."""
+        return tuple(self._engine.trick_log)
 
     @property
     def current_trick(self) -> tuple[tuple[int, tuple[Card, ...]], ...]:
         """``(seat, cards)`` played so far in the trick under way."""
-        return self._trick_plays(self.trick_leader, self._core.trick)
+        return self._trick_plays(self.trick_leader, self._engine.trick)
 
     @property
     def trick_keys(self) -> tuple[int, ...]:
@@ -218,23 +234,33 @@ class HandState:
         The cheap form of :attr:`current_trick` for playout policies: the
         seats follow from :attr:`trick_leader`.
         """
-        return tuple(self._core.trick)
+        return tuple(self._engine.trick)
 
     @property
     def trick_leader(self) -> int:
         """The seat that leads (or led) the trick under way."""
-        playing = self.phase is _PLAY or self.phase is Phase.OVER
-        return self._core.trick_leader if playing else self.leader
+        return self._engine.trick_leader
 
     @property
     def history(self) -> tuple[tuple[int, Action], ...]:
         """Every action applied, with its seat, in order."""
-        return tuple(self._history)
+        engine = self._engine
+        choices = self.rules.show_phase.choices
+        out: list[tuple[int, Action]] = [
+            (seat, choices[choice_id].show)
+            for seat, choice_id, forced in engine.show_log
+            if not forced
+        ]
+        for leader, keys, _winner, _taker in engine.trick_log:
+            out.extend(((leader + i) & 3, play_of_key(key)) for i, key in enumerate(keys))
+        leader = engine.trick_leader
+        out.extend(((leader + i) & 3, play_of_key(key)) for i, key in enumerate(engine.trick))
+        return tuple(out)
 
     def __repr__(self) -> str:
         return (
             f"<HandState {self.rules!r} phase={self.phase.value} "
-            f"to_move={self._to_move} tricks={len(self._tricks)}>"
+            f"to_move={self.to_move} tricks={self._engine.trick_count}>"
         )
 
     # -- the step API ---------------------------------------------------------------------
@@ -243,10 +269,7 @@ class HandState:
         """The legal actions of the seat to move, in a stable order (empty when over)."""
         legal = self._legal
         if legal is None:
-            if self.phase is _PLAY:
-                legal = self._legal = self._core.legal()
-            else:
-                legal = self._legal = self._legal_shows()
+            legal = self._legal = self._engine.legal()
         return legal
 
     def apply(self, action: Action) -> None:
@@ -257,25 +280,46 @@ class HandState:
         :raises IllegalAction: naming the action and the rule it breaks; the
             state is left unchanged.
         """
-        if self.phase is _PLAY:
+        engine = self._engine
+        phase = engine.phase
+        if phase == _PLAY_PHASE:
             if type(action) is not Play:
-                raise IllegalAction(
-                    action, self._to_move, "it is the play phase: play a card (Play)"
-                )
-            seat = self._core.play(action.key)
-            if seat < 0:
-                if seat == ILLEGAL:
-                    refusal = self._core.refusal(action)
-                    why = "the play engine refused it" if refusal is None else refusal.message
-                    raise IllegalAction(action, self._to_move, why, refusal)
-                self._end()
-            else:
-                self._to_move = seat
+                raise IllegalAction(action, engine.seat, "it is the play phase: play a card (Play)")
+            seat = engine.play(action.key)
+            if seat == ILLEGAL:
+                raise self._refused(action)
             self._legal = None
-        elif self.phase is Phase.OVER:
+        elif phase == _OVER_PHASE:
             raise IllegalAction(action, None, "the hand is over")
         else:
             self._show(action)
+
+    def _refused(self, play: Play) -> IllegalAction:
+        """The error for a play the engine refused, explained by the engine's cascade."""
+        engine = self._engine
+        seat = engine.seat
+        found = engine.refusal(play.key)
+        if found is None:
+            return IllegalAction(play, seat, "the play engine refused it")
+        code, detail = found
+        refusal = explain_refusal(self.rules.play_config, code, detail, seat, play.cards)
+        return IllegalAction(play, seat, refusal.message, refusal)
+
+    def _show(self, action: Action) -> None:
+        engine = self._engine
+        choice = _position(self.legal_actions(), action)
+        if choice < 0:
+            seat = engine.seat
+            phase = self.phase
+            held = (
+                self._first_holding(seat)
+                if phase is Phase.FIRST_SHOW
+                else self.rules.show_phase.holding(self._dealt[seat], self._shown_mask(seat))
+            )
+            why = self.rules.show_phase.refusal(phase, seat, held, action)
+            raise IllegalAction(action, seat, why)
+        engine.show(choice)
+        self._legal = None
 
     def clone(self) -> HandState:
         """An independent copy of this state (for search)."""
@@ -288,26 +332,11 @@ class HandState:
         new.engine = self.engine
         new.explicit_leader = self.explicit_leader
         new.leader = self.leader
-        new.phase = phase = self.phase
-        new.is_over = self.is_over
-        new._to_move = self._to_move
         new._legal = self._legal
         new._dealt = self._dealt
         new._forced_lead = self._forced_lead
-        # what play appends to, copied
-        new._history = history = self._history[:]
-        new._tricks = tricks = self._tricks[:]
         new._trick_objects = self._trick_objects[:]
-        new._core = self._core.copy(history, tricks)
-        # what only the show phases change: shared once play has begun
-        if phase is _PLAY or phase is Phase.OVER:
-            new._shows = self._shows
-            new._shown_bits = self._shown_bits
-            new._pending = self._pending
-        else:
-            new._shows = self._shows[:]
-            new._shown_bits = self._shown_bits[:]
-            new._pending = self._pending[:]
+        new._engine = self._engine.copy()
         return new
 
     def with_holdings(self, holdings: Sequence[Iterable[Card]]) -> HandState:
@@ -327,8 +356,9 @@ class HandState:
         The history is not replayed: the caller answers for it being legal
         under the new holdings (a seat that discarded on a suit holds none of
         it now), as a sampler that keeps to :func:`gongzhu.bots.sampler.voids`
-        does.  An engine without ``redeal`` gets the history replayed on the
-        new deal instead, which checks it.
+        does.  An engine without the :attr:`~gongzhu.play.Capability.REDEAL`
+        capability gets the history replayed on the new deal instead, which
+        checks it.
 
         :param holdings: four collections of cards (or card text), by seat.
         :raises InvalidHoldings: the hand is not in its play phase; the
@@ -340,7 +370,7 @@ class HandState:
             another seat on the new deal).
             This state is unchanged.
         """
-        if self.phase is not _PLAY:
+        if self._engine.phase != _PLAY_PHASE:
             raise InvalidHoldings(
                 f"holdings change in the play phase only, not in the {self.phase.value} phase"
             )
@@ -351,21 +381,22 @@ class HandState:
             raise InvalidHoldings(f"expected four holdings, one per seat, not {len(holdings)}")
         copies = self.rules.table.copies
         masks = [_mask_of(cards, copies, seat) for seat, cards in enumerate(holdings)]
-        now = self._core.hands
+        now = self._engine.holdings
         _check_same_cards(masks, now, copies)
         for seat in range(SEATS):
             # the shown copies a seat holds: min(shown, held), as a seat plays an
             # unshown copy first; the history fixed them, so they may not change
-            shown = self._shown_bits[seat]
+            shown = self._shown_mask(seat)
             if shown & now[seat] != shown & masks[seat]:
                 change = (shown & now[seat]) ^ (shown & masks[seat])
-                which = ", ".join(map(str, cards_of_mask(change & ((1 << 52) - 1))))
+                which = ", ".join(map(str, cards_of_mask(change & ALL_CARDS)))
                 if copies == 1:
                     raise InvalidHoldings(f"seat {seat} has shown {which} and must keep it")
                 raise InvalidHoldings(
                     f"seat {seat} has shown {which}: how many shown copies it holds may not change"
                 )
-        forced = self._forced_lead if not self._tricks and not self._core.trick else 0
+        started = self._engine.trick_count or self._engine.trick
+        forced = self._forced_lead if not started else 0
         if forced and not forced & masks[self.leader]:
             card = Card.from_index(forced.bit_length() - 1)
             raise InvalidHoldings(f"seat {self.leader} leads first and must hold {card}")
@@ -376,7 +407,7 @@ class HandState:
             dealt = [d & ~h | m for d, h, m in zip(self._dealt, now, masks, strict=True)]
         else:
             dealt = [
-                _add_copies(subtract_copies(d, h), m)
+                add_copies(subtract_copies(d, h), m)
                 for d, h, m in zip(self._dealt, now, masks, strict=True)
             ]
         first_class = self._first_card_classes(dealt)
@@ -388,13 +419,13 @@ class HandState:
                 raise InvalidHoldings(
                     f"the opening lead would fall to seat {picked}, not seat {self.leader}"
                 )
-        if not hasattr(self._core, "redeal"):
+        if not self.engine.offers(Capability.REDEAL):
             if deal is None:
                 deal = _redealt(self.deal, self._dealt, dealt, first_class)
             return self._replayed(deal, explicit)
         new = self.clone()
         try:
-            cast(Any, new._core).redeal(masks)  # an optional engine method (checked above)
+            new._engine.redeal(masks)  # type: ignore[attr-defined]  # (declared: REDEAL)
         except ValueError as exc:
             raise InvalidHoldings(str(exc)) from None
         new._deal = deal  # else built when asked for: a search never asks
@@ -431,7 +462,7 @@ class HandState:
     def _replayed(self, deal: Deal, leader: int | None) -> HandState:
         """This hand's history replayed on ``deal`` (for an engine without ``redeal``)."""
         new = self.rules.new_hand(deal=deal, leader=leader, engine=self.engine.name)
-        for index, (_seat, action) in enumerate(self._history):
+        for index, (_seat, action) in enumerate(self.history):
             try:
                 new.apply(action)
             except IllegalAction as exc:
@@ -467,129 +498,25 @@ class HandState:
                 self.seed,
                 self.explicit_leader,
                 self.engine.name,
-                tuple(str(action) for _seat, action in self._history),
+                tuple(str(action) for _seat, action in self.history),
             ),
         )
 
-    def _end(self) -> None:
-        self._to_move = None
-        self.phase = Phase.OVER
-        self.is_over = True
-
     # -- the show phases ---------------------------------------------------------------
 
-    def _first_holding(self, seat: int) -> tuple[Card, ...]:
-        card = self.deal.first_card(seat)
-        return (card,) if card.bit & self.rules.showable_mask else ()
+    def _first_holding(self, seat: int) -> int:
+        """What ``seat`` may first-show: its first card's bit when showable, else 0."""
+        bit = self.deal.first_card(seat).bit
+        return bit & self.rules.showable_mask
 
-    def _start_show_phase(self) -> None:
-        self.phase = Phase.SHOW
-        self._pending = list(_ROUND_FROM[self.leader])
-        self._to_move = self.leader
-
-    def _held_showable(self, seat: int) -> tuple[Card, ...]:
-        return cards_of_mask(self._held_showable_mask(seat))
-
-    def _held_showable_mask(self, seat: int) -> int:
-        # asked before play only, when each seat holds what it was dealt
-        held = self._dealt[seat] & self.rules.showable_mask
-        if held >> 52:  # a second copy held (two decks)
-            return subtract_copies(held, self._shown_bits[seat])
-        return held & ~self._shown_bits[seat]
-
-    def _legal_shows(self) -> tuple[Action, ...]:
-        seat = self._to_move
-        if seat is None:
-            return ()
-        rules = self.rules
-        if self.phase is Phase.FIRST_SHOW:
-            return rules.show_choices(self._first_holding(seat), ShowKind.FIRST)
-        return rules.show_choices_for_mask(self._held_showable_mask(seat))
-
-    def _show(self, action: Action) -> None:
-        seat = self._to_move
-        assert seat is not None
-        legal_shows = self.legal_actions()
-        for legal in legal_shows:
-            if legal is action:  # the common case: one of legal_actions() itself
-                break
-        else:
-            for legal in legal_shows:
-                if legal == action:
-                    action = legal
-                    break
-            else:
-                raise IllegalAction(action, seat, self._why_bad_show(action, seat))
-        self._history.append((seat, action))
-        assert isinstance(action, Show)
-        if action.cards:
-            self._shows.append((seat, action, False))
-            shown = self._shown_bits[seat]
-            for card in action.cards:
-                shown = add_copy(shown, card.index)
-            self._shown_bits[seat] = shown
-        self._pending.pop(0)
-        self._legal = None
-        if self._pending:
-            self._to_move = self._pending[0]
-        elif self.phase is Phase.FIRST_SHOW:
-            self._start_show_phase()
-        else:
-            self._start_play_phase()
-
-    def _why_bad_show(self, action: Action, seat: int) -> str:
-        rules = self.rules
-        if not isinstance(action, Show):
-            return f"it is the {self.phase.value} phase: each seat takes one Show"
-        if self.phase is Phase.FIRST_SHOW and action.kind is not ShowKind.FIRST:
-            return "in the 首明 phase a seat first-shows its first card or not (first-show ...)"
-        if self.phase is Phase.SHOW and action.kind is ShowKind.FIRST:
-            return "首明 is decided on the first dealt card only, before the rest of the deal"
-        if action.kind not in rules.show_kinds:
-            return f"{' + '.join(rules.names)} has no {action.kind.value} shows"
-        for card in action.cards:
-            if not card.bit & rules.showable_mask:
-                return f"{card} is not a showable card"
-        holding = (
-            self._first_holding(seat)
-            if self.phase is Phase.FIRST_SHOW
-            else self._held_showable(seat)
-        )
-        for card in action.cards:
-            if action.cards.count(card) > holding.count(card):
-                return f"seat {seat} does not hold {card} (or has shown it already)"
-        return f"{' + '.join(rules.names)} forbids this show for a seat holding " + (
-            " ".join(map(str, sorted(holding))) or "no showable card"
-        )
-
-    def _start_play_phase(self) -> None:
-        rules = self.rules
-        bits = self._shown_bits
-        threshold = rules.auto_show_threshold
-        shown = bits[0].bit_count() + bits[1].bit_count() + bits[2].bit_count()
-        if threshold and shown + bits[3].bit_count() >= threshold:
-            for seat in range(SEATS):
-                rest = self._held_showable_mask(seat)
-                if rest:
-                    show = _AUTO_SHOWS.get(rest)
-                    if show is None:
-                        show = _AUTO_SHOWS[rest] = Show(cards_of_mask(rest))
-                    self._shows.append((seat, show, True))
-                    bits[seat] |= rest
-        locked = [0, 0, 0, 0]
-        lock = rules.shown_card_lock
-        if lock is not None:
-            for seat, show, _ in self._shows:
-                if show.kind not in lock.exempt:
-                    for card in show.cards:
-                        locked[seat] = add_copy(locked[seat], card.index)
-        self.phase = Phase.PLAY
-        self._pending = []
-        self._core.start(
-            self.leader, self._forced_lead, locked, self.show_records if self._shows else ()
-        )
-        self._to_move = self.leader
-        self._legal = None
+    def _shown_mask(self, seat: int) -> int:
+        """The cards ``seat`` has shown, of any kind (a second copy at bit 52 + index)."""
+        choices = self.rules.show_phase.choices
+        shown = 0
+        for who, choice_id, _forced in self._engine.show_log:
+            if who == seat and choices[choice_id].copies:
+                shown = add_copies(shown, choices[choice_id].copies)
+        return shown
 
     # -- records of the past ------------------------------------------------------------------
 
@@ -611,148 +538,70 @@ class HandState:
         seat = _seat(seat)
         holding: tuple[Card, ...]
         sizes: tuple[int, ...]
-        if self.phase is Phase.FIRST_SHOW:
+        phase = self.phase
+        if phase is Phase.FIRST_SHOW:
             holding = (self.deal.first_card(seat),)
             sizes = (1, 1, 1, 1)
         else:
             holding = self.holding(seat)
-            sizes = tuple(h.bit_count() for h in self._core.hands)
+            sizes = tuple(h.bit_count() for h in self._engine.holdings)
         shows = []
-        for who, show, forced in self._shows:
-            hidden = show.kind is ShowKind.SECRET and who != seat
-            shows.append(
-                PublicShow(who, show.kind, len(show.cards), None if hidden else show.cards, forced)
-            )
+        for show in self.shows:
+            if show.kind is ShowKind.SECRET and show.seat != seat:
+                shows.append(PublicShow(show.seat, show.kind, show.count, None, show.forced))
+            else:
+                shows.append(show)
+        to_move = self.to_move
         return SeatView(
             seat=seat,
-            phase=self.phase,
+            phase=phase,
             holding=holding,
             holding_sizes=sizes,
             shows=tuple(shows),
             tricks=self.tricks,
             current_trick=self.current_trick,
             leader=self.trick_leader,
-            to_move=self._to_move,
-            legal_actions=self.legal_actions() if seat == self._to_move else (),
+            to_move=to_move,
+            legal_actions=self.legal_actions() if seat == to_move else (),
         )
 
     def _require_over(self) -> None:
-        if self.phase is not Phase.OVER:
+        if self._engine.phase != _OVER_PHASE:
             raise HandNotOver(f"the hand is in the {self.phase.value} phase; it is not over")
+
+    def facts(self) -> HandFacts:
+        """What scoring reads of the finished hand: each seat's taken and dealt cards, the
+        shows, and (two decks) the shown copies each seat took.
+
+        :raises HandNotOver: while cards remain to be played.
+        """
+        self._require_over()
+        return facts_of(self._engine, self._dealt, self.rules.show_phase)
 
     def returns(self) -> tuple[int, ...]:
         """The final (normalised) scores of the finished hand, without the score sheet.
 
-        Equal to ``score().final``; computed straight from the card masks
-        when the ruleset's scoring pipeline is the core's.
+        Equal to ``score().final``.
 
         :raises HandNotOver: while cards remain to be played.
         """
-        self._require_over()
-        scorer = self.rules.scorer
-        if scorer.compiled is None:
-            return self.outcome().final
-        return scorer.normalise(self._compiled_raw())
+        return self.rules.scorer.final(self.facts())
 
     def outcome(self) -> Outcome:
         """The final scores, and whether some seat made full hearts or a slam.
 
-        The numbers of :meth:`score` without its explanation: from the card
-        masks by the ruleset's :class:`~gongzhu.scoring.CompiledScorer` when
-        its pipeline is the core's, else through the pipeline.
+        The numbers of :meth:`score` without its explanation.
 
         :raises HandNotOver: while cards remain to be played.
         """
-        self._require_over()
-        scorer = self.rules.scorer
-        compiled = scorer.compiled
-        if compiled is None:
-            return scorer.outcome(*self._scoring_inputs())
-        taken = self._core.taken
-        copies = scorer.table.copies
-        return Outcome(
-            scorer.normalise(self._compiled_raw()),
-            compiled.full_hearts(taken, copies),
-            compiled.slam(taken, copies),
-        )
+        return self.rules.scorer.outcome(self.facts())
 
     def raw_scores(self) -> tuple[int, ...]:
         """The raw scores of the finished hand: ``score().raw`` without the sheet.
 
         :raises HandNotOver: while cards remain to be played.
         """
-        self._require_over()
-        scorer = self.rules.scorer
-        if scorer.compiled is not None:
-            return self._compiled_raw()
-        ctx = scorer.pipeline(*self._scoring_inputs(), explain=False)
-        return tuple(tally.total for tally in ctx.seats)
-
-    def _compiled_raw(self) -> tuple[int, ...]:
-        """The raw scores by the ruleset's compiled scorer (which it must have)."""
-        scorer = self.rules.scorer
-        compiled = scorer.compiled
-        assert compiled is not None
-        taken = self._core.taken
-        if scorer.table.copies == 1:
-            factors: dict[int, int] = {}
-            table = scorer.table.show_factors
-            for _seat, show, _forced in self._shows:
-                factor = table[show.kind]
-                for card in show.cards:
-                    bit = 1 << card.index
-                    factors[bit] = factors.get(bit, 1) * factor
-            return scorer.compiled_raw(taken, self._dealt, factors)
-        shown_taken = self._core.shown_taken()
-        return scorer.compiled_raw_copies(taken, self._dealt, self.show_records, shown_taken)
-
-    def play_out(self, random: Callable[[], float]) -> None:
-        """Play the hand to its end with uniformly random legal actions (the bulk API).
-
-        ``random`` returns floats in [0, 1): one draw picks each show (the
-        ``int(r * n)``-th legal one) and each card (the play engine's
-        ``random_playout``, inside the engine: no action objects per card).
-        Used by :func:`gongzhu.simulate`; the same draws give the same hand
-        on every engine.
-        """
-        while self.phase is not _PLAY and self.phase is not Phase.OVER:
-            legal = self.legal_actions()
-            self._show(legal[int(random() * len(legal))])
-        if self.phase is _PLAY:
-            self._core.random_playout(random)
-            self._legal = None
-            self._end()
-
-    def greedy_play_out(self, values: Sequence[int], random: Callable[[], float]) -> bool:
-        """Play the hand to its end inside the play engine with the greedy playout policy.
-
-        The policy is :func:`gongzhu.bots.search.greedy_rollout_policy`,
-        choice for choice and draw for draw (the tests compare them); search
-        bots use this to play sampled hands out fast.  Engines offer it as
-        ``greedy_playout(values, random)`` on their state (the one-deck C
-        engine does).
-
-        :param values: each card's base value, by card index (52 ints).
-        :param random: returns floats in [0, 1), drawn as the policy draws them.
-        :returns: ``True`` once the hand is over; ``False``, having played
-            nothing, when the engine has no greedy playout or the hand is not
-            in its play phase.
-        """
-        if self.phase is not _PLAY:
-            return False
-        playout = getattr(self._core, "greedy_playout", None)
-        if playout is None:
-            return False
-        try:
-            playout(values, random)
-        finally:
-            self._legal = None
-            seat = self._core.seat
-            if seat < 0:
-                self._end()
-            else:
-                self._to_move = seat
-        return True
+        return self.rules.scorer.raw(self.facts())
 
     def score(self) -> ScoreSheet:
         """The score sheet of the finished hand.
@@ -763,22 +612,13 @@ class HandState:
 
         :raises HandNotOver: while cards remain to be played.
         """
-        self._require_over()
-        scorer = self.rules.scorer
-        if scorer.compiled is None:
-            return self._explained_sheet()
-        return scorer.sheet_from_masks(
-            self._compiled_raw(), self._core.taken, self.show_records, self._explained_lines
-        )
+        return self.rules.scorer.sheet(self.facts(), self._penalty_lines)
 
-    def _explained_lines(self) -> tuple[tuple[str, ...], ...]:
-        return self._explained_sheet().lines
-
-    def _explained_sheet(self) -> ScoreSheet:
-        """The sheet by the scoring pipeline, explanation and all."""
+    def _penalty_lines(self) -> list[list[str]]:
+        """Per seat, the sheet's lines for the discard penalties it took."""
         notes: list[list[str]] = [[], [], [], []]
         is_scoring = self.rules.table.is_scoring
-        for number, (_, keys, winner, taker) in enumerate(self._tricks, 1):
+        for number, (_, keys, winner, taker) in enumerate(self._engine.trick_log, 1):
             if taker != winner:
                 cards = [card for key in keys for card in play_of_key(key).cards]
                 points = " ".join(c.symbol for c in sorted(cards) if is_scoring(c)) or "none"
@@ -786,25 +626,44 @@ class HandState:
                     f"垫牌 penalty: took trick {number}'s scoring cards ({points}) "
                     f"from seat {winner}"
                 )
-        taken, shows, dealt, shown_taken = self._scoring_inputs()
-        return self.rules.scorer.sheet(taken, shows, dealt, shown_taken, notes)
+        return notes
 
-    def _scoring_inputs(
-        self,
-    ) -> tuple[
-        list[tuple[Card, ...]],
-        tuple[ShowRecord, ...],
-        tuple[tuple[Card, ...], ...],
-        list[list[ShowRecord]] | None,
-    ]:
-        """What the scoring pipeline reads of this hand: captures, shows, deal, shown copies."""
-        scoring = self.rules.table.scoring_mask  # the pipeline reads nothing else of captures
-        return (
-            [cards_of_mask(taken & scoring) for taken in self._core.taken],
-            self.show_records,
-            tuple(self.dealt(s) for s in range(SEATS)),
-            self._core.shown_taken(),
-        )
+    def play_out(self, random: Callable[[], float]) -> None:
+        """Play the hand to its end with uniformly random legal actions (the bulk API).
+
+        ``random`` returns floats in [0, 1): one draw picks each show and each
+        card (the ``int(r * n)``-th of the ``n`` legal actions), inside the
+        engine: no action objects are made.  Used by :func:`gongzhu.simulate`
+        (through :class:`~gongzhu.bulk.RandomHands`); the same draws give the
+        same hand on every engine.
+        """
+        try:
+            self._engine.random_playout(random)
+        finally:
+            self._legal = None
+
+    def greedy_play_out(self, values: Sequence[int], random: Callable[[], float]) -> bool:
+        """Play the hand to its end inside the engine with the greedy playout policy.
+
+        The policy is :func:`gongzhu.bots.search.greedy_rollout_policy`,
+        choice for choice and draw for draw (the tests compare them); search
+        bots use this to play sampled hands out fast.  Engines that declare
+        :attr:`~gongzhu.play.Capability.GREEDY_PLAYOUT` offer it (the
+        one-deck C engine does).
+
+        :param values: each card's base value, by card index (52 ints).
+        :param random: returns floats in [0, 1), drawn as the policy draws them.
+        :returns: ``True`` once the hand is over; ``False``, having played
+            nothing, when the engine has no greedy playout or the hand is not
+            in its play phase.
+        """
+        if self._engine.phase != _PLAY_PHASE or not self.engine.offers(Capability.GREEDY_PLAYOUT):
+            return False
+        try:
+            self._engine.greedy_playout(values, random)  # type: ignore[attr-defined]
+        finally:
+            self._legal = None
+        return True
 
     def to_record(self) -> dict[str, Any]:
         """A JSON-ready record of the hand that :func:`gongzhu.replay` rebuilds.
@@ -876,13 +735,6 @@ def _check_same_cards(masks: Sequence[int], now: Sequence[int], copies: int) -> 
         )
 
 
-def _add_copies(a: int, b: int) -> int:
-    """Per card, the copies of ``a`` and ``b`` together (two-deck masks holding at most two)."""
-    for card in cards_of_mask(b):
-        a = add_copy(a, card.index)
-    return a
-
-
 def _redealt(
     deal: Deal, old: Sequence[int], new: Sequence[int], showable: int | None = None
 ) -> Deal:
@@ -920,6 +772,18 @@ def _redealt(
         columns.append(tuple(column))
     order = tuple(columns[k % SEATS][k // SEATS] for k in range(SEATS * size))
     return Deal._trusted(order, first)
+
+
+def _position(legal: Sequence[Action], action: object) -> int:
+    """Where ``action`` is among ``legal``: found by identity (one of ``legal`` itself, the
+    common case), else by equality; -1 when it is not there."""
+    for position, allowed in enumerate(legal):
+        if allowed is action:
+            return position
+    for position, allowed in enumerate(legal):
+        if allowed == action:
+            return position
+    return -1
 
 
 def _seat(seat: object) -> int:

@@ -1,63 +1,78 @@
-"""The play layer: how tricks are played, as a frozen configuration and pluggable engines.
+"""The play layer: how a hand is played, as frozen data and the engines that play it.
 
 A ruleset compiles, when it is built, one :class:`PlayConfig` from what the
 plug-ins set through :func:`~gongzhu.hookspecs.gongzhu_play_config`: how
 many decks, whether pairs may be led, the shown-card lock, the discard rule,
 and any play rules of a plug-in's own (:class:`PlayRule`).  Every field has
 one owner: two plug-ins setting the same field is an error naming both,
-unless one declares that it overrides the other.
+unless one declares that it overrides the other.  Beside it the ruleset
+compiles its show phase (:class:`~gongzhu.showphase.ShowPhase`); the two
+together are an :class:`EngineSetup`, everything an engine reads of a ruleset.
 
 The configuration names the *features* it needs (:attr:`PlayConfig.features`).
-Play engines, registered through
-:func:`~gongzhu.hookspecs.gongzhu_play_engines` exactly as a third party's
-would be, each declare the features they implement; the ruleset runs on the
-fastest engine that implements all of them (:func:`select_engines`), and is
-refused, naming the missing features, when none does.
+Engines, registered through :func:`~gongzhu.hookspecs.gongzhu_play_engines`
+exactly as a third party's would be, each declare the features they
+implement and the optional *capabilities* they offer (:class:`Capability`);
+the ruleset runs on the fastest engine that implements all of its features
+(:func:`select_engines`), and is refused, naming the missing features, when
+none does.
 
-An engine holds the play phase of one hand as integers: each seat's cards as
-a *card mask* (bit :attr:`Card.index <gongzhu.cards.Card.index>` for a
-card's first copy, bit ``52 + index`` for its second copy with two decks),
-and each play as a *play key* (:attr:`Play.key <gongzhu.actions.Play.key>`:
-a card index, or ``52 + 52·a + b`` for two cards ``a ≤ b``).  It reports,
-for any refused play, which rule refused it (:class:`Refusal`), so the
-explanation comes from the code that decides.
+An engine (:class:`HandEngine`) plays one whole hand as integers: the show
+phases from the dealt cards, then every trick.  It holds each seat's cards
+as a :data:`~gongzhu.masks.CardMask` and names each play by its *play key*
+(:attr:`Play.key <gongzhu.actions.Play.key>`: a card index, or
+``52 + 52·a + b`` for two cards ``a ≤ b``).  It explains a refused play by
+the code of the rule that refused it, which :func:`explain_refusal` turns into
+a :class:`Refusal`, the same for every engine.
 """
 
 from __future__ import annotations
 
+import enum
 import warnings
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
 
 import attrs
 
+from .actions import Action, Play, play_of_key
 from .cards import Card, Suit
 from .errors import IncompatibleVariants
+from .masks import ALL_CARDS, SECOND_COPY, SUIT_MASKS, CardMask, suits_of
 from .plugin import DiscardRule, ShownCardLock
+from .view import Phase
 
 if TYPE_CHECKING:
-    from .actions import Play
-    from .scoring import ShowRecord
+    from .showphase import ShowPhase
 
 __all__ = [
+    "ENGINE_PHASES",
     "FEATURES",
     "ILLEGAL",
     "OVER",
+    "Capability",
     "EngineRegistry",
+    "EngineSetup",
     "EngineSpec",
+    "HandEngine",
     "PlayConfig",
     "PlayConfigurator",
-    "PlayEngine",
+    "PlayMoment",
     "PlayRule",
     "PlaySituation",
     "Refusal",
+    "explain_refusal",
     "select_engines",
 ]
 
 OVER: Final = -1
-"""What :meth:`PlayEngine.play` returns once the last card is played."""
+"""The seat an engine reports once the last card is played."""
 ILLEGAL: Final = -2
-"""What :meth:`PlayEngine.play` returns for a refused play (nothing changes)."""
+"""What :meth:`HandEngine.play` and :meth:`HandEngine.show` return for a refused action
+(nothing changes)."""
+
+ENGINE_PHASES: Final = (Phase.FIRST_SHOW, Phase.SHOW, Phase.PLAY, Phase.OVER)
+"""The phases by the number an engine reports (:attr:`HandEngine.phase`)."""
 
 FEATURES: Final[dict[str, str]] = {
     "one-deck": "52 cards, 13 to each seat",
@@ -67,11 +82,40 @@ FEATURES: Final[dict[str, str]] = {
     "shown-card-lock": "the restriction on shown cards (ShownCardLock, every field)",
     "discard-rule-strict": "a discard outside the preferred suits is illegal",
     "discard-rule-penalty": "a wrong discard is legal; its offender takes the trick's points",
-    "play-rules": "plug-ins' own PlayRule objects, consulted for every play",
+    "play-rules": "plug-ins' own PlayRule objects, asked where they can matter",
 }
 """Every feature a :class:`PlayConfig` may need, with what it means."""
 
-# -- the rule names a Refusal carries ---------------------------------------------------
+
+class Capability(enum.Flag):
+    """What an engine offers beyond playing hands, declared in its :class:`EngineSpec`.
+
+    A declared capability is checked once, when a ruleset first makes a hand
+    on the engine (the engine must have the method); callers then read the
+    declaration (:attr:`EngineSpec.capabilities`), never probe the engine.
+    """
+
+    NONE = 0
+    REDEAL = enum.auto()
+    """``redeal(holdings)``: each seat holds other cards, for determinised search
+    (:meth:`HandState.with_holdings <gongzhu.hand.HandState.with_holdings>`)."""
+    GREEDY_PLAYOUT = enum.auto()
+    """``greedy_playout(values, random)``: play to the end with the search bot's greedy
+    policy (:meth:`HandState.greedy_play_out <gongzhu.hand.HandState.greedy_play_out>`)."""
+
+    @property
+    def method(self) -> str:
+        """The engine method a single capability stands for."""
+        return _CAPABILITY_METHODS[self]
+
+
+_CAPABILITY_METHODS: Final = {
+    Capability.REDEAL: "redeal",
+    Capability.GREEDY_PLAYOUT: "greedy_playout",
+}
+
+
+# -- refusals: the rules an engine names, and the one table of their messages ---------------
 
 HOLDING: Final = "holding"
 SHAPE: Final = "play-shape"
@@ -80,6 +124,35 @@ FOLLOW_SUIT: Final = "follow-suit"
 PAIR_FOLLOW: Final = "pair-follow"
 SHOWN_CARD_LOCK: Final = "shown-card-lock"
 DISCARD_RULE: Final = "discard-rule"
+
+RULE_CODES: Final = {
+    HOLDING: 1,
+    SHAPE: 2,
+    OPENING_LEAD: 3,
+    FOLLOW_SUIT: 4,
+    PAIR_FOLLOW: 5,
+    SHOWN_CARD_LOCK: 6,
+    DISCARD_RULE: 7,
+}
+"""The number an engine gives each core rule in :meth:`HandEngine.refusal`.  Code
+:data:`PLAY_RULE` stands for the plug-ins' play rules (its detail: the rule's
+position in :attr:`PlayConfig.rules`)."""
+PLAY_RULE: Final = 8
+_RULE_OF_CODE: Final = {code: rule for rule, code in RULE_CODES.items()}
+
+# the details of some codes (the others carry a suit, a card index or a rule's position)
+OVER_DETAIL: Final = 1
+"""HOLDING's detail when no seat is to move: the hand is over."""
+SHAPES: Final = (
+    "a play is one card in single-deck play",
+    "a lead is one card or an identical pair",
+    "the lead was a pair: play 2",
+    "the lead was one card: play 1",
+    "a play is one card or two",
+)
+"""SHAPE's messages, by detail."""
+LOCK_WHERE: Final = ("lead", "follow", "discard", "copies")
+"""SHOWN_CARD_LOCK's detail: where the lock held the card (``copies``: two decks)."""
 
 
 @attrs.frozen
@@ -98,28 +171,177 @@ class Refusal:
     message: str
 
 
-@attrs.frozen
-class PlaySituation:
+def explain_refusal(
+    config: PlayConfig, code: int, detail: int, seat: int, cards: Sequence[Card]
+) -> Refusal:
+    """The :class:`Refusal` an engine means by ``(code, detail)`` (:meth:`HandEngine.refusal`).
+
+    Every engine reports refusals as these two numbers; the sentences are here
+    alone, so the same refusal reads the same on every engine.
+
+    :param config: the ruleset's play configuration (it names the plug-ins' rules).
+    :param code: the rule's code (:data:`RULE_CODES`, or :data:`PLAY_RULE`).
+    :param detail: what the code's rule says about the refusal (a suit, a card...).
+    :param seat: the seat that tried the play.
+    :param cards: the cards of the play.
+    """
+    what = " ".join(map(str, cards))
+    if code == PLAY_RULE:
+        rule = config.rules[detail]
+        return Refusal(rule.name, rule.reason.replace("{card}", what))
+    rule_name = _RULE_OF_CODE[code]
+    return Refusal(rule_name, _MESSAGES[rule_name](config, detail, seat, what, cards))
+
+
+def _holding(config: PlayConfig, detail: int, seat: int, what: str, cards: Any) -> str:
+    return "the hand is over" if detail == OVER_DETAIL else f"seat {seat} does not hold {what}"
+
+
+def _shape(config: PlayConfig, detail: int, seat: int, what: str, cards: Any) -> str:
+    return SHAPES[detail]
+
+
+def _opening_lead(config: PlayConfig, detail: int, seat: int, what: str, cards: Any) -> str:
+    card = Card.from_index(detail)
+    return f"the opening lead must be {card}" + (
+        " (one, or both as a pair)" if config.pairs else ""
+    )
+
+
+def _follow_suit(config: PlayConfig, detail: int, seat: int, what: str, cards: Any) -> str:
+    return f"must follow suit: seat {seat} holds {Suit(detail).symbol}"
+
+
+def _pair_follow(config: PlayConfig, detail: int, seat: int, what: str, cards: Any) -> str:
+    led, step = divmod(detail, 4)
+    symbol = Suit(led).symbol
+    return (
+        f"following a pair: play a pair of {symbol} (seat {seat} holds one)",
+        f"following a pair: play two {symbol} (seat {seat} holds them)",
+        f"following a pair: play your {symbol} card and any other",
+        "following a pair: play any two cards",
+    )[step]
+
+
+def _shown_card_lock(config: PlayConfig, detail: int, seat: int, what: str, cards: Any) -> str:
+    where = LOCK_WHERE[detail]
+    if where == "copies":
+        return (
+            f"{what}: a shown card may not be played yet (the shown-card restriction: not in "
+            "the first trick of its suit unless it is the holder's only card of that suit)"
+        )
+    suit = cards[0].suit.symbol
+    if where == "lead":
+        return (
+            f"{what} was shown and may not be led in the first trick of "
+            f"{suit} unless it is the holder's only {suit}"
+        )
+    if where == "follow":
+        return (
+            f"{what} was shown and may not be played in the first trick of "
+            f"{suit} unless it is the holder's only {suit}"
+        )
+    return f"{what} was shown and may not be discarded before {suit} has been led"
+
+
+def _discard_rule(config: PlayConfig, detail: int, seat: int, what: str, cards: Any) -> str:
+    led = Suit(detail)
+    colour = "red" if led.is_red else "black"
+    return (
+        f"垫牌规则: a seat void in {led.symbol} must discard a card of the same colour "
+        f"({colour}) while it holds one"
+    )
+
+
+_MESSAGES: Final[dict[str, Callable[[PlayConfig, int, int, str, Any], str]]] = {
+    HOLDING: _holding,
+    SHAPE: _shape,
+    OPENING_LEAD: _opening_lead,
+    FOLLOW_SUIT: _follow_suit,
+    PAIR_FOLLOW: _pair_follow,
+    SHOWN_CARD_LOCK: _shown_card_lock,
+    DISCARD_RULE: _discard_rule,
+}
+
+
+# -- plug-ins' own play rules ----------------------------------------------------------------
+
+
+class PlayMoment(enum.Flag):
+    """When a seat plays: what a :class:`PlayRule` says it can matter at."""
+
+    LEAD = enum.auto()
+    """The seat leads the trick."""
+    FOLLOW = enum.auto()
+    """The seat holds a card of the led suit."""
+    DISCARD = enum.auto()
+    """The seat holds no card of the led suit."""
+    ANY = LEAD | FOLLOW | DISCARD
+
+
+class PlaySituation(NamedTuple):
     """What a :class:`PlayRule` sees when it is asked about the seat to move.
 
+    A light value (a named tuple of integers), made by the engine only where
+    the rule can matter (:attr:`PlayRule.when`, :attr:`PlayRule.cards`).
+
     :ivar seat: the seat to move.
-    :ivar holding: its cards (card mask).
-    :ivar trick: the cards played to the trick under way, in order (empty
-        when the seat leads).
-    :ivar played: every card played so far in the hand, this trick's
-        included (card mask, first copies only: a card played at all; a rule
-        that needs earlier tricks only takes :attr:`trick` away).
-    :ivar unled_suits: the suits no trick has been led in yet.
-    :ivar candidates: the cards still allowed by the rules before this one
-        (card mask).
+    :ivar holding: its cards (card mask; two decks: a second copy at bit 52 + index).
+    :ivar trick_keys: the plays of the trick under way, in order, as play keys
+        (empty when the seat leads); :attr:`plays` has them as
+        :class:`~gongzhu.actions.Play` objects, so a rule can tell which cards
+        made one play (a pair) from two plays.
+    :ivar played: every card played so far in the hand, this trick's included
+        (first-copy bits: a card played at all).
+    :ivar unled: the cards of the suits no trick has been led in yet (first-copy bits).
+    :ivar candidates: the cards of the plays still allowed by the rules before
+        this one (first-copy bits).
     """
 
     seat: int
-    holding: int
-    trick: tuple[Card, ...]
-    played: int
-    unled_suits: frozenset[Suit]
-    candidates: int
+    holding: CardMask
+    trick_keys: tuple[int, ...]
+    played: CardMask
+    unled: CardMask
+    candidates: CardMask
+
+    @property
+    def plays(self) -> tuple[Play, ...]:
+        """The plays of the trick under way, in order."""
+        return tuple(map(play_of_key, self.trick_keys))
+
+    @property
+    def trick(self) -> tuple[Card, ...]:
+        """Every card played to the trick under way, in order (the plays flattened)."""
+        return tuple(card for key in self.trick_keys for card in play_of_key(key).cards)
+
+    @property
+    def unled_suits(self) -> frozenset[Suit]:
+        """The suits no trick has been led in yet."""
+        return suits_of(self.unled)
+
+    @property
+    def leading(self) -> bool:
+        """Whether the seat leads the trick."""
+        return not self.trick_keys
+
+    @property
+    def led_suit(self) -> Suit | None:
+        """The suit led in the trick under way, or ``None`` when the seat leads."""
+        return play_of_key(self.trick_keys[0]).cards[0].suit if self.trick_keys else None
+
+    @property
+    def moment(self) -> PlayMoment:
+        """Whether the seat leads, can follow suit, or must discard."""
+        led = self.led_suit
+        if led is None:
+            return PlayMoment.LEAD
+        holding = self.holding | self.holding >> SECOND_COPY
+        return PlayMoment.FOLLOW if holding & SUIT_MASKS[led] else PlayMoment.DISCARD
+
+    def holds(self, card: Card) -> bool:
+        """Whether the seat holds (a copy of) ``card``."""
+        return bool(self.holding >> card.index & 1)
 
     @property
     def hand(self) -> int:
@@ -131,47 +353,66 @@ class PlaySituation:
         )
         return self.holding
 
-    @property
-    def leading(self) -> bool:
-        """Whether the seat leads the trick."""
-        return not self.trick
 
-    @property
-    def led_suit(self) -> Suit | None:
-        """The suit led in the trick under way, or ``None`` when the seat leads."""
-        return self.trick[0].suit if self.trick else None
-
-    def holds(self, card: Card) -> bool:
-        """Whether the seat holds (a copy of) ``card``."""
-        return bool(self.holding >> card.index & 1)
+def _first_copies(mask: CardMask) -> CardMask:
+    """A rule's ``cards``: a card mask read as the cards it names (either copy)."""
+    if not isinstance(mask, int) or isinstance(mask, bool) or mask < 0:
+        raise IncompatibleVariants(f"PlayRule.cards must be a card mask, not {mask!r}")
+    return (mask | mask >> SECOND_COPY) & ALL_CARDS
 
 
 @attrs.frozen
 class PlayRule:
-    """A plug-in's own legality rule, consulted for every play after the core's rules.
+    """A plug-in's own legality rule, applied after the core's rules.
 
-    ``refuse`` gets a :class:`PlaySituation` and returns the card mask of
-    the cards the seat may not play now (a play is refused when it uses any
-    of them; with two decks a refused card is refused in both copies, and a
-    second-copy bit counts as its first copy's).  A rule that depends on
-    ruleset options is built in :func:`~gongzhu.hookspecs.gongzhu_play_config`,
-    which receives them (a closure or a small class).  A rule that would
+    A rule may *refuse* cards, *require* them, or both.  ``refuse`` gets a
+    :class:`PlaySituation` and returns the card mask of the cards the seat
+    may not play now: a play that uses any of them is removed.  ``require``
+    returns the cards a play must use one of: when any of them is still
+    allowed, only the plays that use one remain ("play the ♠Q when you cannot
+    follow": with a pair led under two decks, the two-card discards that
+    include it).  Cards are named by either copy's bit.  A rule that would
     leave the seat no legal play lifts for that play (the seat is stuck, so
-    the rule gives way).  Rules run in the order
-    the plug-ins add them, each seeing what the earlier ones allowed.
+    the rule gives way).  Rules run in the order the plug-ins add them, each
+    seeing what the earlier ones allowed (:attr:`PlaySituation.candidates`).
 
-    A ruleset with play rules needs the ``play-rules`` feature: it runs on an
-    engine that calls Python for every play (the pure-Python engines).
+    A rule is asked only where it can matter: at the moments of :attr:`when`,
+    and when some play still allowed uses one of :attr:`cards`.  Narrow both
+    as far as the rule allows: the engines then call it rarely, and a ruleset
+    with play rules plays at nearly the speed of one without.  A rule that
+    depends on ruleset options is built in
+    :func:`~gongzhu.hookspecs.gongzhu_play_config`, which receives them (a
+    closure or a small class).  Its answer must depend on the situation
+    alone.
 
     :ivar name: the rule's name, reported as :attr:`Refusal.rule`.
-    :ivar refuse: the rule itself.
+    :ivar refuse: the cards the seat may not play now, or ``None``.
     :ivar reason: the sentence a refusal gives; ``{card}`` is replaced by
-        the refused card.
+        the refused play's cards.
+    :ivar require: the cards a play must use one of, or ``None``.
+    :ivar when: the moments the rule can matter at (default: every play).
+    :ivar cards: the cards it can refuse or require (default: all).
     """
 
     name: str
-    refuse: Callable[[PlaySituation], int]
-    reason: str
+    refuse: Callable[[PlaySituation], CardMask] | None = None
+    reason: str = "{card} may not be played now"
+    require: Callable[[PlaySituation], CardMask] | None = None
+    when: PlayMoment = PlayMoment.ANY
+    cards: CardMask = attrs.field(default=ALL_CARDS, converter=_first_copies)
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise IncompatibleVariants(f"a PlayRule needs a name, not {self.name!r}")
+        if self.refuse is None and self.require is None:
+            raise IncompatibleVariants(f"play rule {self.name!r} neither refuses nor requires")
+        for part in (self.refuse, self.require):
+            if part is not None and not callable(part):
+                raise IncompatibleVariants(f"play rule {self.name!r}: {part!r} is not callable")
+        if not isinstance(self.when, PlayMoment) or not self.when:
+            raise IncompatibleVariants(
+                f"play rule {self.name!r}: when must be PlayMoment values, not {self.when!r}"
+            )
 
 
 _FIELDS: Final = ("deck_copies", "pairs", "pair_beats_unmatched", "shown_card_lock", "discard_rule")
@@ -256,12 +497,14 @@ class PlayConfig:
 class PlayConfigurator:
     """What :func:`~gongzhu.hookspecs.gongzhu_play_config` implementations set fields on.
 
+    Each plug-in is handed its own view (:meth:`for_plugin`) of one shared
+    configuration, so that what it sets is recorded as its own.
+
     >>> from gongzhu.plugin import ShownCardLock
     >>> config = PlayConfigurator()
-    >>> config._plugin = "base"
-    >>> config.set("shown_card_lock", ShownCardLock())
-    >>> config._plugin = "strict-tables"
-    >>> config.set("shown_card_lock", ShownCardLock(discard_before_led=True))
+    >>> config.for_plugin("base").set("shown_card_lock", ShownCardLock())
+    >>> config.for_plugin("strict-tables").set(
+    ...     "shown_card_lock", ShownCardLock(discard_before_led=True))
     Traceback (most recent call last):
     ...
     gongzhu.errors.IncompatibleVariants: play setting 'shown_card_lock' is set by both 'base' and \
@@ -275,6 +518,13 @@ class PlayConfigurator:
         self._rules: list[PlayRule] = []
         self._rule_owners: dict[str, str] = {}
         self._plugin = ""
+
+    def for_plugin(self, name: str) -> PlayConfigurator:
+        """This configuration, as the plug-in called ``name`` sets it (what it sets is its)."""
+        view = object.__new__(PlayConfigurator)
+        view.__dict__.update(self.__dict__)  # the same dicts and list: one configuration
+        view._plugin = name
+        return view
 
     def set(self, field: str, value: Any, *, overrides: str | Collection[str] = ()) -> None:
         """Set a field of the :class:`PlayConfig`.
@@ -342,42 +592,62 @@ class PlayConfigurator:
         )
 
 
-@runtime_checkable
-class PlayEngine(Protocol):
-    """The play phase of one hand: what :class:`~gongzhu.hand.HandState` drives.
+# -- engines ---------------------------------------------------------------------------------
 
-    An engine is made by its :attr:`EngineSpec.factory` from the ruleset's
-    :class:`PlayConfig`, each seat's dealt cards (card masks), and two lists
-    it appends to: the hand's ``history`` (``(seat, Play)`` per play) and
-    ``tricks`` (``(leader, keys, winner, taker)`` per finished trick).
-    Engines must accept any input without crashing the interpreter: bad
-    masks, keys or seats raise :class:`ValueError` (or a
-    :class:`~gongzhu.errors.GongzhuError`).
 
-    Two methods are optional, for search bots, and used when present:
-    ``greedy_playout(values, random)`` plays to the end with the greedy
-    playout policy (see :meth:`HandState.greedy_play_out
-    <gongzhu.hand.HandState.greedy_play_out>`), and ``redeal(hands)`` gives
-    each seat ``hands[seat]`` (masks) in place of its cards, the same cards
-    between the seats and the same count per seat, else :class:`ValueError`
-    (:class:`TypeError` for a mask that is not an int), leaving the engine
-    unchanged; it must also find again whatever it derived from the seats'
-    cards during the trick under way (the shipped one-deck engines: who broke
-    the discard rule) and drop any cached legal plays (see
-    :meth:`HandState.with_holdings <gongzhu.hand.HandState.with_holdings>`;
-    without ``redeal`` the history is replayed).  The bulk path
-    (:class:`gongzhu.bulk.RandomHands`) uses two more when present:
-    ``quiet_playout(random)``, ``random_playout`` keeping no history, and
-    ``random_hand``, a whole hand with its show phases (see :mod:`gongzhu.bulk`).
+@attrs.frozen
+class EngineSetup:
+    """What an engine reads of a ruleset: compiled once, shared by all its hands.
+
+    :ivar play: how tricks are played.
+    :ivar shows: the show phases, as data.
+    """
+
+    play: PlayConfig
+    shows: ShowPhase
+
+
+class HandEngine(Protocol):
+    """One hand, played from the dealt cards to the last trick: what
+    :class:`~gongzhu.hand.HandState` drives and :func:`gongzhu.simulate` runs.
+
+    An engine is made by its :attr:`EngineSpec.factory` as
+    ``factory(prepared, holdings, leader, forced, first_seat, first_cards)``:
+    ``prepared`` is what :attr:`EngineSpec.prepare` made of the ruleset's
+    :class:`EngineSetup` (the setup itself without ``prepare``),
+    ``holdings`` each seat's dealt cards (card masks), ``leader`` the seat
+    that leads the first trick, ``forced`` the card mask of the card it must
+    lead (or 0), ``first_seat`` the seat dealt the first card and
+    ``first_cards`` each seat's first dealt card's index, by seat (首明 asks
+    about them, in dealing order from ``first_seat``).
+
+    It then plays the hand: the 首明 phase and the show phase as the
+    ruleset's :class:`~gongzhu.showphase.ShowPhase` says (auto-show and the
+    shown-card lock included), and the tricks as its :class:`PlayConfig`
+    says.  Everything it holds is integers; :class:`~gongzhu.hand.HandState`
+    turns them into objects.  Bad input raises :class:`ValueError` (or
+    :class:`TypeError`) and changes nothing; no input may crash the
+    interpreter.
+
+    Engines answer for what they hold, and the tests hold every engine to its
+    pure-Python reference (:mod:`gongzhu.engines`), hand for hand.
     """
 
     @property
-    def hands(self) -> Sequence[int]:
-        """Each seat's cards now (card masks)."""
+    def phase(self) -> int:
+        """The phase, by its position in :data:`ENGINE_PHASES`."""
 
     @property
-    def taken(self) -> Sequence[int]:
-        """Each seat's taken cards (card masks), penalties included."""
+    def seat(self) -> int:
+        """The seat to act, or :data:`OVER`."""
+
+    @property
+    def holdings(self) -> Sequence[CardMask]:
+        """Each seat's cards now."""
+
+    @property
+    def taken(self) -> Sequence[CardMask]:
+        """Each seat's taken cards, penalties included."""
 
     @property
     def trick(self) -> Sequence[int]:
@@ -385,64 +655,85 @@ class PlayEngine(Protocol):
 
     @property
     def trick_leader(self) -> int:
-        """The seat that leads the trick under way."""
+        """The seat that leads the trick under way (the hand's leader before play)."""
 
     @property
-    def seat(self) -> int:
-        """The seat to move, or :data:`OVER`."""
+    def show_log(self) -> Sequence[tuple[int, int, bool]]:
+        """Every show decision and automatic show, in order: ``(seat, choice id, forced)``.
 
-    def start(
-        self, leader: int, forced: int, locked: Sequence[int], shows: Sequence[ShowRecord]
-    ) -> None:
-        """Begin the first trick.
-
-        :param leader: the seat that leads.
-        :param forced: the card mask of the card the leader must lead, or 0.
-        :param locked: per seat, the shown cards the lock applies to (masks).
-        :param shows: every shown card, in the order shown.
+        A choice id indexes :attr:`ShowPhase.choices <gongzhu.showphase.ShowPhase.choices>`;
+        ``forced`` marks an automatic show (auto-show), which is no seat's decision.
         """
 
-    def legal(self) -> tuple[Play, ...]:
-        """The legal plays of the seat to move, in key order."""
+    @property
+    def trick_log(self) -> Sequence[tuple[int, tuple[int, ...], int, int]]:
+        """Every finished trick: ``(leader, play keys, winner, taker)``."""
+
+    @property
+    def trick_count(self) -> int:
+        """How many tricks are finished (``len(trick_log)``, without building it)."""
+
+    def legal(self) -> tuple[Action, ...]:
+        """The legal actions of the seat to act, in a stable order: the ruleset's
+        :class:`~gongzhu.actions.Show` objects in a show phase, the plays (in key
+        order) in the play phase; empty once the hand is over."""
+
+    def show(self, choice: int) -> int:
+        """Take show number ``choice`` of :meth:`legal` for the seat to act.
+
+        :return: the next seat to act, or :data:`ILLEGAL` (nothing changes)
+            outside a show phase or for a number out of range.
+        """
 
     def play(self, key: int) -> int:
-        """Play ``key`` for the seat to move: the next seat, :data:`OVER` or :data:`ILLEGAL`."""
+        """Play ``key`` for the seat to act, if it is legal.
 
-    def refusal(self, play: Play) -> Refusal | None:
-        """Why ``play`` is refused now, or ``None`` when it is legal."""
+        :return: the next seat to act, :data:`OVER` after the last card, or
+            :data:`ILLEGAL` (nothing changes).
+        """
 
-    def copy(self, history: list[Any], tricks: list[Any]) -> PlayEngine:
-        """An independent copy appending to ``history`` and ``tricks``."""
+    def refusal(self, key: int) -> tuple[int, int] | None:
+        """Why play ``key`` is refused now, as ``(code, detail)`` (see
+        :func:`explain_refusal`), or ``None`` when it is legal.  ``key`` is -1 for a
+        play of more than two cards."""
+
+    def copy(self) -> HandEngine:
+        """An independent copy."""
 
     def random_playout(self, random: Callable[[], float]) -> None:
-        """Play to the end, each play the ``int(random() * n)``-th of the ``n`` legal ones."""
+        """Play to the end from any phase: one ``random()`` draw per decision, the
+        ``int(r * n)``-th of its ``n`` legal actions (shows or plays, as :meth:`legal`
+        orders them)."""
 
-    def shown_taken(self) -> list[list[ShowRecord]] | None:
-        """Per seat, the shown copies it took, where copies make that a question (two decks)."""
-
-
-def _frozen_features(value: Iterable[str]) -> frozenset[str]:
-    return frozenset(value)
+    def shown_taken(self) -> Sequence[Sequence[tuple[int, int, int]]] | None:
+        """Two decks: per seat, the shown copies it took, as ``(seat that showed it,
+        card index, show kind code)``, in the order taken; ``None`` with one deck (a
+        shown card is one card, so who took it needs no engine's word)."""
 
 
 @attrs.frozen
 class EngineSpec:
-    """A play engine, as registered through :func:`~gongzhu.hookspecs.gongzhu_play_engines`.
+    """An engine, as registered through :func:`~gongzhu.hookspecs.gongzhu_play_engines`.
 
     :ivar name: a unique name (``"single-c"``).
-    :ivar factory: ``factory(config, hands, history, tricks)`` returns a
-        :class:`PlayEngine`.
+    :ivar factory: makes a :class:`HandEngine` for one hand (see there).
     :ivar features: the :data:`FEATURES` it implements.
     :ivar speed: a relative speed; among the engines that can play a
         configuration, the fastest is used.
     :ivar summary: one line for people.
+    :ivar capabilities: the optional :class:`Capability` methods it offers.
+    :ivar prepare: turns a ruleset's :class:`EngineSetup` into what the
+        factory takes, once per ruleset (an engine in C builds its tables
+        here); ``None``: the factory takes the setup itself.
     """
 
     name: str
-    factory: Callable[[PlayConfig, Sequence[int], list[Any], list[Any]], PlayEngine]
-    features: frozenset[str] = attrs.field(converter=_frozen_features)
+    factory: Callable[..., HandEngine]
+    features: frozenset[str] = attrs.field(converter=frozenset)
     speed: int = 1
     summary: str = ""
+    capabilities: Capability = attrs.field(default=Capability.NONE)
+    prepare: Callable[[EngineSetup], Any] | None = None
 
     @features.validator
     def _check_features(self, _attribute: object, value: frozenset[str]) -> None:
@@ -451,6 +742,30 @@ class EngineSpec:
             raise IncompatibleVariants(
                 f"engine {self.name!r} declares unknown feature(s) {', '.join(unknown)}"
             )
+
+    @capabilities.validator
+    def _check_capabilities(self, _attribute: object, value: Capability) -> None:
+        if not isinstance(value, Capability):
+            raise IncompatibleVariants(
+                f"engine {self.name!r}: capabilities must be Capability flags, not {value!r}"
+            )
+
+    def offers(self, capability: Capability) -> bool:
+        """Whether the engine declares ``capability``."""
+        return capability in self.capabilities
+
+    def check(self, engine: object) -> None:
+        """That ``engine`` (one it made) has the method of each declared capability.
+
+        :raises IncompatibleVariants: naming the capability it lacks.
+        """
+        for capability in Capability:
+            declared = capability and capability in self.capabilities
+            if declared and not callable(getattr(engine, capability.method, None)):
+                raise IncompatibleVariants(
+                    f"engine {self.name!r} declares {capability.name} but its engines have "
+                    f"no {capability.method}() method"
+                )
 
 
 class EngineRegistry:
@@ -515,3 +830,15 @@ def _set_by(config: PlayConfig, feature: str) -> str:
         return f" (rules {', '.join(named)})"
     owner = config.owner(_FIELD_OF.get(feature, ""))
     return f" (set by {owner})" if owner else ""
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PlayEngine":
+        warnings.warn(
+            "gongzhu.play.PlayEngine is deprecated; engines play whole hands now: "
+            "use gongzhu.play.HandEngine",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return HandEngine
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

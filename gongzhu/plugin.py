@@ -138,6 +138,14 @@ class OptionSet:
         self._options: dict[str, Option] = {}
         self._owner = ""
 
+    def for_plugin(self, name: str) -> OptionSet:
+        """This collection, as the plug-in called ``name`` declares into it (the options it
+        adds are its own)."""
+        view = OptionSet()
+        view._options = self._options  # one collection
+        view._owner = name
+        return view
+
     def add(
         self,
         name: str,

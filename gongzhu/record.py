@@ -80,12 +80,12 @@ def hand_record(hand: HandState) -> dict[str, Any]:
         ],
         "shows": [
             {
-                "seat": seat,
+                "seat": show.seat,
                 "kind": show.kind.value,
-                "cards": [text[card.index] for card in show.cards],
-                "forced": forced,
+                "cards": [text[card.index] for card in show.cards or ()],
+                "forced": show.forced,
             }
-            for seat, show, forced in hand._shows  # every show, secret ones included
+            for show in hand.shows  # every show, secret ones included
         ],
         "tricks": [  # from the engine's keys: no Trick objects made for the record
             {
@@ -94,7 +94,7 @@ def hand_record(hand: HandState) -> dict[str, Any]:
                 "winner": winner,
                 "taker": taker,
             }
-            for leader, keys, winner, taker in hand._tricks
+            for leader, keys, winner, taker in hand.trick_log
         ],
     }
     if hand.phase is Phase.OVER:

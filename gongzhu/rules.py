@@ -15,7 +15,6 @@ rebuilt by :func:`load_rules`.
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from types import ModuleType
@@ -26,10 +25,9 @@ import pluggy
 from . import defaults, engines, hookspecs, registry
 from .actions import Show, ShowKind
 from .cards import Card
-from .compile import CompiledRules, compile_rules, first_result_of
+from .compile import CompiledRules, compile_rules, each_answer, first_result_of
 from .deal import SEATS, Deal
 from .discovery import DEFAULT_BASE, ENTRY_POINT_GROUP, installed, load_plugin, plugin_names
-from .engine import add_copy, cards_of_mask
 from .errors import (
     GongzhuError,
     IncompatibleVariants,
@@ -38,7 +36,8 @@ from .errors import (
     InvalidScoreInput,
     UnknownVariant,
 )
-from .play import EngineSpec, PlayConfig
+from .masks import CardMask, mask_of
+from .play import EngineSetup, EngineSpec, HandEngine, PlayConfig
 from .plugin import (
     PROJECT,
     DiscardRule,
@@ -49,9 +48,17 @@ from .plugin import (
     ShownCardLock,
     VariantInfo,
 )
-from .score_input import CardsBySeat, ShownCopiesBySeat, score_cards
-from .scorer import Scorer
-from .scoring import CompiledScorer, ScoreSheet, ScoreStage, ScoreTable
+from .scoring import (
+    CardsBySeat,
+    CompiledScorer,
+    Scorer,
+    ScoreSheet,
+    ScoreStage,
+    ScoreTable,
+    ShownCopiesBySeat,
+    score_cards,
+)
+from .showphase import ShowPhase
 
 if TYPE_CHECKING:
     from .hand import HandState
@@ -88,15 +95,6 @@ def _info_of(name: str, plugin: object) -> VariantInfo:
             f"plug-in registered as {name!r} describes itself as {info.name!r}"
         )
     return info
-
-
-def _subsets(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
-    """Every sub-multiset of ``cards`` (sorted), smallest first, each once."""
-    seen: dict[tuple[Card, ...], None] = {}
-    for size in range(len(cards) + 1):
-        for combo in itertools.combinations(sorted(cards), size):
-            seen.setdefault(combo)
-    return list(seen)
 
 
 def _default_base() -> tuple[str, object]:
@@ -227,9 +225,9 @@ class Rules:
         """The loaded plug-ins' names, base first, then modifiers in the order given."""
 
         option_set = OptionSet()
-        for impl in reversed(pm.hook.gongzhu_add_options.get_hookimpls()):
-            option_set._owner = impl.plugin_name
-            impl.function(**{arg: option_set for arg in impl.argnames})
+        each_answer(
+            pm.hook.gongzhu_add_options, lambda name: {"options": option_set.for_plugin(name)}
+        )
         self.option_specs: tuple[Option, ...] = tuple(option_set)
         """Every option the loaded plug-ins declare."""
         given = dict(options or {})
@@ -310,8 +308,12 @@ class Rules:
         """Whether a plug-in answers :func:`~gongzhu.hookspecs.gongzhu_match_over` (by a
         target of its own, a number of hands...); without one, a match ends only at the
         ``target`` or the number of hands it was given."""
-        self._show_cache: dict[tuple[int, ShowKind], tuple[Show, ...]] = {}
-        self._mask_choices: dict[int, tuple[Show, ...]] = {}
+        self.show_phase: ShowPhase = compiled.show_phase
+        """The show phases, compiled: every show each holding allows
+        (:class:`~gongzhu.showphase.ShowPhase`)."""
+        self.engine_setup: EngineSetup = EngineSetup(compiled.play_config, compiled.show_phase)
+        """What engines read of the ruleset: :attr:`play_config` and :attr:`show_phase`."""
+        self._prepared: dict[str, Any] = {}
         self._hook = hook
         self._lead_of = first_result_of(hook.gongzhu_opening_lead, "deal", options=self.options)
         self._normalise = compiled.normalise
@@ -349,50 +351,67 @@ class Rules:
     def show_choices(
         self, holding: Iterable[Card], kind: ShowKind = ShowKind.OPEN
     ) -> tuple[Show, ...]:
-        """Every :class:`Show` of ``kind`` a seat holding the showable ``holding`` may make.
+        """Every :class:`Show` of ``kind`` a seat holding the showable ``holding`` may make
+        (for 首明, ``holding`` is the one first card), from :attr:`show_phase`.
 
-        The answer goes through :func:`~gongzhu.hookspecs.gongzhu_filter_shows`
-        once per distinct holding and is then cached.
+        :raises InvalidCard: ``holding`` holds a card that is not showable, or more
+            copies of one than the ruleset's decks.
         """
         held = tuple(sorted(holding))
-        mask = 0
-        for card in held:
-            mask = add_copy(mask, card.index)
-        key = (mask, kind)
-        cached = self._show_cache.get(key)
-        if cached is not None:
-            return cached
+        phase = self.show_phase
         if kind not in self.show_kinds:
-            result: tuple[Show, ...] = ()
-        else:
-            choices = _subsets(sorted(held))
-            if kind is ShowKind.SECRET:
-                choices = [c for c in choices if c]
-            self._hook.gongzhu_filter_shows(
-                holding=held, kind=kind, choices=choices, options=self.options
+            return ()
+        if kind is ShowKind.FIRST:
+            if len(held) != 1 or held[0].index not in phase.first:
+                raise InvalidCard(f"首明 decides on one showable card, not {held!r}")
+            return phase.first_shows_of(held[0].index)
+        try:
+            mask = mask_of(held)
+        except ValueError as exc:
+            raise InvalidCard(str(exc)) from None
+        if mask not in phase.held:
+            raise InvalidCard(
+                f"not a holding of showable cards of {' + '.join(self.names)}: "
+                + " ".join(map(str, held))
             )
-            if not choices and kind is not ShowKind.SECRET:
-                raise IncompatibleVariants(
-                    f"the show filters of {' + '.join(self.names)} leave no legal "
-                    f"{kind.value} show for a seat holding {' '.join(map(str, held))}"
-                )
-            result = tuple(Show(choice, kind) for choice in choices)
-        self._show_cache[key] = result
-        return result
+        return tuple(show for show in phase.held_shows(mask) if show.kind is kind)
 
-    def show_choices_for_mask(self, held: int) -> tuple[Show, ...]:
-        """Every show (open, and secret where offered) for a seat holding the showable ``held``.
+    def show_choices_for_mask(self, held: CardMask) -> tuple[Show, ...]:
+        """Every show (open, and secret where offered) for a seat holding the showable
+        cards of card mask ``held`` (the same tuple each time).
 
-        ``held`` is a card mask; the answer is cached per mask.
+        :raises InvalidCard: ``held`` is not a holding of showable cards.
         """
-        choices = self._mask_choices.get(held)
-        if choices is None:
-            holding = cards_of_mask(held)
-            choices = self.show_choices(holding, ShowKind.OPEN)
-            if ShowKind.SECRET in self.show_kinds:
-                choices += self.show_choices(holding, ShowKind.SECRET)
-            self._mask_choices[held] = choices
-        return choices
+        found = self.show_phase.held.get(held)
+        if found is None:
+            raise InvalidCard(f"not a holding of showable cards: {held:#x}")
+        return self.show_phase.held_shows(held)
+
+    def make_engine(
+        self,
+        spec: EngineSpec,
+        holdings: Sequence[CardMask],
+        leader: int,
+        forced: CardMask,
+        first_seat: int,
+        first_cards: Sequence[int],
+    ) -> HandEngine:
+        """A fresh engine of ``spec`` for one hand (see :class:`~gongzhu.play.HandEngine`).
+
+        What the engine prepares from :attr:`engine_setup` is made once per engine, when
+        the ruleset first plays on it; its declared capabilities are checked then too.
+
+        :raises IncompatibleVariants: the engine lacks a capability it declares.
+        """
+        prepared = self._prepared.get(spec.name)
+        if prepared is None:
+            setup = self.engine_setup
+            made = setup if spec.prepare is None else spec.prepare(setup)
+            engine = spec.factory(made, holdings, leader, forced, first_seat, first_cards)
+            spec.check(engine)
+            self._prepared[spec.name] = made
+            return engine
+        return spec.factory(prepared, holdings, leader, forced, first_seat, first_cards)
 
     def opening_lead(self, deal: Deal) -> OpeningLead:
         """Who leads the first trick of ``deal`` (asks :func:`~.hookspecs.gongzhu_opening_lead`)."""

@@ -1,23 +1,28 @@
-"""The core's play engines, registered through :func:`~gongzhu.hookspecs.gongzhu_play_engines`.
+"""The core's engines, registered through :func:`~gongzhu.hookspecs.gongzhu_play_engines`.
 
-This module is a plug-in like any other: every ruleset's plugin manager
+This package is a plug-in like any other: every ruleset's plugin manager
 registers it (as it registers :mod:`gongzhu.defaults`), and it adds its
-engines through the public hook, exactly as a third party's would.
+engines through the public hook, exactly as a third party's would.  Each
+engine plays a whole hand (:class:`~gongzhu.play.HandEngine`): the show
+phases, from the ruleset's compiled :class:`~gongzhu.showphase.ShowPhase`,
+then the tricks.
 
 ========================  ======  =================================================
 engine                    speed   features
 ========================  ======  =================================================
-``single-c``              100     one deck, shown-card lock, discard rules
-``single-python``         10      the same, and plug-ins' play rules
-``pairs-c``               100     two decks with pairs, shown-card lock
-``pairs-python``          10      the same, and plug-ins' play rules
+``single-c``              100     one deck, shown-card lock, discard rules, play rules
+``single-python``         10      the same
+``pairs-c``               100     two decks with pairs, shown-card lock, play rules
+``pairs-python``          10      the same
 ========================  ======  =================================================
 
-The C engines (``gongzhu._speedups`` and ``gongzhu._pairs``) exist when a C
-compiler was available at install time; setting the environment variable
-``GONGZHU_PURE_PYTHON`` (to anything) before import leaves them out.  The
-Python engines are the references: the tests require identical hands from
-both.
+The Python engines are the references (:mod:`gongzhu.engines.base` for the
+show phases both share, :mod:`gongzhu.engines.single` and
+:mod:`gongzhu.engines.pairs` for the tricks); the C engines
+(``gongzhu._speedups``) are their twins, and the tests require identical
+hands from both.  The C engines exist when a C compiler was available at
+install time; setting the environment variable ``GONGZHU_PURE_PYTHON`` (to
+anything) before import leaves them out.
 """
 
 from __future__ import annotations
@@ -25,149 +30,166 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from ._accel import accelerator
-from .actions import SINGLE_PLAYS, Play
-from .engine import PlayCore
-from .play import EngineRegistry, EngineSpec, PlayConfig, PlayEngine, Refusal
-from .plugin import hookimpl
-from .scoring import ShowRecord
+from .._accel import accelerator
+from ..actions import SINGLE_PLAYS, play_of_key
+from ..masks import CardMask, add_copy
+from ..play import (
+    Capability,
+    EngineRegistry,
+    EngineSetup,
+    EngineSpec,
+    HandEngine,
+    PlayMoment,
+    PlaySituation,
+)
+from ..plugin import hookimpl
+from .pairs import PairsEngine
+from .single import SingleEngine
 
-__all__ = ["ACCELERATED", "NAME"]
+__all__ = ["ACCELERATED", "NAME", "PairsEngine", "SingleEngine"]
 
 NAME: Final = "gongzhu.engines"
 """The name this plug-in is registered under in each plugin manager."""
 
-
 _speedups: Any = accelerator("_speedups")
-_pairs: Any = accelerator("_pairs")
 
-ACCELERATED: Final = _speedups is not None and _pairs is not None
+ACCELERATED: Final = _speedups is not None
 """Whether the C engines were built (and not switched off by ``GONGZHU_PURE_PYTHON``)."""
 
 _SINGLE: Final = frozenset(
-    {"one-deck", "singles", "shown-card-lock", "discard-rule-strict", "discard-rule-penalty"}
+    {
+        "one-deck",
+        "singles",
+        "shown-card-lock",
+        "discard-rule-strict",
+        "discard-rule-penalty",
+        "play-rules",
+    }
 )
-_PAIRS: Final = frozenset({"two-decks", "pairs", "shown-card-lock"})
-
-
-def _single_python(
-    config: PlayConfig, hands: Sequence[int], history: list[Any], tricks: list[Any]
-) -> PlayEngine:
-    return PlayCore(config, hands, history, tricks)
-
-
-def _pairs_python(
-    config: PlayConfig, hands: Sequence[int], history: list[Any], tricks: list[Any]
-) -> PlayEngine:
-    from .engine_pairs import PairsCore  # imported when two decks are played
-
-    return PairsCore(config, hands, history, tricks)
-
-
-def _snapshot(cls: Any, state: Any) -> Any:
-    """A Python reference engine holding a C engine's state, to explain a refusal."""
-    twin = cls(state.config, state.hands, [], [])
-    twin.start(state.trick_leader, state.forced, state.locked)
-    for name in ("trick", "lifted"):
-        setattr(twin, name, list(getattr(state, name)))
-    for name in ("unled", "first_of_suit", "seat"):
-        setattr(twin, name, getattr(state, name))
-    twin.played = getattr(state, "played", 0)
-    return twin
-
-
-def _single_c(
-    config: PlayConfig, hands: Sequence[int], history: list[Any], tricks: list[Any]
-) -> PlayEngine:
-    _strict, penalty, last_offender = config.discard_flags
-    flags = (*config.lock_flags, penalty, last_offender)
-    engine: PlayEngine = CPlayCore(
-        hands, flags, config.preferred_discard_masks, history, tricks, config
-    )
-    return engine
-
-
-def _pairs_c(
-    config: PlayConfig, hands: Sequence[int], history: list[Any], tricks: list[Any]
-) -> PlayEngine:
-    engine: PlayEngine = CPairsCore(
-        hands,
-        *config.lock_flags,
-        config.pair_beats_unmatched,
-        history,
-        tricks,
-        config,
-    )
-    return engine
-
+_PAIRS: Final = frozenset({"two-decks", "pairs", "shown-card-lock", "play-rules"})
 
 if _speedups is not None:
+    _speedups.set_plays(SINGLE_PLAYS, play_of_key)
 
-    class CPlayCore(_speedups.PlayCore):
-        """``single-c``: the C single-deck engine, explained by its Python reference."""
+    def _prepare_c(setup: EngineSetup) -> Any:
+        """The C engines' tables of a ruleset, made once: its show phases and play rules."""
+        return _speedups.Tables(*_c_tables(setup))
 
-        __slots__ = ()
+    def _single_c(
+        tables: Any,
+        holdings: Sequence[CardMask],
+        leader: int,
+        forced: CardMask,
+        first_seat: int,
+        first_cards: Sequence[int],
+    ) -> HandEngine:
+        engine: HandEngine = _speedups.SingleEngine(
+            tables, holdings, leader, forced, first_seat, first_cards
+        )
+        return engine
 
-        def refusal(self, play: Play) -> Refusal | None:
-            return _snapshot(PlayCore, self).refusal(play)
-
-        def shown_taken(self) -> None:
-            return None
-
-        # the bulk path (gongzhu.bulk.RandomHands): random_hand(table, ...) plays a
-        # whole hand, shows included, from the show phases as data
-        show_table = _speedups.ShowTable
-
-    _speedups.set_plays(SINGLE_PLAYS)
-
-
-if _pairs is not None:
-
-    class CPairsCore(_pairs.PairsCore):
-        """``pairs-c``: the C two-deck engine, explained by its Python reference."""
-
-        __slots__ = ()
-
-        def start(
-            self,
-            leader: int,
-            forced: int,
-            locked: Sequence[int],
-            shows: Sequence[ShowRecord] = (),
-        ) -> None:
-            # the C engine keeps each ShowRecord as the opaque "kind" of its copy
-            super().start(leader, forced, locked, [(r.seat, r.card.index, r) for r in shows])
-
-        def shown_taken(self) -> list[list[ShowRecord]]:
-            return [[record for _index, record in seat] for seat in self.shown_taken_raw()]
-
-        def refusal(self, play: Play) -> Refusal | None:
-            from .engine_pairs import PairsCore
-
-            return _snapshot(PairsCore, self).refusal(play)
+    def _pairs_c(
+        tables: Any,
+        holdings: Sequence[CardMask],
+        leader: int,
+        forced: CardMask,
+        first_seat: int,
+        first_cards: Sequence[int],
+    ) -> HandEngine:
+        engine: HandEngine = _speedups.PairsEngine(
+            tables, holdings, leader, forced, first_seat, first_cards
+        )
+        return engine
 
 
 @hookimpl
 def gongzhu_play_engines(engines: EngineRegistry) -> None:
     if _speedups is not None:
-        engines.add(EngineSpec("single-c", _single_c, _SINGLE, 100, "single-deck play in C"))
-    if _pairs is not None:
-        engines.add(EngineSpec("pairs-c", _pairs_c, _PAIRS, 100, "two-deck play with pairs in C"))
+        engines.add(
+            EngineSpec(
+                "single-c",
+                _single_c,
+                _SINGLE,
+                100,
+                "single-deck hands in C",
+                Capability.REDEAL | Capability.GREEDY_PLAYOUT,
+                _prepare_c,
+            )
+        )
+        engines.add(
+            EngineSpec(
+                "pairs-c",
+                _pairs_c,
+                _PAIRS,
+                100,
+                "two-deck hands with pairs in C",
+                Capability.REDEAL,
+                _prepare_c,
+            )
+        )
     engines.add(
         EngineSpec(
             "single-python",
-            _single_python,
-            _SINGLE | {"play-rules"},
+            SingleEngine,
+            _SINGLE,
             10,
-            "single-deck play in Python (the reference)",
+            "single-deck hands in Python (the reference)",
+            Capability.REDEAL,
         )
     )
     engines.add(
         EngineSpec(
             "pairs-python",
-            _pairs_python,
-            _PAIRS | {"play-rules"},
+            PairsEngine,
+            _PAIRS,
             10,
-            "two-deck play with pairs in Python (the reference)",
+            "two-deck hands with pairs in Python (the reference)",
+            Capability.REDEAL,
         )
+    )
+
+
+def _c_tables(setup: EngineSetup) -> tuple[Any, ...]:
+    """A ruleset's show phases and play rules as the C engines' ``Tables`` read them: plain
+    tuples, a holding's row numbered by the copies of each showable card (digits in base
+    ``copies + 1``, the first showable card lowest)."""
+    shows, play = setup.shows, setup.play
+    base = shows.copies + 1
+    held, forced = [], []
+    for row in range(base ** len(shows.cards)):
+        holding, digits = 0, row
+        for index in shows.cards:
+            for _ in range(digits % base):
+                holding = add_copy(holding, index)
+            digits //= base
+        held.append((shows.held[holding], shows.held_shows(holding)))
+        forced.append(shows.forced.get(holding, -1))
+    first = None
+    if shows.first_shows:
+        first = tuple(
+            (shows.first[index], shows.first_shows_of(index)) if index in shows.first else None
+            for index in range(52)
+        )
+    strict, penalty, last_offender = play.discard_flags
+    preferred = play.preferred_discard_masks
+    return (
+        shows.copies,
+        shows.cards,
+        tuple(held),
+        first,
+        tuple(forced),
+        shows.auto_show,
+        tuple((c.copies, c.kind_code, c.locks) for c in shows.choices),
+        (
+            *play.lock_flags,
+            preferred is not None,
+            strict,
+            penalty,
+            last_offender,
+            preferred,
+            play.pair_beats_unmatched,
+        ),
+        tuple((rule.when.value, rule.cards, rule.refuse, rule.require) for rule in play.rules),
+        PlaySituation,
+        (PlayMoment.LEAD.value, PlayMoment.FOLLOW.value, PlayMoment.DISCARD.value),
     )

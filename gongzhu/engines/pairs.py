@@ -1,12 +1,14 @@
 """The pure-Python engine for two decks with pairs (``pairs-python``): the reference.
 
 Card masks hold a card's first copy at bit ``index`` and its second copy at
-bit ``52 + index`` (:func:`~gongzhu.engine.add_copy`); play keys are card
+bit ``52 + index`` (:func:`~gongzhu.masks.add_copy`); play keys are card
 indices for one card and ``52 + 52·a + b`` for two cards ``a ≤ b``
 (:attr:`Play.key <gongzhu.actions.Play.key>`).
 
 The rules it plays (the :class:`~gongzhu.play.PlayConfig` fields ``pairs``
-and ``pair_beats_unmatched``, with the shown-card lock):
+and ``pair_beats_unmatched``, with the shown-card lock and the plug-ins'
+play rules), after the show phases of
+:class:`~gongzhu.engines.base.ShowingEngine`:
 
 * a lead is one card or an identical pair; with a forced opening card, that
   card, one or both;
@@ -19,14 +21,14 @@ and ``pair_beats_unmatched``, with the shown-card lock):
   card; equal plays: the first played wins;
 * copies: a seat holding a shown and an unshown copy of a card plays the
   unshown one first; a shown copy scores its factor for whoever takes it
-  (:meth:`PairsCore.shown_taken`);
+  (:meth:`PairsEngine.shown_taken`);
 * the shown-card lock: a shown copy may not be played in the first trick of
   its suit unless it is the holder's only card of that suit (two copies are
   two cards), nor, with ``discard_before_led``, be discarded before its suit
   has been led.
 
-Its C twin is ``gongzhu._pairs.PairsCore`` (``pairs-c``); the tests require
-both to play identical hands from identical random draws.
+Its C twin is ``gongzhu._speedups.PairsEngine`` (``pairs-c``); the tests
+require both to play identical hands from identical random draws.
 """
 
 from __future__ import annotations
@@ -36,46 +38,51 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any, Final
 
-from .actions import Play, ShowKind, play_of_key
-from .cards import Card, Suit
-from .engine import (
-    LOW,
+from ..actions import Play, play_of_key
+from ..masks import (
+    ALL_CARDS,
+    BOTH_COPIES,
+    SECOND_COPY,
     SUIT_MASKS,
-    SUIT_OF,
-    _Refused,
+    CardMask,
     add_copy,
     copies_in,
+    indices,
     remove_copy,
 )
-from .play import (
-    FOLLOW_SUIT,
-    HOLDING,
+from ..play import (
     ILLEGAL,
-    OPENING_LEAD,
-    OVER,
-    PAIR_FOLLOW,
-    SHAPE,
-    SHOWN_CARD_LOCK,
-    PlayConfig,
+    OVER_DETAIL,
+    PLAY_RULE,
+    RULE_CODES,
+    EngineSetup,
+    PlayMoment,
     PlaySituation,
-    Refusal,
 )
-from .scoring import ShowRecord
+from .base import PLAY, ShowingEngine, draw
 
-__all__ = ["PairsCore", "cards_of_key", "pair_key", "two_key"]
+__all__ = ["PairsEngine", "cards_of_key", "pair_key", "two_key"]
 
-SUITS_BOTH: Final = tuple(mask | mask << 52 for mask in SUIT_MASKS)
+SUIT_OF: Final = tuple(i // 13 for i in range(52))
+SUITS_BOTH: Final = tuple(mask | mask << SECOND_COPY for mask in SUIT_MASKS)
 """Both copies' bits of each suit."""
-FULL_TWO: Final = (1 << 104) - 1
+
+_HOLDING: Final = RULE_CODES["holding"]
+_SHAPE: Final = RULE_CODES["play-shape"]
+_OPENING_LEAD: Final = RULE_CODES["opening-lead"]
+_FOLLOW_SUIT: Final = RULE_CODES["follow-suit"]
+_PAIR_FOLLOW: Final = RULE_CODES["pair-follow"]
+_LOCK: Final = RULE_CODES["shown-card-lock"]
+_LOCK_COPIES: Final = 3  # LOCK_WHERE: the two-deck lock's sentence
+_LEAD_SHAPE, _PAIR_SHAPE, _SINGLE_SHAPE, _ANY_SHAPE = 1, 2, 3, 4  # SHAPES
 
 
-def _indices(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+class _Refused(Exception):
+    """Raised inside the cascade when the play being explained is removed (explain mode)."""
+
+    def __init__(self, code: int, detail: int = 0) -> None:
+        self.code = code
+        self.detail = detail
 
 
 def pair_key(index: int) -> int:
@@ -97,7 +104,7 @@ def cards_of_key(key: int) -> tuple[int, ...]:
 
 
 def _valid_key(key: int) -> bool:
-    if key < 0:
+    if type(key) is not int or key < 0:
         return False
     if key < 52:
         return True
@@ -107,8 +114,8 @@ def _valid_key(key: int) -> bool:
 
 def _checked_masks(hands: list[int]) -> list[int]:
     """``hands`` when they are four two-deck card masks, else :class:`ValueError`."""
-    if len(hands) != 4 or any(h < 0 or h > FULL_TWO or (h >> 52) & ~h for h in hands):
-        raise ValueError("hands: expected four two-deck card masks")
+    if len(hands) != 4 or any(h < 0 or h > BOTH_COPIES or (h >> 52) & ~h for h in hands):
+        raise ValueError("holdings: expected four two-deck card masks")
     return hands
 
 
@@ -120,140 +127,125 @@ def _copy_counts(hands: Sequence[int]) -> tuple[int, int, int]:
     """
     ones = twos = over = 0
     for hand in hands:
-        for bits in (hand & LOW, hand >> 52):  # bitwise adders over every copy
+        for bits in (hand & ALL_CARDS, hand >> 52):  # bitwise adders over every copy
             over |= twos & bits
             twos |= ones & bits
             ones ^= bits
     return ones, twos, over
 
 
-class PairsCore:
-    """The play phase of a two-deck hand with pairs.
+class PairsEngine(ShowingEngine):
+    """A two-deck hand with pairs: the reference engine (``pairs-python``).
 
-    :param config: the ruleset's :class:`~gongzhu.play.PlayConfig`.
-    :param hands: each seat's cards (two-deck masks).
-    :param history: the hand's action list; each play appends ``(seat, Play)``.
-    :param tricks: the hand's trick list; each trick appends
-        ``(leader, keys, winner, taker)``.
+    Made as :class:`~gongzhu.play.HandEngine` says:
+    ``PairsEngine(setup, holdings, leader, forced, first_seat, first_cards)``.
     """
 
     __slots__ = (
         "_legal_keys",
-        "config",
         "first_of_suit",
-        "forced",
-        "hands",
-        "history",
         "lift_for_hand",
         "lifted",
         "lock_discards",
         "lock_first",
-        "locked",
         "pair_beats_unmatched",
+        "play_rules",
         "played",
-        "seat",
         "shown_left",
         "taken",
         "taken_shows",
         "trick",
         "trick_leader",
+        "trick_log",
         "trick_shows",
-        "tricks",
         "unled",
     )
 
     def __init__(
         self,
-        config: PlayConfig,
-        hands: Sequence[int],
-        history: list[Any],
-        tricks: list[Any],
+        setup: EngineSetup,
+        holdings: Sequence[CardMask],
+        leader: int,
+        forced: CardMask,
+        first_seat: int,
+        first_cards: Sequence[int],
     ) -> None:
-        hands = _checked_masks([int(h) for h in hands])
-        if _copy_counts(hands)[2]:
-            raise ValueError("hands overlap: a card is held more than twice")
-        self.config = config
-        self.hands = hands
+        checked = _checked_masks([operator.index(h) for h in holdings])
+        if len({h.bit_count() for h in checked}) != 1:
+            raise ValueError("holdings: expected four two-deck card masks of as many cards")
+        if _copy_counts(checked)[2]:
+            raise ValueError("holdings overlap: a card is held more than twice")
+        config = setup.play
         self.lock_first, self.lock_discards, self.lift_for_hand = config.lock_flags
         self.pair_beats_unmatched = config.pair_beats_unmatched
-        self.history = history
-        self.tricks = tricks
-        self.locked = [0, 0, 0, 0]
+        self.play_rules = config.rules
         self.lifted = [False, False, False, False]
         self.taken = [0, 0, 0, 0]
         self.trick: list[int] = []
-        self.unled = LOW
+        self.trick_log: list[tuple[int, tuple[int, ...], int, int]] = []
+        self.unled = ALL_CARDS
         self.played = 0
         self.first_of_suit = False
-        self.forced = 0
-        self.trick_leader = 0
-        self.seat = OVER
-        self.shown_left: list[list[tuple[int, ShowKind]]] = [[], [], [], []]
-        self.taken_shows: list[list[ShowRecord]] = [[], [], [], []]
-        self.trick_shows: list[ShowRecord] = []
+        self.trick_leader = leader
+        # per seat, its shown copies not yet played: (card index, kind code), in order shown
+        self.shown_left: list[list[tuple[int, int]]] = [[], [], [], []]
+        # per seat, the shown copies it took: (seat that showed it, card index, kind code)
+        self.taken_shows: list[list[tuple[int, int, int]]] = [[], [], [], []]
+        self.trick_shows: list[tuple[int, int, int]] = []
         self._legal_keys: list[int] | None = None
+        super().__init__(setup, checked, leader, forced, first_seat, first_cards)
 
-    def start(
-        self,
-        leader: int,
-        forced: int,
-        locked: Sequence[int],
-        shows: Sequence[ShowRecord] = (),
-    ) -> None:
-        """Begin the first trick: ``leader`` leads; ``shows``: every shown copy, in order."""
-        if leader not in range(4):
-            raise ValueError("leader must be 0-3")
-        if not 0 <= forced <= LOW or forced & (forced - 1):
-            raise ValueError("forced must be 0 or one card's bit")
-        locked = [int(m) for m in locked]
-        if len(locked) != 4 or any(m < 0 or m > FULL_TWO for m in locked):
-            raise ValueError("locked: expected four two-deck card masks")
-        self.trick_leader = self.seat = leader
-        self.forced = forced
-        self.locked = locked
+    def _start_play(self) -> None:
+        self.trick_leader = self.seat = self.leader
         self._legal_keys = None
-        for record in shows:
-            self.shown_left[record.seat].append((record.card.index, record.kind))
+        choices = self.shows.choices
+        for seat, choice_id, _forced in self.show_log:
+            choice = choices[choice_id]
+            for card in choice.show.cards:
+                self.shown_left[seat].append((card.index, choice.kind_code))
 
-    def copy(self, history: list[Any], tricks: list[Any]) -> PairsCore:
-        """An independent copy that appends to ``history`` and ``tricks``."""
-        new = object.__new__(type(self))
+    def _copy_play(self, new: Any) -> None:
         for name in _SCALARS:
             setattr(new, name, getattr(self, name))
-        new.hands = self.hands[:]
-        new.locked = self.locked[:]
         new.lifted = self.lifted[:]
         new.taken = self.taken[:]
         new.trick = self.trick[:]
+        new.trick_log = self.trick_log[:]
         new.shown_left = [seat[:] for seat in self.shown_left]
         new.taken_shows = [seat[:] for seat in self.taken_shows]
         new.trick_shows = self.trick_shows[:]
         new._legal_keys = None
-        new.history = history
-        new.tricks = tricks
-        return new
 
-    def redeal(self, hands: Sequence[int]) -> None:
-        """Give each seat ``hands[seat]`` (a two-deck mask) in place of the cards it holds now.
+    @property
+    def trick_count(self) -> int:
+        """How many tricks are finished."""
+        return len(self.trick_log)
 
-        For determinised search: the seats keep their counts and the copies
-        stay the same between them, only who holds which changes.  The
-        history is not replayed (the caller answers for its consistency).
+    def redeal(self, holdings: Sequence[CardMask]) -> None:
+        """Give each seat ``holdings[seat]`` (a two-deck mask) in place of the cards it holds now.
+
+        For determinised search, in the play phase: the seats keep their counts
+        and the copies stay the same between them, only who holds which changes.
+        The history is not replayed (the caller answers for its consistency).
 
         :raises TypeError: a mask is not an int.
-        :raises ValueError: the masks are malformed, change a seat's count or
-            the copies held between them; the engine is unchanged.
+        :raises ValueError: not in the play phase; the masks are malformed,
+            change a seat's count or the copies held between them; the engine
+            is unchanged.
         """
-        new = _checked_masks([operator.index(h) for h in hands])
-        if _copy_counts(new) != _copy_counts(self.hands):
+        new = _checked_masks([operator.index(h) for h in holdings])
+        if self.phase != PLAY:
+            raise ValueError("redeal: holdings change in the play phase only")
+        if _copy_counts(new) != _copy_counts(self.holdings):
             raise ValueError("redeal: the seats must hold the same cards between them")
-        if any(a.bit_count() != b.bit_count() for a, b in zip(new, self.hands, strict=True)):
+        if any(a.bit_count() != b.bit_count() for a, b in zip(new, self.holdings, strict=True)):
             raise ValueError("redeal: each seat must keep its number of cards")
-        self.hands = new
+        self.holdings = new
         self._legal_keys = None
 
-    def shown_taken(self) -> list[list[ShowRecord]]:
-        """Per seat, the shown copies it took (each scores its factor for the taker)."""
+    def shown_taken(self) -> list[list[tuple[int, int, int]]]:
+        """Per seat, the shown copies it took: ``(seat that showed it, card index, kind
+        code)``, in the order taken (each scores its factor for the taker)."""
         return [list(records) for records in self.taken_shows]
 
     # -- legality: one cascade decides and explains -----------------------------------------
@@ -267,33 +259,33 @@ class PairsCore:
                 index = forced.bit_length() - 1
                 keys = [index] + ([pair_key(index)] if copies_in(hand, index) == 2 else [])
                 if why >= 0 and why not in keys:
-                    raise _Refused(OPENING_LEAD, index)
+                    raise _Refused(_OPENING_LEAD, index)
                 return keys
-            return _indices(hand & LOW) + [pair_key(i) for i in _indices(hand >> 52)]
+            return indices(hand & ALL_CARDS) + [pair_key(i) for i in indices(hand >> 52)]
         lead = trick[0]
         led = SUIT_OF[cards_of_key(lead)[0]]
         suited = hand & SUITS_BOTH[led]
         if lead < 52:
-            keys = _indices((suited or hand) & LOW)
+            keys = indices((suited or hand) & ALL_CARDS)
             if why >= 0 and why not in keys:
-                raise _Refused(FOLLOW_SUIT, led)
+                raise _Refused(_FOLLOW_SUIT, led)
             return keys
         if suited >> 52:  # 1. a pair of the led suit
-            keys, step = [pair_key(i) for i in _indices(suited >> 52)], 1
+            keys, step = [pair_key(i) for i in indices(suited >> 52)], 0
         else:
-            singles = _indices(suited & LOW)
+            singles = indices(suited & ALL_CARDS)
             if len(singles) >= 2:  # 2. two cards of the led suit
-                keys, step = [two_key(a, b) for a, b in combinations(singles, 2)], 2
+                keys, step = [two_key(a, b) for a, b in combinations(singles, 2)], 1
             elif singles:  # 3. the one card of the led suit and any other card
                 rest = remove_copy(hand, singles[0])
-                keys = sorted(two_key(singles[0], other) for other in _indices(rest & LOW))
-                step = 3
+                keys = sorted(two_key(singles[0], other) for other in indices(rest & ALL_CARDS))
+                step = 2
             else:  # 4. any two cards
-                keys = [two_key(a, b) for a, b in combinations(_indices(hand & LOW), 2)]
-                keys = sorted(keys + [pair_key(i) for i in _indices(hand >> 52)])
-                step = 4
+                keys = [two_key(a, b) for a, b in combinations(indices(hand & ALL_CARDS), 2)]
+                keys = sorted(keys + [pair_key(i) for i in indices(hand >> 52)])
+                step = 3
         if why >= 0 and why not in keys:
-            raise _Refused(PAIR_FOLLOW, (led, step))
+            raise _Refused(_PAIR_FOLLOW, led * 4 + step)
         return keys
 
     def _blocked(self, key: int, hand: int, locked: int) -> bool:
@@ -326,13 +318,13 @@ class PairsCore:
 
     def _cascade(self, why: int) -> list[int]:
         seat = self.seat
-        hand = self.hands[seat]
+        hand = self.holdings[seat]
         if why >= 0:
             self._check_shape(hand, why)
         candidates = self._candidates(hand, why)
         locked = 0 if self.lifted[seat] else self.locked[seat] & hand
         if locked:
-            touched = set(_indices(locked & LOW))
+            touched = set(indices(locked & ALL_CARDS))
             allowed = [
                 key
                 for key in candidates
@@ -340,12 +332,11 @@ class PairsCore:
             ]
             if allowed:
                 if why >= 0 and why not in allowed:
-                    raise _Refused(SHOWN_CARD_LOCK)
+                    raise _Refused(_LOCK, _LOCK_COPIES)
                 candidates = allowed
             elif self.lift_for_hand and why < 0:  # the lock leaves nothing: it lifts
                 self.lifted[seat] = True
-        rules = self.config.rules
-        if rules:
+        if self.play_rules:
             candidates = self._apply_play_rules(hand, candidates, why)
         return candidates  # ascending: every step keeps the order
 
@@ -353,37 +344,55 @@ class PairsCore:
         cards = cards_of_key(why)
         for index in set(cards):
             if cards.count(index) > copies_in(hand, index):
-                raise _Refused(HOLDING)
+                raise _Refused(_HOLDING)
         if not self.trick:
             if len(cards) == 2 and cards[0] != cards[1]:
-                raise _Refused(SHAPE, "a lead is one card or an identical pair")
+                raise _Refused(_SHAPE, _LEAD_SHAPE)
         elif len(cards) != len(cards_of_key(self.trick[0])):
-            size = len(cards_of_key(self.trick[0]))
-            raise _Refused(
-                SHAPE, f"the lead was {'a pair' if size == 2 else 'one card'}: play {size}"
-            )
+            raise _Refused(_SHAPE, _PAIR_SHAPE if self.trick[0] >= 52 else _SINGLE_SHAPE)
+
+    def _moment(self, hand: int) -> PlayMoment:
+        trick = self.trick
+        if not trick:
+            return PlayMoment.LEAD
+        led = SUIT_OF[cards_of_key(trick[0])[0]]
+        return PlayMoment.FOLLOW if hand & SUITS_BOTH[led] else PlayMoment.DISCARD
 
     def _apply_play_rules(self, hand: int, candidates: list[int], why: int) -> list[int]:
-        trick = tuple(c for key in self.trick for c in play_of_key(key).cards)
-        unled = frozenset(s for s in Suit if self.unled & SUIT_MASKS[s])
-        for rule in self.config.rules:
+        """The plug-ins' own rules, each narrowing the plays, asked only where they can
+        matter; one that would leave nothing lifts."""
+        moment = self._moment(hand)
+        for position, rule in enumerate(self.play_rules):
+            if not moment & rule.when:
+                continue
             allowed = 0
             for key in candidates:
                 for index in cards_of_key(key):
                     allowed |= 1 << index
-            situation = PlaySituation(self.seat, hand, trick, self.played, unled, allowed)
-            refused = int(rule.refuse(situation))
-            refused = (refused | refused >> 52) & allowed  # a refused card: every copy
-            if not refused:
+            if not allowed & rule.cards:
                 continue
-            kept = [k for k in candidates if not any(refused >> i & 1 for i in cards_of_key(k))]
-            if kept:
+            situation = PlaySituation(
+                self.seat, hand, tuple(self.trick), self.played, self.unled, allowed
+            )
+            kept = candidates
+            if rule.refuse is not None:
+                refused = operator.index(rule.refuse(situation))
+                refused = (refused | refused >> SECOND_COPY) & allowed  # every copy
+                if refused:
+                    kept = [k for k in kept if not any(refused >> i & 1 for i in cards_of_key(k))]
+            if kept and rule.require is not None:
+                required = operator.index(rule.require(situation))
+                required = (required | required >> SECOND_COPY) & allowed
+                using = [k for k in kept if any(required >> i & 1 for i in cards_of_key(k))]
+                if using:
+                    kept = using
+            if kept and len(kept) != len(candidates):
                 if why >= 0 and why not in kept:
-                    raise _Refused(rule.name, rule)
+                    raise _Refused(PLAY_RULE, position)
                 candidates = kept
         return candidates
 
-    def legal_mask(self) -> int:
+    def legal_mask(self) -> CardMask:
         """The cards used by some legal play (first-copy bits)."""
         mask = 0
         for key in self.legal_keys():
@@ -391,58 +400,28 @@ class PairsCore:
                 mask |= 1 << index
         return mask
 
-    def legal(self) -> tuple[Play, ...]:
-        """The legal plays of the seat to move, in key order (each distinct play once)."""
-        return tuple(play_of_key(key) for key in self.legal_keys())
+    def _legal_plays(self) -> tuple[Play, ...]:
+        return tuple(map(play_of_key, self.legal_keys()))
 
-    def refusal(self, play: Play) -> Refusal | None:
-        """Why ``play`` is refused for the seat to move, or ``None`` when it is legal."""
-        seat = self.seat
-        if seat < 0:
-            return Refusal(HOLDING, "the hand is over")
-        cards = play.cards
-        if len(cards) not in (1, 2):
-            return Refusal(SHAPE, "a play is one card or two")
+    def refusal(self, key: int) -> tuple[int, int] | None:
+        """Why play ``key`` is refused for the seat to move, as ``(code, detail)``
+        (:func:`~gongzhu.play.explain_refusal`), or ``None`` when it is legal."""
+        if self.phase != PLAY:
+            return (_HOLDING, OVER_DETAIL)
+        if not _valid_key(key):
+            return (_SHAPE, _ANY_SHAPE)
         try:
-            self._cascade(play.key)
+            self._cascade(key)
         except _Refused as refused:
-            return Refusal(refused.rule, self._message(refused, seat, cards))
+            return (refused.code, refused.detail)
         return None
-
-    def _message(self, refused: _Refused, seat: int, cards: tuple[Card, ...]) -> str:
-        rule, detail = refused.rule, refused.detail
-        if rule == HOLDING:
-            return f"seat {seat} does not hold {' '.join(map(str, cards))}"
-        if rule == SHAPE:
-            return str(detail)
-        if rule == OPENING_LEAD:
-            return f"the opening lead must be {Card.from_index(detail)} (one, or both as a pair)"
-        if rule == FOLLOW_SUIT:
-            return f"must follow suit: seat {seat} holds {Suit(detail).symbol}"
-        if rule == PAIR_FOLLOW:
-            led, step = detail
-            symbol = Suit(led).symbol
-            return {
-                1: f"following a pair: play a pair of {symbol} (seat {seat} holds one)",
-                2: f"following a pair: play two {symbol} (seat {seat} holds them)",
-                3: f"following a pair: play your {symbol} card and any other",
-                4: "following a pair: play any two cards",
-            }[step]
-        if rule == SHOWN_CARD_LOCK:
-            return (
-                f"{' '.join(map(str, cards))}: a shown card may not be played yet "
-                "(the shown-card restriction: not in the first trick of its suit unless it "
-                "is the holder's only card of that suit)"
-            )
-        return str(detail.reason).replace("{card}", " ".join(map(str, cards)))
 
     # -- playing ---------------------------------------------------------------------
 
     def play(self, key: int) -> int:
-        """Play ``key`` for the seat to move if it is legal (see :meth:`PlayCore.play`)."""
-        if self.seat < 0:
-            raise ValueError("no seat is to move")
-        if not _valid_key(key) or key not in self.legal_keys():
+        """Play ``key`` for the seat to move if it is legal (see
+        :meth:`HandEngine.play <gongzhu.play.HandEngine.play>`)."""
+        if self.phase != PLAY or not _valid_key(key) or key not in self.legal_keys():
             return ILLEGAL
         self._play(key)
         return self.seat
@@ -456,21 +435,20 @@ class PairsCore:
             self.first_of_suit = bool(self.unled & suit_mask)
             self.unled &= ~suit_mask
             self.forced = 0
-        hand = self.hands[seat]
+        hand = self.holdings[seat]
         shown_left = self.shown_left[seat]
         for index in cards:
             if shown_left:
                 shown = [n for n, (card, _kind) in enumerate(shown_left) if card == index]
                 if copies_in(hand, index) <= len(shown):  # only shown copies left: one goes
                     _card, kind = shown_left.pop(shown[0])
-                    self.trick_shows.append(ShowRecord(seat, Card.from_index(index), kind))
+                    self.trick_shows.append((seat, index, kind))
                     if copies_in(self.locked[seat], index):
                         self.locked[seat] = remove_copy(self.locked[seat], index)
             hand = remove_copy(hand, index)
             self.played |= 1 << index
-        self.hands[seat] = hand
+        self.holdings[seat] = hand
         self.trick.append(key)
-        self.history.append((seat, play_of_key(key)))
         if len(self.trick) == 4:
             self._finish_trick()
         else:
@@ -505,34 +483,31 @@ class PairsCore:
         self.taken[winner] = taken
         self.taken_shows[winner].extend(self.trick_shows)
         self.trick_shows = []
-        self.tricks.append((leader, tuple(trick), winner, winner))
+        self.trick_log.append((leader, tuple(trick), winner, winner))
         self.trick = []
         self.trick_leader = winner
-        self.seat = winner if self.hands[winner] else OVER
+        if self.holdings[winner]:
+            self.seat = winner
+        else:
+            self._finish()
 
-    def random_playout(self, random: Callable[[], float]) -> None:
-        """Play to the end, each play the ``int(random() * n)``-th of the ``n`` legal keys."""
-        while self.seat != OVER:
+    def _random_plays(self, random: Callable[[], float]) -> None:
+        """Each play: one draw, the ``int(r * n)``-th of the ``n`` legal keys."""
+        while self.phase == PLAY:
             keys = self.legal_keys()
-            r = random()
-            if not 0.0 <= r < 1.0:
-                raise ValueError("random() must return a float in [0, 1)")
-            self._play(keys[int(r * len(keys))])
+            self._play(keys[draw(random, len(keys))])
 
 
 _COPIED: Final = frozenset(
     {
-        "hands",
-        "locked",
         "lifted",
         "taken",
         "trick",
+        "trick_log",
         "shown_left",
         "taken_shows",
         "trick_shows",
         "_legal_keys",
-        "history",
-        "tricks",
     }
 )
-_SCALARS: Final = tuple(name for name in PairsCore.__slots__ if name not in _COPIED)
+_SCALARS: Final = tuple(name for name in PairsEngine.__slots__ if name not in _COPIED)

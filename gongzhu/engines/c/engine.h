@@ -1,0 +1,226 @@
+/*
+ * gongzhu._speedups: the C twins of the pure-Python engines of gongzhu/engines/
+ * (base.py: the show phases; single.py: one deck; pairs.py: two decks with pairs),
+ * and the deal's sort (gongzhu/deal.py).
+ *
+ * One extension module built from the files of this folder:
+ *   common.c  card masks across the boundary, the Play objects, random draws,
+ *             asking a plug-in's play rule (a PlaySituation, then refuse/require)
+ *   tables.c  Tables: a ruleset's show phases and play rules, made once per ruleset
+ *   shows.c   the show phases of a hand (首明, shows, auto-show, the lock), for both engines
+ *   single.c  SingleEngine: one deck
+ *   pairs.c   PairsEngine: two decks with pairs
+ *   deal.c    shuffle_deck
+ *   module.c  the module
+ *
+ * Everything that crosses into C is checked, so that no input can crash the
+ * interpreter or leave an engine half-updated: masks are ints in range
+ * (TypeError / ValueError, never truncated), every argument is read whole before
+ * an engine changes, and Python code that may run (random(), a plug-in's play
+ * rule, the lazy play_of_key, a finaliser) runs before the state it could change
+ * is relied on (engines carry a version number that every change bumps).
+ *
+ * The tests hold every engine here to its Python reference, hand for hand.
+ */
+#ifndef GONGZHU_ENGINE_H
+#define GONGZHU_ENGINE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* -- card masks: a card's first copy at bit index, its second at bit 52 + index ----------- */
+
+typedef struct {
+    uint64_t lo, hi; /* first copies, second copies (a second only with its first) */
+} Mask;
+
+#define ALL_CARDS ((1ULL << 52) - 1)
+#define NKEYS 2756 /* play keys: 52 single cards, 52 * 52 two-card slots */
+#define PAIR_KEY(i) (52 + 53 * (i))
+#define TWO_KEY(a, b) (52 + 52 * (a) + (b)) /* a <= b */
+
+extern const uint64_t GZ_SUIT[4];
+
+static inline int copies_in(Mask m, int index)
+{
+    return (int)((m.lo >> index) & 1) + (int)((m.hi >> index) & 1);
+}
+
+static inline void add_copy(Mask *m, int index)
+{
+    uint64_t bit = 1ULL << index;
+    if (m->lo & bit)
+        m->hi |= bit;
+    else
+        m->lo |= bit;
+}
+
+static inline void remove_copy(Mask *m, int index)
+{
+    uint64_t bit = 1ULL << index;
+    if (m->hi & bit)
+        m->hi ^= bit;
+    else
+        m->lo ^= bit;
+}
+
+static inline void add_copies(Mask *a, Mask b)
+{
+    uint64_t m;
+    for (m = b.lo; m; m &= m - 1)
+        add_copy(a, __builtin_ctzll(m));
+    for (m = b.hi; m; m &= m - 1)
+        add_copy(a, __builtin_ctzll(m));
+}
+
+/* Per card, the copies in a less those in b (never below zero). */
+static inline Mask subtract_copies(Mask a, Mask b)
+{
+    Mask out;
+    out.lo = (a.hi & ~b.hi) | (a.lo & ~b.lo);
+    out.hi = a.hi & ~b.lo;
+    return out;
+}
+
+static inline int mask_count(Mask m)
+{
+    return __builtin_popcountll(m.lo) + __builtin_popcountll(m.hi);
+}
+
+/* -- the phases (gongzhu.play.ENGINE_PHASES) and refusal codes (gongzhu.play.RULE_CODES) -- */
+
+enum { PHASE_FIRST_SHOW = 0, PHASE_SHOW = 1, PHASE_PLAY = 2, PHASE_OVER = 3 };
+enum { OVER = -1, ILLEGAL = -2 };
+enum {
+    CODE_HOLDING = 1,
+    CODE_SHAPE = 2,
+    CODE_OPENING_LEAD = 3,
+    CODE_FOLLOW_SUIT = 4,
+    CODE_PAIR_FOLLOW = 5,
+    CODE_LOCK = 6,
+    CODE_DISCARD_RULE = 7,
+    CODE_PLAY_RULE = 8,
+};
+enum { OVER_DETAIL = 1 };                                          /* CODE_HOLDING */
+enum { SHAPE_ONE = 0, SHAPE_LEAD = 1, SHAPE_PAIR = 2, SHAPE_SINGLE = 3, SHAPE_ANY = 4 };
+enum { LOCK_LEAD = 0, LOCK_FOLLOW = 1, LOCK_DISCARD = 2, LOCK_COPIES = 3 };
+
+/* -- Tables: a ruleset's show phases and play rules (tables.c) ------------------------------ */
+
+#define MAX_SHOWABLE 8
+
+typedef struct {
+    Mask copies; /* the shown cards */
+    int kind;    /* the show kind's code (gongzhu.showphase.KINDS) */
+    int locks;   /* whether the shown-card lock holds them */
+} Choice;
+
+typedef struct {
+    int when;         /* PlayMoment bits */
+    uint64_t cards;   /* the cards it can refuse or require (first-copy bits) */
+    PyObject *refuse; /* callables, or NULL */
+    PyObject *require;
+} Rule;
+
+typedef struct {
+    PyObject_HEAD
+    int ready;
+    /* the show phases */
+    int copies, base, ncards, cards[MAX_SHOWABLE];
+    uint64_t showable; /* first-copy bits */
+    int nholdings;     /* base ** ncards */
+    int *held_start;   /* nholdings + 1 offsets into held_ids */
+    int *held_ids;
+    PyObject **held_shows; /* per holding: the tuple of Show objects (owned) */
+    int has_first;
+    int first_start[53];
+    int *first_ids;
+    PyObject *first_shows[52]; /* per card: its 首明 Show objects (owned), or NULL */
+    int *forced;               /* per holding: auto-show's choice id, or -1 */
+    int auto_show;
+    int nchoices;
+    Choice *choices;
+    /* the play */
+    int lock_first, lock_discards, lift_for_hand;
+    int has_preferred, strict, penalty, last_offender;
+    uint64_t preferred[4];
+    int pair_beats_unmatched;
+    int nrules;
+    Rule *rules;
+    PyObject *situation; /* the PlaySituation class */
+    int moment_lead, moment_follow, moment_discard;
+} Tables;
+
+extern PyTypeObject GZ_TablesType;
+
+/* -- the show phases of one hand (shows.c) -------------------------------------------------- */
+
+#define SHOW_LOG_MAX 16 /* 首明 (at most 4 decisions), the show turns (4), auto-show (4) */
+
+typedef struct {
+    int seat, id, forced;
+} ShowEntry;
+
+typedef struct {
+    int phase, seat, leader;
+    uint64_t forced;
+    int first_seat, first_cards[4];
+    int pending[4], npending;
+    Mask dealt[4], shown[4], locked[4];
+    int nlog;
+    ShowEntry log[SHOW_LOG_MAX];
+} ShowState;
+
+/* Read the arguments every engine takes after its tables (holdings come before):
+ * leader, forced, first_seat, first_cards; 0, or -1 with an exception set. */
+int gz_read_start(PyObject *leader, PyObject *forced, PyObject *first_seat,
+                  PyObject *first_cards, ShowState *s);
+/* Begin the show phases (the 首明 phase when some seat's first card is showable). */
+void gz_shows_begin(const Tables *t, ShowState *s, const Mask *dealt);
+/* The ids of the choices of the seat to act in a show phase; *n gets their number. */
+const int *gz_show_ids(const Tables *t, const ShowState *s, int *n);
+/* The legal shows of the seat to act (a new reference to the table's tuple). */
+PyObject *gz_show_legal(const Tables *t, const ShowState *s);
+/* Take choice `index` (0 <= index < n) of gz_show_ids; 1 when the show phases ended
+ * (auto-show made, s->phase is PHASE_PLAY: the caller starts the first trick), else 0. */
+int gz_show_take(const Tables *t, ShowState *s, int index);
+PyObject *gz_show_log(const ShowState *s);
+
+/* -- shared helpers (common.c) -------------------------------------------------------------- */
+
+/* An int (or __index__) in 0 .. 2**104 - 1 with no second copy without its first when
+ * `hands`: 0 with *m set; -1 with TypeError / ValueError(message). */
+int gz_read_mask(PyObject *obj, Mask *m, const char *message, int hands);
+/* Four masks from a sequence (see gz_read_mask). */
+int gz_read_masks(PyObject *seq, Mask *out, const char *message, int hands);
+/* An int in lo..hi; TypeError for a non-int, ValueError(message) out of range. */
+int gz_small_int(PyObject *o, long lo, long hi, long *out, const char *message);
+PyObject *gz_mask_long(Mask m);
+PyObject *gz_masks_tuple(const Mask *m);
+PyObject *gz_int_tuple(int n, const int *values);
+/* The Play object of play key `key` (borrowed, cached for good), or NULL with an
+ * exception: the first call for a two-card key runs Python code (play_of_key). */
+PyObject *gz_play(int key);
+int gz_set_plays(PyObject *singles, PyObject *play_of_key);
+/* One draw: int(random() * n) into *out; ValueError unless random() returns a float in
+ * [0, 1).  The caller checks its engine's version afterwards. */
+int gz_draw(PyObject *random, int n, int *out);
+/* The PlaySituation of the seat to act (a new reference), or NULL with an exception. */
+PyObject *gz_situation(const Tables *t, int seat, Mask holding, const int *trick, int ntrick,
+                       uint64_t played, uint64_t unled, uint64_t candidates);
+/* A rule's refuse or require answer for `situation`: the cards it names (first-copy bits:
+ * (x | x >> 52) & ALL_CARDS, as the Python reference reads it) into *out; 0, or -1 with an
+ * exception (the rule's own, or TypeError for an answer that is not an int). */
+int gz_rule_answer(PyObject *part, PyObject *situation, uint64_t *out);
+PyObject *gz_trick_log(const int *leaders, const int *keys, const int *winners,
+                       const int *takers, int ntricks);
+
+PyObject *gz_shuffle_deck(PyObject *self, PyObject *args);
+
+extern PyTypeObject GZ_SingleEngineType;
+extern PyTypeObject GZ_PairsEngineType;
+
+#endif

@@ -1,0 +1,57 @@
+/* gongzhu._speedups: the module (see engine.h). */
+#include "engine.h"
+
+static PyObject *set_plays(PyObject *self, PyObject *args)
+{
+    PyObject *singles, *play_of_key;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OO:set_plays", &singles, &play_of_key))
+        return NULL;
+    if (gz_set_plays(singles, play_of_key) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"set_plays", set_plays, METH_VARARGS,
+     "set_plays(singles, play_of_key): the 52 single-card Play objects, by card index, and "
+     "gongzhu.actions.play_of_key for the others"},
+    {"shuffle_deck", gz_shuffle_deck, METH_VARARGS,
+     "shuffle_deck(digest, deck) -> (order, masks): see gongzhu.deal._shuffle_deck"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "gongzhu._speedups",
+    .m_doc = "Optional C accelerator: the C twins of gongzhu.engines' engines, and the deal's "
+             "sort.",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+static int add_type(PyObject *m, const char *name, PyTypeObject *type)
+{
+    if (PyType_Ready(type) < 0)
+        return -1;
+    Py_INCREF(type);
+    if (PyModule_AddObject(m, name, (PyObject *)type) < 0) {
+        Py_DECREF(type);
+        return -1;
+    }
+    return 0;
+}
+
+PyMODINIT_FUNC PyInit__speedups(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    if (add_type(m, "Tables", &GZ_TablesType) < 0 ||
+        add_type(m, "SingleEngine", &GZ_SingleEngineType) < 0 ||
+        add_type(m, "PairsEngine", &GZ_PairsEngineType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

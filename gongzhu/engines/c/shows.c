@@ -1,0 +1,196 @@
+/* The show phases of a hand, for both engines: the C twin of gongzhu/engines/base.py
+ * (ShowingEngine).  Played from a ruleset's Tables: the 首明 phase (each seat whose first
+ * dealt card is showable decides on it, in dealing order), the show phase (each seat from
+ * the leader), auto-show and the shown-card lock. */
+#include "engine.h"
+
+int gz_read_start(PyObject *leader_obj, PyObject *forced_obj, PyObject *first_seat_obj,
+                  PyObject *first_cards_obj, ShowState *s)
+{
+    long leader, first_seat, card;
+    Mask forced;
+    PyObject *cards;
+    int k, firsts[4];
+    if (gz_small_int(leader_obj, 0, 3, &leader, "leader must be a seat 0-3") < 0 ||
+        gz_small_int(first_seat_obj, 0, 3, &first_seat, "first_seat must be a seat 0-3") < 0 ||
+        gz_read_mask(forced_obj, &forced, "forced must be 0 or one card's bit", 0) < 0)
+        return -1;
+    if (forced.hi || (forced.lo & (forced.lo - 1))) {
+        PyErr_SetString(PyExc_ValueError, "forced must be 0 or one card's bit");
+        return -1;
+    }
+    cards = PySequence_Tuple(first_cards_obj);
+    if (cards == NULL)
+        return -1;
+    if (PyTuple_GET_SIZE(cards) != 4) {
+        Py_DECREF(cards);
+        PyErr_SetString(PyExc_ValueError, "first_cards: expected four card indices 0-51, by seat");
+        return -1;
+    }
+    for (k = 0; k < 4; k++) {
+        if (gz_small_int(PyTuple_GET_ITEM(cards, k), 0, 51, &card,
+                         "first_cards: expected four card indices 0-51, by seat") < 0) {
+            Py_DECREF(cards);
+            return -1;
+        }
+        firsts[k] = (int)card;
+    }
+    Py_DECREF(cards);
+    s->leader = (int)leader;
+    s->forced = forced.lo;
+    s->first_seat = (int)first_seat;
+    memcpy(s->first_cards, firsts, sizeof firsts);
+    return 0;
+}
+
+static void start_show_phase(ShowState *s)
+{
+    int k;
+    s->phase = PHASE_SHOW;
+    for (k = 0; k < 4; k++)
+        s->pending[k] = (s->leader + k) & 3;
+    s->npending = 4;
+    s->seat = s->leader;
+}
+
+void gz_shows_begin(const Tables *t, ShowState *s, const Mask *dealt)
+{
+    int k;
+    memcpy(s->dealt, dealt, sizeof s->dealt);
+    memset(s->shown, 0, sizeof s->shown);
+    memset(s->locked, 0, sizeof s->locked);
+    s->nlog = 0;
+    s->npending = 0;
+    s->phase = PHASE_FIRST_SHOW;
+    if (t->has_first) {
+        for (k = 0; k < 4; k++) {
+            int seat = (s->first_seat + k) & 3;
+            if ((t->showable >> s->first_cards[seat]) & 1)
+                s->pending[s->npending++] = seat;
+        }
+    }
+    if (s->npending)
+        s->seat = s->pending[0];
+    else
+        start_show_phase(s);
+}
+
+/* What the seat may show: its dealt showable cards less those it has shown. */
+static Mask holding_of(const Tables *t, const ShowState *s, int seat)
+{
+    Mask held;
+    held.lo = s->dealt[seat].lo & t->showable;
+    held.hi = s->dealt[seat].hi & t->showable;
+    return subtract_copies(held, s->shown[seat]);
+}
+
+/* A holding's row in the tables: the copies of each showable card, digits in base copies+1. */
+static int holding_index(const Tables *t, Mask holding)
+{
+    int index = 0, weight = 1, j;
+    for (j = 0; j < t->ncards; j++) {
+        index += copies_in(holding, t->cards[j]) * weight;
+        weight *= t->base;
+    }
+    return index;
+}
+
+const int *gz_show_ids(const Tables *t, const ShowState *s, int *n)
+{
+    if (s->phase == PHASE_FIRST_SHOW) {
+        int card = s->first_cards[s->seat];
+        *n = t->first_start[card + 1] - t->first_start[card];
+        return t->first_ids + t->first_start[card];
+    }
+    {
+        int row = holding_index(t, holding_of(t, s, s->seat));
+        *n = t->held_start[row + 1] - t->held_start[row];
+        return t->held_ids + t->held_start[row];
+    }
+}
+
+PyObject *gz_show_legal(const Tables *t, const ShowState *s)
+{
+    PyObject *shows;
+    if (s->phase == PHASE_FIRST_SHOW)
+        shows = t->first_shows[s->first_cards[s->seat]];
+    else
+        shows = t->held_shows[holding_index(t, holding_of(t, s, s->seat))];
+    if (shows == NULL)
+        return PyTuple_New(0);
+    Py_INCREF(shows);
+    return shows;
+}
+
+static void add_show(const Tables *t, ShowState *s, int seat, int id, int forced)
+{
+    const Choice *choice = &t->choices[id];
+    ShowEntry *entry;
+    if (s->nlog < SHOW_LOG_MAX) { /* always: at most 12 entries a hand */
+        entry = &s->log[s->nlog++];
+        entry->seat = seat;
+        entry->id = id;
+        entry->forced = forced;
+    }
+    if (choice->copies.lo) {
+        add_copies(&s->shown[seat], choice->copies);
+        if (choice->locks)
+            add_copies(&s->locked[seat], choice->copies);
+    }
+}
+
+/* Auto-show, then the play phase begins. */
+static void end_show_phase(const Tables *t, ShowState *s)
+{
+    int seat;
+    if (t->auto_show && mask_count(s->shown[0]) + mask_count(s->shown[1]) +
+                                mask_count(s->shown[2]) + mask_count(s->shown[3]) >=
+                            t->auto_show) {
+        for (seat = 0; seat < 4; seat++) {
+            Mask rest = holding_of(t, s, seat);
+            if (rest.lo) {
+                int id = t->forced[holding_index(t, rest)];
+                if (id >= 0)
+                    add_show(t, s, seat, id, 1);
+            }
+        }
+    }
+    s->phase = PHASE_PLAY;
+}
+
+int gz_show_take(const Tables *t, ShowState *s, int index)
+{
+    int n;
+    const int *ids = gz_show_ids(t, s, &n);
+    add_show(t, s, s->seat, ids[index], 0);
+    memmove(s->pending, s->pending + 1, (size_t)(s->npending - 1) * sizeof s->pending[0]);
+    s->npending--;
+    if (s->npending) {
+        s->seat = s->pending[0];
+        return 0;
+    }
+    if (s->phase == PHASE_FIRST_SHOW) {
+        start_show_phase(s);
+        return 0;
+    }
+    end_show_phase(t, s);
+    return 1;
+}
+
+PyObject *gz_show_log(const ShowState *s)
+{
+    PyObject *out = PyTuple_New(s->nlog);
+    int i;
+    if (out == NULL)
+        return NULL;
+    for (i = 0; i < s->nlog; i++) {
+        PyObject *entry = Py_BuildValue("(iiO)", s->log[i].seat, s->log[i].id,
+                                        s->log[i].forced ? Py_True : Py_False);
+        if (entry == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, entry);
+    }
+    return out;
+}

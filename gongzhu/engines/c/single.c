@@ -1,0 +1,851 @@
+/* SingleEngine: a one-deck hand, the C twin of gongzhu/engines/single.py.
+ *
+ * The same cascade in the same order (the opening lead, follow suit, the discard rule, the
+ * shown-card lock, the plug-ins' play rules, each asked only where it can matter), the same
+ * refusal codes, the same use of the random stream (one draw per decision: the
+ * int(r * n)-th legal action, shows and cards alike), the same trick resolution. */
+#include "engine.h"
+
+#define MAX_TRICKS 13
+
+typedef struct {
+    PyObject_HEAD
+    Tables *tables; /* NULL only before __init__ ends or after tp_clear */
+    /* plain state: copy() copies it byte for byte from here */
+    ShowState s;
+    uint64_t hands[4], taken[4];
+    int lifted[4];
+    uint64_t unled, played;
+    int first_of_suit, trick_leader;
+    int trick[4], ntrick;
+    int offenders[4], noffenders;
+    int ntricks, log_leader[MAX_TRICKS], log_keys[4 * MAX_TRICKS], log_winner[MAX_TRICKS],
+        log_taker[MAX_TRICKS];
+    unsigned long version;     /* bumped by every change of the state */
+    unsigned long legal_version; /* the version `legal` was found at (0: none yet) */
+    uint64_t legal;
+} Engine;
+
+static void start_play(Engine *e)
+{
+    e->trick_leader = e->s.seat = e->s.leader;
+    e->version++;
+}
+
+/* -- legality: one cascade decides and explains ----------------------------------------------- */
+
+typedef struct {
+    int code, detail; /* the rule that refused `why` (code 0: none) */
+} Why;
+
+static uint64_t lead_lock(const Engine *e, uint64_t hand, uint64_t locked)
+{
+    uint64_t blocked = 0, pending = locked & e->unled;
+    while (pending) {
+        uint64_t low = pending & (~pending + 1);
+        if ((hand & GZ_SUIT[__builtin_ctzll(pending) / 13]) != low)
+            blocked |= low;
+        pending ^= low;
+    }
+    return blocked;
+}
+
+/* legal less what the lock blocked, unless that leaves nothing: then the lock lifts (for the
+ * hand, with stuck="hand", recorded only when not explaining). */
+static uint64_t locked_out(Engine *e, uint64_t legal, uint64_t blocked, int why, int where,
+                           Why *out)
+{
+    uint64_t kept = legal & ~blocked;
+    if (kept) {
+        if (why >= 0 && !((kept >> why) & 1)) {
+            out->code = CODE_LOCK;
+            out->detail = where;
+        }
+        return kept;
+    }
+    if (e->tables->lift_for_hand && why < 0 && legal)
+        e->lifted[e->s.seat] = 1;
+    return legal;
+}
+
+/* Ask rule `rule` about the candidates `kept`: what it leaves of them in *kept.  0, or -1
+ * with an exception. */
+static int ask_rule(Engine *e, const Rule *rule, uint64_t hand, uint64_t *kept)
+{
+    Mask holding = {hand, 0};
+    uint64_t answer;
+    int rc = 0;
+    PyObject *situation = gz_situation(e->tables, e->s.seat, holding, e->trick, e->ntrick,
+                                       e->played, e->unled, *kept);
+    if (situation == NULL)
+        return -1;
+    if (rule->refuse != NULL) {
+        rc = gz_rule_answer(rule->refuse, situation, &answer);
+        if (rc == 0)
+            *kept &= ~answer;
+    }
+    if (rc == 0 && *kept && rule->require != NULL) {
+        rc = gz_rule_answer(rule->require, situation, &answer);
+        if (rc == 0 && (answer & *kept))
+            *kept &= answer;
+    }
+    Py_DECREF(situation);
+    return rc;
+}
+
+/* The plug-ins' rules, each narrowing legal, asked only where they can matter; one that
+ * would leave nothing lifts.  0, or -1 with an exception. */
+static int apply_rules(Engine *e, int moment, uint64_t hand, uint64_t *legal, int why, Why *out)
+{
+    const Tables *t = e->tables;
+    unsigned long version = e->version;
+    int r;
+    for (r = 0; r < t->nrules; r++) {
+        const Rule *rule = &t->rules[r];
+        uint64_t kept = *legal;
+        if (!(moment & rule->when) || !(kept & rule->cards))
+            continue;
+        if (ask_rule(e, rule, hand, &kept) < 0)
+            return -1;
+        if (e->version != version || e->tables != t) {
+            PyErr_SetString(PyExc_RuntimeError, "a play rule changed the engine asking it");
+            return -1;
+        }
+        if (kept && kept != *legal) {
+            if (why >= 0 && !((kept >> why) & 1)) {
+                out->code = CODE_PLAY_RULE;
+                out->detail = r;
+                return 0;
+            }
+            *legal = kept;
+        }
+    }
+    return 0;
+}
+
+/* The legal mask of the seat to act into *legal (why < 0), or the rule that refuses card
+ * `why` into *out (code 0 when it is legal).  0, or -1 with an exception (a play rule's). */
+static int cascade(Engine *e, int why, uint64_t *legal_out, Why *out)
+{
+    const Tables *t = e->tables;
+    int seat = e->s.seat, moment;
+    uint64_t hand = e->hands[seat], legal, locked;
+    out->code = out->detail = 0;
+    if (why >= 0 && !((hand >> why) & 1)) {
+        out->code = CODE_HOLDING;
+        return 0;
+    }
+    if (e->ntrick == 0) {
+        moment = t->moment_lead;
+        if (e->s.forced) {
+            legal = (e->s.forced & hand) ? e->s.forced & hand : hand;
+            if (why >= 0 && !((legal >> why) & 1)) {
+                out->code = CODE_OPENING_LEAD;
+                out->detail = __builtin_ctzll(e->s.forced);
+            }
+            *legal_out = legal;
+            return 0;
+        }
+        legal = hand;
+        if (t->lock_first) {
+            locked = e->lifted[seat] ? 0 : e->s.locked[seat].lo & hand;
+            if (locked) {
+                legal = locked_out(e, legal, lead_lock(e, hand, locked), why, LOCK_LEAD, out);
+                if (out->code)
+                    return 0;
+            }
+        }
+    } else {
+        int led = e->trick[0] / 13;
+        uint64_t follow = hand & GZ_SUIT[led];
+        if (follow) {
+            moment = t->moment_follow;
+            if (why >= 0 && !((follow >> why) & 1)) {
+                out->code = CODE_FOLLOW_SUIT;
+                out->detail = led;
+                return 0;
+            }
+            legal = follow;
+            /* a shown card may not follow in its suit's first trick, unless it is the only one */
+            if (e->first_of_suit && t->lock_first) {
+                locked = e->lifted[seat] ? 0 : e->s.locked[seat].lo & follow;
+                if (locked && locked != follow) {
+                    legal = follow & ~locked;
+                    if (why >= 0 && !((legal >> why) & 1)) {
+                        out->code = CODE_LOCK;
+                        out->detail = LOCK_FOLLOW;
+                        return 0;
+                    }
+                }
+            }
+        } else {
+            moment = t->moment_discard;
+            legal = hand;
+            if (t->has_preferred && t->strict) {
+                uint64_t same = hand & t->preferred[led];
+                if (same) {
+                    if (why >= 0 && !((same >> why) & 1)) {
+                        out->code = CODE_DISCARD_RULE;
+                        out->detail = led;
+                        return 0;
+                    }
+                    legal = same;
+                }
+            }
+            if (t->lock_discards) {
+                locked = e->lifted[seat] ? 0 : e->s.locked[seat].lo & hand;
+                if (locked) {
+                    legal = locked_out(e, legal, locked & e->unled, why, LOCK_DISCARD, out);
+                    if (out->code)
+                        return 0;
+                }
+            }
+        }
+    }
+    if (t->nrules && apply_rules(e, moment, hand, &legal, why, out) < 0)
+        return -1;
+    *legal_out = legal;
+    return 0;
+}
+
+/* The legal mask of the seat to act, found once per state. */
+static int legal_mask(Engine *e, uint64_t *out)
+{
+    Why unused;
+    if (e->legal_version != e->version) {
+        uint64_t legal;
+        unsigned long version = e->version;
+        if (cascade(e, -1, &legal, &unused) < 0)
+            return -1;
+        e->legal = legal;
+        e->legal_version = version;
+    }
+    *out = e->legal;
+    return 0;
+}
+
+/* -- playing ----------------------------------------------------------------------------------- */
+
+static void finish_trick(Engine *e)
+{
+    int first = e->trick[0], top = (first / 13 + 1) * 13, best = first, position = 0, i;
+    int winner, taker, n = e->ntricks;
+    for (i = 1; i < 4; i++) {
+        int card = e->trick[i];
+        if (best < card && card < top) {
+            best = card;
+            position = i;
+        }
+    }
+    winner = taker = (e->trick_leader + position) & 3;
+    if (e->noffenders)
+        taker = e->tables->last_offender ? e->offenders[e->noffenders - 1] : e->offenders[0];
+    e->noffenders = 0;
+    e->taken[taker] |= (1ULL << e->trick[0]) | (1ULL << e->trick[1]) | (1ULL << e->trick[2]) |
+                       (1ULL << e->trick[3]);
+    if (n < MAX_TRICKS) { /* always: 13 tricks a hand */
+        e->log_leader[n] = e->trick_leader;
+        memcpy(e->log_keys + 4 * n, e->trick, sizeof e->trick);
+        e->log_winner[n] = winner;
+        e->log_taker[n] = taker;
+        e->ntricks = n + 1;
+    }
+    e->ntrick = 0;
+    e->trick_leader = winner;
+    if (e->hands[winner]) {
+        e->s.seat = winner;
+    } else {
+        e->s.phase = PHASE_OVER;
+        e->s.seat = OVER;
+    }
+}
+
+/* Play card `key` (legal) for the seat to act. */
+static void play_key(Engine *e, int key)
+{
+    int seat = e->s.seat;
+    uint64_t bit = 1ULL << key;
+    const Tables *t = e->tables;
+    e->version++;
+    if (e->ntrick == 0) {
+        uint64_t suit_mask = GZ_SUIT[key / 13];
+        e->first_of_suit = (e->unled & suit_mask) != 0;
+        e->unled &= ~suit_mask;
+        e->s.forced = 0;
+    } else if (t->penalty) {
+        int led = e->trick[0] / 13;
+        uint64_t preferred = t->preferred[led], hand = e->hands[seat];
+        if (!(hand & GZ_SUIT[led]) && (hand & preferred) && !(bit & preferred))
+            e->offenders[e->noffenders++] = seat;
+    }
+    e->hands[seat] ^= bit;
+    e->played |= bit;
+    e->trick[e->ntrick++] = key;
+    if (e->ntrick == 4)
+        finish_trick(e);
+    else
+        e->s.seat = (seat + 1) & 3;
+}
+
+/* -- the type --------------------------------------------------------------------------------- */
+
+static int check_tables(PyObject *tables)
+{
+    if (!PyObject_TypeCheck(tables, &GZ_TablesType) || !((Tables *)tables)->ready) {
+        PyErr_SetString(PyExc_TypeError, "the engine's first argument is a made Tables");
+        return -1;
+    }
+    if (((Tables *)tables)->copies != 1) {
+        PyErr_SetString(PyExc_ValueError, "SingleEngine plays one deck: these Tables have two");
+        return -1;
+    }
+    return 0;
+}
+
+/* SingleEngine(tables, holdings, leader, forced, first_seat, first_cards) */
+static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
+{
+    PyObject *tables, *holdings, *leader, *forced, *first_seat, *first_cards;
+    Mask masks[4];
+    ShowState start;
+    int seat, size;
+    memset(&start, 0, sizeof start);
+    static char *kwlist[] = {"tables", "holdings", "leader", "forced", "first_seat",
+                             "first_cards", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOO:SingleEngine", kwlist, &tables,
+                                     &holdings, &leader, &forced, &first_seat, &first_cards))
+        return -1;
+    if (check_tables(tables) < 0)
+        return -1;
+    if (gz_read_masks(holdings, masks, "holdings: expected four 52-bit card masks", 0) < 0)
+        return -1;
+    size = mask_count(masks[0]);
+    for (seat = 0; seat < 4; seat++) {
+        if (masks[seat].hi || mask_count(masks[seat]) != size) {
+            PyErr_SetString(PyExc_ValueError,
+                            "holdings: expected four 52-bit card masks of as many cards");
+            return -1;
+        }
+    }
+    if ((masks[0].lo & masks[1].lo) || ((masks[0].lo | masks[1].lo) & masks[2].lo) ||
+        ((masks[0].lo | masks[1].lo | masks[2].lo) & masks[3].lo)) {
+        PyErr_SetString(PyExc_ValueError, "holdings overlap");
+        return -1;
+    }
+    if (gz_read_start(leader, forced, first_seat, first_cards, &start) < 0)
+        return -1;
+    /* everything is read: set the engine up in one go */
+    Py_INCREF(tables);
+    Py_XSETREF(e->tables, (Tables *)tables);
+    memset(&e->s, 0, sizeof(Engine) - offsetof(Engine, s));
+    e->s = start;
+    for (seat = 0; seat < 4; seat++)
+        e->hands[seat] = masks[seat].lo;
+    e->unled = ALL_CARDS;
+    e->trick_leader = start.leader;
+    e->version = 1;
+    gz_shows_begin(e->tables, &e->s, masks);
+    return 0;
+}
+
+static PyObject *engine_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    Engine *e = (Engine *)type->tp_alloc(type, 0);
+    (void)args;
+    (void)kwds;
+    if (e == NULL)
+        return NULL;
+    e->s.phase = PHASE_OVER; /* an engine __init__ has not set up is over */
+    e->s.seat = OVER;
+    return (PyObject *)e;
+}
+
+static int engine_traverse(Engine *e, visitproc visit, void *arg)
+{
+    Py_VISIT(e->tables);
+    return 0;
+}
+
+static int engine_clear(Engine *e)
+{
+    Py_CLEAR(e->tables);
+    e->s.phase = PHASE_OVER;
+    e->s.seat = OVER;
+    return 0;
+}
+
+static void engine_dealloc(Engine *e)
+{
+    PyObject_GC_UnTrack(e);
+    engine_clear(e);
+    Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+/* An engine is over until __init__ sets it up (and after tp_clear): the checks of the
+ * phase cover a missing table. */
+
+static PyObject *engine_legal(Engine *e, PyObject *unused)
+{
+    uint64_t mask;
+    PyObject *out;
+    Py_ssize_t i = 0;
+    (void)unused;
+    if (e->s.phase == PHASE_OVER)
+        return PyTuple_New(0);
+    if (e->s.phase != PHASE_PLAY)
+        return gz_show_legal(e->tables, &e->s);
+    if (legal_mask(e, &mask) < 0)
+        return NULL;
+    out = PyTuple_New(__builtin_popcountll(mask));
+    if (out == NULL)
+        return NULL;
+    while (mask) {
+        PyObject *play = gz_play(__builtin_ctzll(mask));
+        if (play == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_INCREF(play);
+        PyTuple_SET_ITEM(out, i++, play);
+        mask &= mask - 1;
+    }
+    return out;
+}
+
+static PyObject *engine_legal_mask(Engine *e, PyObject *unused)
+{
+    uint64_t mask;
+    (void)unused;
+    if (e->s.phase != PHASE_PLAY) {
+        PyErr_SetString(PyExc_ValueError, "legal_mask: not in the play phase");
+        return NULL;
+    }
+    if (legal_mask(e, &mask) < 0)
+        return NULL;
+    return PyLong_FromUnsignedLongLong(mask);
+}
+
+static PyObject *engine_show(Engine *e, PyObject *arg)
+{
+    long choice;
+    int overflow, n;
+    if (e->s.phase > PHASE_SHOW || !PyLong_CheckExact(arg))
+        return PyLong_FromLong(ILLEGAL);
+    choice = PyLong_AsLongAndOverflow(arg, &overflow);
+    gz_show_ids(e->tables, &e->s, &n);
+    if (overflow || choice < 0 || choice >= n)
+        return PyLong_FromLong(ILLEGAL);
+    e->version++;
+    if (gz_show_take(e->tables, &e->s, (int)choice))
+        start_play(e);
+    return PyLong_FromLong(e->s.seat);
+}
+
+/* play(key) -> the next seat, -1 after the last card, -2 (nothing changes) when the card
+ * may not be played, key is not an int in 0..51 or the hand is not in its play phase. */
+static PyObject *engine_play(Engine *e, PyObject *arg)
+{
+    long key;
+    int overflow;
+    uint64_t legal;
+    if (e->s.phase != PHASE_PLAY || !PyLong_CheckExact(arg))
+        return PyLong_FromLong(ILLEGAL);
+    key = PyLong_AsLongAndOverflow(arg, &overflow);
+    if (overflow || key < 0 || key >= 52)
+        return PyLong_FromLong(ILLEGAL);
+    if (legal_mask(e, &legal) < 0)
+        return NULL;
+    if (!((legal >> key) & 1))
+        return PyLong_FromLong(ILLEGAL);
+    play_key(e, (int)key);
+    return PyLong_FromLong(e->s.seat);
+}
+
+/* refusal(key) -> (code, detail) or None: see gongzhu.play.explain_refusal. */
+static PyObject *engine_refusal(Engine *e, PyObject *arg)
+{
+    long key;
+    int overflow;
+    uint64_t legal;
+    Why why;
+    if (e->s.phase != PHASE_PLAY)
+        return Py_BuildValue("(ii)", CODE_HOLDING, OVER_DETAIL);
+    if (!PyLong_CheckExact(arg))
+        return Py_BuildValue("(ii)", CODE_SHAPE, SHAPE_ONE);
+    key = PyLong_AsLongAndOverflow(arg, &overflow);
+    if (overflow || key < 0 || key >= 52)
+        return Py_BuildValue("(ii)", CODE_SHAPE, SHAPE_ONE);
+    if (cascade(e, (int)key, &legal, &why) < 0)
+        return NULL;
+    if (!why.code)
+        Py_RETURN_NONE;
+    return Py_BuildValue("(ii)", why.code, why.detail);
+}
+
+/* random_playout(random): play to the end from any phase, one draw per decision. */
+static PyObject *engine_random_playout(Engine *e, PyObject *random)
+{
+    while (e->s.phase < PHASE_PLAY) {
+        int n, pick;
+        unsigned long version = e->version;
+        gz_show_ids(e->tables, &e->s, &n);
+        if (gz_draw(random, n, &pick) < 0)
+            return NULL;
+        if (e->version != version || e->tables == NULL) {
+            PyErr_SetString(PyExc_RuntimeError, "random() changed the engine under random_playout");
+            return NULL;
+        }
+        e->version++;
+        if (gz_show_take(e->tables, &e->s, pick))
+            start_play(e);
+    }
+    while (e->s.phase == PHASE_PLAY) {
+        uint64_t mask;
+        int n, skip;
+        unsigned long version;
+        if (legal_mask(e, &mask) < 0)
+            return NULL;
+        n = __builtin_popcountll(mask);
+        if (n == 0) {
+            PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
+            return NULL;
+        }
+        version = e->version;
+        if (gz_draw(random, n, &skip) < 0)
+            return NULL;
+        if (e->version != version || e->tables == NULL) {
+            PyErr_SetString(PyExc_RuntimeError, "random() changed the engine under random_playout");
+            return NULL;
+        }
+        while (skip-- > 0)
+            mask &= mask - 1;
+        play_key(e, __builtin_ctzll(mask));
+    }
+    Py_RETURN_NONE;
+}
+
+/* copy() -> an independent engine of the same type, sharing the tables. */
+static PyObject *engine_copy(Engine *e, PyObject *unused)
+{
+    Engine *new;
+    (void)unused;
+    new = (Engine *)Py_TYPE(e)->tp_alloc(Py_TYPE(e), 0);
+    if (new == NULL)
+        return NULL;
+    memcpy((char *)new + offsetof(Engine, s), (char *)e + offsetof(Engine, s),
+           sizeof(Engine) - offsetof(Engine, s));
+    Py_XINCREF(e->tables);
+    new->tables = e->tables;
+    return (PyObject *)new;
+}
+
+/* redeal(holdings): each seat holds holdings[seat] now (the play phase only); the same
+ * cards between the seats and the same count per seat, else ValueError with the engine
+ * unchanged.  The discard-rule offenders of the trick under way are found again. */
+static PyObject *engine_redeal(Engine *e, PyObject *holdings)
+{
+    Mask m[4];
+    int s;
+    if (gz_read_masks(holdings, m, "holdings: expected four 52-bit card masks", 0) < 0)
+        return NULL;
+    for (s = 0; s < 4; s++) {
+        if (m[s].hi) {
+            PyErr_SetString(PyExc_ValueError, "holdings: expected four 52-bit card masks");
+            return NULL;
+        }
+    }
+    if ((m[0].lo & m[1].lo) || ((m[0].lo | m[1].lo) & m[2].lo) ||
+        ((m[0].lo | m[1].lo | m[2].lo) & m[3].lo)) {
+        PyErr_SetString(PyExc_ValueError, "holdings overlap");
+        return NULL;
+    }
+    if (e->s.phase != PHASE_PLAY) {
+        PyErr_SetString(PyExc_ValueError, "redeal: holdings change in the play phase only");
+        return NULL;
+    }
+    if ((m[0].lo | m[1].lo | m[2].lo | m[3].lo) !=
+        (e->hands[0] | e->hands[1] | e->hands[2] | e->hands[3])) {
+        PyErr_SetString(PyExc_ValueError,
+                        "redeal: the seats must hold the same cards between them");
+        return NULL;
+    }
+    for (s = 0; s < 4; s++) {
+        if (__builtin_popcountll(m[s].lo) != __builtin_popcountll(e->hands[s])) {
+            PyErr_SetString(PyExc_ValueError, "redeal: each seat must keep its number of cards");
+            return NULL;
+        }
+    }
+    for (s = 0; s < 4; s++)
+        e->hands[s] = m[s].lo;
+    e->version++;
+    if (e->tables->penalty && e->ntrick) {
+        /* who broke the discard rule in the trick under way depends on what they held */
+        int led = e->trick[0] / 13, i;
+        uint64_t preferred = e->tables->preferred[led];
+        e->noffenders = 0;
+        for (i = 1; i < e->ntrick; i++) {
+            int key = e->trick[i], who = (e->trick_leader + i) & 3;
+            if (key / 13 != led && (e->hands[who] & preferred) && !((1ULL << key) & preferred))
+                e->offenders[e->noffenders++] = who;
+        }
+    }
+    Py_RETURN_NONE;
+}
+
+/* -- the greedy playout policy of gongzhu.bots.search.greedy_rollout_policy ---------------- */
+
+#define PIG_I 10
+#define SHEEP_I 35
+#define TRANSFORMER_I 47
+#define RANK_OF(c) ((c) % 13 + 2)
+#define HIGHEST(mask) (63 - __builtin_clzll(mask))
+#define LOWEST(mask) (__builtin_ctzll(mask))
+
+/* The policy's card among `legal`; -1 on error (a draw). */
+static int greedy_choice(Engine *e, uint64_t legal, const long *values, PyObject *random)
+{
+    uint64_t m, follow;
+    int led, best_rank = 0, negative = 0, last, i, choice = -1;
+    long points = 0;
+    if ((legal & (legal - 1)) == 0)
+        return __builtin_ctzll(legal);
+    if (e->ntrick == 0) {
+        double best_key = 1e9;
+        for (m = legal; m; m &= m - 1) {
+            int card = __builtin_ctzll(m), rank = RANK_OF(card), suit = card / 13;
+            PyObject *r = PyObject_CallNoArgs(random);
+            double x, key;
+            if (r == NULL)
+                return -1;
+            x = PyFloat_AsDouble(r);
+            Py_DECREF(r);
+            if (x == -1.0 && PyErr_Occurred())
+                return -1;
+            if (!(x >= 0.0 && x < 1.0)) {
+                PyErr_SetString(PyExc_ValueError, "random() must return a float in [0, 1)");
+                return -1;
+            }
+            key = (double)rank + x;
+            if (suit == 0) {
+                if (card == PIG_I)
+                    key += 30;
+                else if (rank > 12)
+                    key += 20;
+            } else if (suit == 1) {
+                key += 2;
+            } else if (card == SHEEP_I || card == TRANSFORMER_I) {
+                key += 15;
+            }
+            if (key < best_key) {
+                best_key = key;
+                choice = card;
+            }
+        }
+        return choice;
+    }
+    led = e->trick[0] / 13;
+    for (i = 0; i < e->ntrick; i++) {
+        int card = e->trick[i];
+        long value = values[card];
+        points += value;
+        if (value < 0)
+            negative = 1;
+        if (card / 13 == led && RANK_OF(card) > best_rank)
+            best_rank = RANK_OF(card);
+    }
+    last = e->ntrick == 3;
+    follow = legal & GZ_SUIT[led];
+    if (follow) {
+        /* ranks within a suit are distinct: "max"/"min" below are unique */
+        uint64_t under = 0, over = 0, safe, keep;
+        if (led == 0 && best_rank > 12 && (follow >> PIG_I & 1))
+            return PIG_I;
+        for (m = follow; m; m &= m - 1) {
+            int card = __builtin_ctzll(m);
+            if (RANK_OF(card) < best_rank)
+                under |= 1ULL << card;
+            else if (RANK_OF(card) > best_rank)
+                over |= 1ULL << card;
+        }
+        if (negative || led == 1) {
+            if (under)
+                return HIGHEST(under);
+            return last ? HIGHEST(follow) : LOWEST(follow);
+        }
+        safe = follow & ~(1ULL << PIG_I);
+        if (!safe)
+            safe = follow;
+        if (points > 0 && over)
+            return last ? LOWEST(over) : HIGHEST(over);
+        if (last) {
+            if (over >> SHEEP_I & 1)
+                return SHEEP_I;
+            keep = safe & ~((1ULL << SHEEP_I) | (1ULL << TRANSFORMER_I));
+            return HIGHEST(keep ? keep : safe);
+        }
+        if (under)
+            return HIGHEST(under);
+        return LOWEST(safe);
+    }
+    {
+        long worst_key = 0;
+        int first = 1;
+        for (m = legal; m; m &= m - 1) {
+            int card = __builtin_ctzll(m);
+            long value = values[card], key = -value * 2 + RANK_OF(card);
+            if (card == PIG_I)
+                key += 1000;
+            if (card == TRANSFORMER_I)
+                key += negative ? 300 : -30;
+            if (value > 0)
+                key -= 500;
+            if (first || key > worst_key) {
+                worst_key = key;
+                choice = card;
+                first = 0;
+            }
+        }
+    }
+    return choice;
+}
+
+/* greedy_playout(values, random): play to the end with the greedy playout policy, card for
+ * card the choices of gongzhu.bots.search.greedy_rollout_policy (the tests compare them):
+ * values holds the 52 cards' base values (ints); random() is called once per legal card,
+ * lowest first, on every lead with more than one legal card, and nowhere else. */
+static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
+{
+    PyObject *values_obj, *random, *fast;
+    long values[52];
+    Py_ssize_t i;
+    if (!PyArg_ParseTuple(args, "OO:greedy_playout", &values_obj, &random))
+        return NULL;
+    fast = PySequence_Fast(values_obj, "values must be a sequence of 52 ints");
+    if (fast == NULL)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(fast) != 52) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "values must be a sequence of 52 ints");
+        return NULL;
+    }
+    for (i = 0; i < 52; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        if (v < -100000 || v > 100000) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "a card value is out of range (|value| <= 100000)");
+            return NULL;
+        }
+        values[i] = v;
+    }
+    Py_DECREF(fast);
+    if (e->s.phase != PHASE_PLAY) {
+        PyErr_SetString(PyExc_ValueError, "greedy_playout: not in the play phase");
+        return NULL;
+    }
+    while (e->s.phase == PHASE_PLAY) {
+        uint64_t mask;
+        unsigned long version;
+        int card;
+        if (legal_mask(e, &mask) < 0)
+            return NULL;
+        if (mask == 0) {
+            PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
+            return NULL;
+        }
+        version = e->version;
+        card = greedy_choice(e, mask, values, random);
+        if (card < 0)
+            return NULL;
+        if (e->version != version || e->tables == NULL) {
+            PyErr_SetString(PyExc_RuntimeError, "random() changed the engine under greedy_playout");
+            return NULL;
+        }
+        play_key(e, card);
+    }
+    Py_RETURN_NONE;
+}
+
+/* -- attributes ---------------------------------------------------------------------------- */
+
+static PyObject *masks_of(const uint64_t *m)
+{
+    Mask out[4] = {{m[0], 0}, {m[1], 0}, {m[2], 0}, {m[3], 0}};
+    return gz_masks_tuple(out);
+}
+
+static PyObject *get_phase(Engine *e, void *c) { (void)c; return PyLong_FromLong(e->s.phase); }
+static PyObject *get_seat(Engine *e, void *c) { (void)c; return PyLong_FromLong(e->s.seat); }
+static PyObject *get_holdings(Engine *e, void *c) { (void)c; return masks_of(e->hands); }
+static PyObject *get_taken(Engine *e, void *c) { (void)c; return masks_of(e->taken); }
+static PyObject *get_trick_leader(Engine *e, void *c) { (void)c; return PyLong_FromLong(e->trick_leader); }
+static PyObject *get_trick_count(Engine *e, void *c) { (void)c; return PyLong_FromLong(e->ntricks); }
+static PyObject *get_show_log(Engine *e, void *c) { (void)c; return gz_show_log(&e->s); }
+static PyObject *get_trick(Engine *e, void *c) { (void)c; return gz_int_tuple(e->ntrick, e->trick); }
+
+static PyObject *get_trick_log(Engine *e, void *c)
+{
+    (void)c;
+    return gz_trick_log(e->log_leader, e->log_keys, e->log_winner, e->log_taker, e->ntricks);
+}
+
+static PyObject *engine_shown_taken(Engine *e, PyObject *unused)
+{
+    (void)e;
+    (void)unused;
+    Py_RETURN_NONE; /* one deck: a shown card is one card */
+}
+
+static PyGetSetDef engine_getset[] = {
+    {"phase", (getter)get_phase, NULL, "the phase (gongzhu.play.ENGINE_PHASES)", NULL},
+    {"seat", (getter)get_seat, NULL, "the seat to act, or -1 when over", NULL},
+    {"holdings", (getter)get_holdings, NULL, "each seat's cards (masks)", NULL},
+    {"taken", (getter)get_taken, NULL, "each seat's taken cards (masks)", NULL},
+    {"trick", (getter)get_trick, NULL, "the play keys of the trick under way", NULL},
+    {"trick_leader", (getter)get_trick_leader, NULL, "the seat that leads the trick", NULL},
+    {"trick_count", (getter)get_trick_count, NULL, "how many tricks are finished", NULL},
+    {"trick_log", (getter)get_trick_log, NULL,
+     "the finished tricks: (leader, keys, winner, taker) each", NULL},
+    {"show_log", (getter)get_show_log, NULL,
+     "every show decision and automatic show: (seat, choice id, forced) each", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef engine_methods[] = {
+    {"legal", (PyCFunction)engine_legal, METH_NOARGS, "the legal actions of the seat to act"},
+    {"legal_mask", (PyCFunction)engine_legal_mask, METH_NOARGS,
+     "the cards the seat to act may play (the play phase)"},
+    {"show", (PyCFunction)engine_show, METH_O,
+     "show(choice) -> the next seat, or -2: take show number choice of legal()"},
+    {"play", (PyCFunction)engine_play, METH_O, "play(key) -> next seat, -1 over, -2 illegal"},
+    {"refusal", (PyCFunction)engine_refusal, METH_O,
+     "refusal(key) -> (code, detail) or None (gongzhu.play.explain_refusal)"},
+    {"copy", (PyCFunction)engine_copy, METH_NOARGS, "an independent copy"},
+    {"random_playout", (PyCFunction)engine_random_playout, METH_O,
+     "random_playout(random): play to the end, one draw per decision"},
+    {"redeal", (PyCFunction)engine_redeal, METH_O,
+     "redeal(holdings): each seat holds holdings[seat] now (the play phase)"},
+    {"greedy_playout", (PyCFunction)engine_greedy_playout, METH_VARARGS,
+     "greedy_playout(values, random): the greedy playout policy of gongzhu.bots.search"},
+    {"shown_taken", (PyCFunction)engine_shown_taken, METH_NOARGS, "None: one deck"},
+    {NULL, NULL, 0, NULL},
+};
+
+PyTypeObject GZ_SingleEngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gongzhu._speedups.SingleEngine",
+    .tp_doc = "SingleEngine(tables, holdings, leader, forced, first_seat, first_cards)\n\n"
+              "A one-deck hand in C (see gongzhu.engines.single.SingleEngine).",
+    .tp_basicsize = sizeof(Engine),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = engine_new,
+    .tp_init = (initproc)engine_init,
+    .tp_dealloc = (destructor)engine_dealloc,
+    .tp_traverse = (traverseproc)engine_traverse,
+    .tp_clear = (inquiry)engine_clear,
+    .tp_methods = engine_methods,
+    .tp_getset = engine_getset,
+};

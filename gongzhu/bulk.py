@@ -17,12 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from .cards import Card
 from .deal import SEATS, Deal
 from .masks import CardMask
 from .play import HandEngine
-from .scoring import HandFacts, Outcome, ShowRecord, show_record
-from .showphase import KINDS, ShowPhase
+from .scoring import HandFacts, Outcome
+from .showphase import ShowPhase, copy_record
 
 if TYPE_CHECKING:
     from .rules import Rules
@@ -39,20 +38,13 @@ def facts_of(engine: HandEngine, dealt: Sequence[CardMask], shows: ShowPhase) ->
     :param dealt: each seat's dealt cards.
     :param shows: the ruleset's show phases (the engine names shows by their ids).
     """
-    records = shows.records
-    made = tuple(
-        record for seat, choice, _forced in engine.show_log for record in records(seat, choice)
-    )
     copies = engine.shown_taken()
-    shown_taken: tuple[tuple[ShowRecord, ...], ...] | None = None
+    shown_taken = None
     if copies is not None:
-        shown_taken = tuple(
-            tuple(
-                show_record(who, Card.from_index(index), KINDS[kind]) for who, index, kind in seat
-            )
-            for seat in copies
-        )
-    return HandFacts(tuple(engine.taken), tuple(dealt), made, shown_taken)
+        shown_taken = tuple([tuple(map(copy_record, seat)) for seat in copies])
+    return HandFacts(
+        tuple(engine.taken), tuple(dealt), shows.records_of(engine.show_log), shown_taken
+    )
 
 
 class RandomHands:

@@ -200,12 +200,7 @@ class HandState:
     @property
     def show_records(self) -> tuple[ShowRecord, ...]:
         """Every shown card with its seat and kind, in the order shown."""
-        records = self.rules.show_phase.records
-        return tuple(
-            record
-            for seat, choice_id, _forced in self._engine.show_log
-            for record in records(seat, choice_id)
-        )
+        return self.rules.show_phase.records_of(self._engine.show_log)
 
     @property
     def tricks(self) -> tuple[Trick, ...]:

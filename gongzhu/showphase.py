@@ -39,6 +39,7 @@ __all__ = [
     "ShowFilter",
     "ShowPhase",
     "build_show_phase",
+    "copy_record",
     "sub_multisets",
 ]
 
@@ -72,6 +73,22 @@ class ShowChoice:
     factor: int
     locks: bool
     kind_code: int
+
+
+class _CopyRecords(dict[tuple[int, int, int], ShowRecord]):
+    """(seat, card index, kind code) -> its :class:`~gongzhu.scoring.ShowRecord`, made on
+    first use."""
+
+    def __missing__(self, key: tuple[int, int, int]) -> ShowRecord:
+        seat, index, kind = key
+        record = self[key] = show_record(seat, Card.from_index(index), KINDS[kind])
+        return record
+
+
+copy_record: Final[Callable[[tuple[int, int, int]], ShowRecord]] = _CopyRecords().__getitem__
+"""The :class:`~gongzhu.scoring.ShowRecord` of a shown copy as engines name it:
+``(seat that showed it, card index, kind code)`` (:meth:`HandEngine.shown_taken
+<gongzhu.play.HandEngine.shown_taken>`)."""
 
 
 def sub_multisets(cards: Sequence[Card]) -> list[tuple[Card, ...]]:
@@ -163,6 +180,15 @@ class ShowPhase:
     def records(self, seat: int, choice: int) -> tuple[ShowRecord, ...]:
         """The :class:`~gongzhu.scoring.ShowRecord` of each card of show ``choice`` by ``seat``."""
         return self._records[choice][seat]
+
+    def records_of(self, log: Sequence[tuple[int, int, bool]]) -> tuple[ShowRecord, ...]:
+        """Every shown card of an engine's :attr:`~gongzhu.play.HandEngine.show_log`, in
+        the order shown."""
+        table = self._records
+        made: tuple[ShowRecord, ...] = ()
+        for seat, choice, _forced in log:
+            made += table[choice][seat]
+        return made
 
     def refusal(self, phase: Phase, seat: int, holding: CardMask, action: Action) -> str:
         """Why ``action`` is not among a seat's shows (for an error message).

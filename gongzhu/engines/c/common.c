@@ -6,40 +6,41 @@ const uint64_t GZ_SUIT[4] = {0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFF
 
 /* -- masks ------------------------------------------------------------------------------- */
 
-/* An int: 0 with *m set when 0 <= v < 2**104; 1 when out of range; -1 on other errors. */
+/* An int: 0 with *m set when 0 <= v < 2**104; 1 when out of range; -1 on other errors.
+ * A mask wider than 64 bits (two decks) is read as 16 little-endian bytes, not by shifts:
+ * a two-deck hand reads and writes several masks, and an OverflowError per read costs more
+ * than the rest of the read. */
 static int long_to_mask(PyObject *v, Mask *m)
 {
-    unsigned long long x = PyLong_AsUnsignedLongLong(v), hi;
-    PyObject *shift, *shifted;
-    if (!(x == (unsigned long long)-1 && PyErr_Occurred())) {
+    unsigned char bytes[16];
+    uint64_t low = 0, high = 0;
+    int i;
+    if (_PyLong_Sign(v) < 0)
+        return 1;
+    if (_PyLong_NumBits(v) <= 64) {
+        unsigned long long x = PyLong_AsUnsignedLongLong(v);
+        if (x == (unsigned long long)-1 && PyErr_Occurred())
+            return -1;
         m->lo = x & ALL_CARDS;
         m->hi = x >> 52;
         return 0;
     }
-    if (!PyErr_ExceptionMatches(PyExc_OverflowError))
-        return -1;
-    PyErr_Clear(); /* negative, or 2**64 or more */
-    shift = PyLong_FromLong(52);
-    if (shift == NULL)
-        return -1;
-    shifted = PyNumber_Rshift(v, shift);
-    Py_DECREF(shift);
-    if (shifted == NULL)
-        return -1;
-    hi = PyLong_AsUnsignedLongLong(shifted);
-    Py_DECREF(shifted);
-    if (hi == (unsigned long long)-1 && PyErr_Occurred()) {
-        if (!PyErr_ExceptionMatches(PyExc_OverflowError))
-            return -1;
-        PyErr_Clear();
+    if (_PyLong_NumBits(v) > 104)
         return 1;
+#if PY_VERSION_HEX >= 0x030D0000
+    if (PyLong_AsNativeBytes(v, bytes, 16,
+                             Py_ASNATIVEBYTES_LITTLE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER) < 0)
+        return -1;
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)v, bytes, 16, 1, 0) < 0)
+        return -1;
+#endif
+    for (i = 7; i >= 0; i--) {
+        low = low << 8 | bytes[i];
+        high = high << 8 | bytes[8 + i];
     }
-    if (hi >> 52)
-        return 1;
-    m->hi = hi;
-    m->lo = PyLong_AsUnsignedLongLongMask(v) & ALL_CARDS;
-    if (m->lo == (unsigned long long)-1 && PyErr_Occurred())
-        return -1;
+    m->lo = low & ALL_CARDS;
+    m->hi = low >> 52 | high << 12;
     return 0;
 }
 
@@ -105,31 +106,20 @@ int gz_small_int(PyObject *o, long lo, long hi, long *out, const char *message)
 
 PyObject *gz_mask_long(Mask m)
 {
-    PyObject *hi, *shift, *shifted, *lo, *out;
-    if ((m.hi >> 12) == 0)
-        return PyLong_FromUnsignedLongLong(m.lo | (m.hi << 52));
-    hi = PyLong_FromUnsignedLongLong(m.hi);
-    if (hi == NULL)
-        return NULL;
-    shift = PyLong_FromLong(52);
-    if (shift == NULL) {
-        Py_DECREF(hi);
-        return NULL;
+    unsigned char bytes[16];
+    uint64_t low = m.lo | m.hi << 52, high = m.hi >> 12;
+    int i;
+    if (high == 0)
+        return PyLong_FromUnsignedLongLong(low);
+    for (i = 0; i < 8; i++) {
+        bytes[i] = (unsigned char)(low >> (8 * i));
+        bytes[8 + i] = (unsigned char)(high >> (8 * i));
     }
-    shifted = PyNumber_Lshift(hi, shift);
-    Py_DECREF(hi);
-    Py_DECREF(shift);
-    if (shifted == NULL)
-        return NULL;
-    lo = PyLong_FromUnsignedLongLong(m.lo);
-    if (lo == NULL) {
-        Py_DECREF(shifted);
-        return NULL;
-    }
-    out = PyNumber_Or(shifted, lo);
-    Py_DECREF(shifted);
-    Py_DECREF(lo);
-    return out;
+#if PY_VERSION_HEX >= 0x030D0000
+    return PyLong_FromUnsignedNativeBytes(bytes, 16, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+#else
+    return _PyLong_FromByteArray(bytes, 16, 1, 0);
+#endif
 }
 
 PyObject *gz_masks_tuple(const Mask *m)
@@ -270,12 +260,22 @@ int gz_draw(PyObject *random, int n, int *out)
 
 /* -- plug-ins' play rules --------------------------------------------------------------------- */
 
-/* (x | x >> 52) & ALL_CARDS for any int x, as the Python reference computes it, into *out. */
+/* (x | x >> 52) & ALL_CARDS for any int x, as the Python reference computes it, into *out:
+ * in C for a card mask of up to 64 bits (the usual answer), by Python's int operations for
+ * any other int (two-deck masks, negative numbers). */
 static int first_copy_bits(PyObject *answer, uint64_t *out)
 {
-    PyObject *x = PyNumber_Index(answer), *shift = NULL, *shifted = NULL, *both = NULL;
+    PyObject *x, *shift = NULL, *shifted = NULL, *both = NULL;
     PyObject *all = NULL, *low = NULL;
     int rc = -1;
+    if (PyLong_CheckExact(answer) && _PyLong_Sign(answer) >= 0 && _PyLong_NumBits(answer) <= 64) {
+        uint64_t value = PyLong_AsUnsignedLongLong(answer);
+        if (value == (uint64_t)-1 && PyErr_Occurred())
+            return -1;
+        *out = (value | value >> 52) & ALL_CARDS;
+        return 0;
+    }
+    x = PyNumber_Index(answer);
     if (x == NULL)
         return -1;
     shift = PyLong_FromLong(52);
@@ -313,22 +313,30 @@ int gz_rule_answer(PyObject *part, PyObject *situation, uint64_t *out)
     return rc;
 }
 
+/* The situation is made as tuple.__new__ makes a named tuple's instance: the class's
+ * allocator with its six fields (PlaySituation's __new__ does nothing else), which costs a
+ * fraction of calling the class from C; a rule may be asked at every play. */
 PyObject *gz_situation(const Tables *t, int seat, Mask holding, const int *trick, int ntrick,
                        uint64_t played, uint64_t unled, uint64_t candidates)
 {
-    PyObject *args[6], *situation = NULL;
+    PyTypeObject *type = (PyTypeObject *)t->situation;
+    PyObject *fields[6], *situation;
     int i, ok = 1;
-    args[0] = PyLong_FromLong(seat);
-    args[1] = gz_mask_long(holding);
-    args[2] = gz_int_tuple(ntrick, trick);
-    args[3] = PyLong_FromUnsignedLongLong(played);
-    args[4] = PyLong_FromUnsignedLongLong(unled);
-    args[5] = PyLong_FromUnsignedLongLong(candidates);
+    fields[0] = PyLong_FromLong(seat);
+    fields[1] = gz_mask_long(holding);
+    fields[2] = gz_int_tuple(ntrick, trick);
+    fields[3] = PyLong_FromUnsignedLongLong(played);
+    fields[4] = PyLong_FromUnsignedLongLong(unled);
+    fields[5] = PyLong_FromUnsignedLongLong(candidates);
     for (i = 0; i < 6; i++)
-        ok = ok && args[i] != NULL;
-    if (ok)
-        situation = PyObject_Vectorcall(t->situation, args, 6, NULL);
+        ok = ok && fields[i] != NULL;
+    situation = ok ? type->tp_alloc(type, 6) : NULL;
+    if (situation == NULL) {
+        for (i = 0; i < 6; i++)
+            Py_XDECREF(fields[i]);
+        return NULL;
+    }
     for (i = 0; i < 6; i++)
-        Py_XDECREF(args[i]);
+        PyTuple_SET_ITEM(situation, i, fields[i]); /* the situation takes the references */
     return situation;
 }

@@ -150,7 +150,7 @@ typedef struct {
     int pair_beats_unmatched;
     int nrules;
     Rule *rules;
-    PyObject *situation; /* the PlaySituation class */
+    PyObject *situation; /* the PlaySituation class: a named tuple of six fields */
     int moment_lead, moment_follow, moment_discard;
 } Tables;
 

@@ -120,8 +120,13 @@ static int tables_init(Tables *t, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "Tables: copies must be 1 or 2");
         return -1;
     }
+    if (!PyType_Check(situation) ||
+        !PyType_IsSubtype((PyTypeObject *)situation, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "Tables: the situation class is a tuple subclass");
+        return -1;
+    }
     if (PyTuple_GET_SIZE(cards) > MAX_SHOWABLE || auto_show < 0 ||
-        PyTuple_GET_SIZE(choices) > 100000 || !PyCallable_Check(situation) ||
+        PyTuple_GET_SIZE(choices) > 100000 ||
         PyTuple_GET_SIZE(moments) != 3 || PyTuple_GET_SIZE(play) != 9 ||
         (first != Py_None && (!PyTuple_Check(first) || PyTuple_GET_SIZE(first) != 52))) {
         PyErr_SetString(PyExc_ValueError, "Tables: malformed arguments");

@@ -303,7 +303,7 @@ class Rules:
         self.first_shows: bool = compiled.first_shows
         """Whether the ruleset has the 首明 phase."""
         self.scorer: Scorer = compiled.scorer
-        """Scores hands under this ruleset (:class:`~gongzhu.scorer.Scorer`)."""
+        """Scores hands under this ruleset (:class:`~gongzhu.scoring.Scorer`)."""
         self.decides_match_end: bool = compiled.decides_match_end
         """Whether a plug-in answers :func:`~gongzhu.hookspecs.gongzhu_match_over` (by a
         target of its own, a number of hands...); without one, a match ends only at the
@@ -555,7 +555,7 @@ class Rules:
             than the deck holds it, a show of a card that is not showable or
             that the seat was not dealt, a show kind the ruleset lacks, or a
             ``shown_taken`` that does not fit (see
-            :func:`~gongzhu.score_input.attribute_shown_copies`).
+            :func:`~gongzhu.scoring.attribute_shown_copies`).
         """
         return score_cards(
             self.scorer,

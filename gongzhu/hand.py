@@ -819,3 +819,16 @@ def _rebuild_hand(
 
 
 _new_state: Final = object.__new__
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ACCELERATED":
+        warnings.warn(
+            "gongzhu.hand.ACCELERATED is deprecated; use gongzhu.engines.ACCELERATED",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        from .engines import ACCELERATED
+
+        return ACCELERATED
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

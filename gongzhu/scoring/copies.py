@@ -288,44 +288,87 @@ def copy_factor_masks(
             known.clear()
             known_for[:] = [options]
         concerned = _mask_of(table.showable if cards is None else cards) & table.scoring_mask
-        two_decks = table.copies == 2
-        shows = hand.shows
-        showed: Sequence[int] = _NO_SHOWS  # per seat, the copies it showed
-        card_shows: dict[int, tuple[ShowRecord, ...]] = {}  # one deck: card index -> its show
-        if shows:
-            showed = _showed_masks(shows)
-            if not two_decks:
-                for record in shows:
-                    card_shows.setdefault(record.card.index, (record,))
-        for seat, taken in enumerate(hand.taken):
-            present = (taken | taken >> SECOND_COPY) & concerned
-            if not present:
-                continue
-            if two_decks:  # card index -> the shown copies of it the seat took, in order
-                card_shows = {}
-                for record in hand.shown_taken[seat] if hand.shown_taken else ():
-                    index = record.card.index
-                    card_shows[index] = (*card_shows.get(index, ()), record)
-            dealt, seat_showed = hand.dealt[seat], showed[seat]
-            own, alone = hand.copy_own[seat], hand.copy_alone[seat]
-            for index in indices(present):
-                counts = (
-                    copies_in(taken, index),
-                    copies_in(dealt, index),
-                    copies_in(seat_showed, index) if seat_showed else 0,
-                )
-                shown = card_shows.get(index, ())
-                key = (seat, index, counts, shown)
-                changes = known.get(key)
-                if changes is None:
-                    changes = known[key] = effects(options, seat, index, counts, shown)
-                for bit, own_factor, alone_factor in changes:
-                    if own_factor != 1:
-                        own[bit] = own.get(bit, 1) * own_factor
-                    if alone_factor != 1:
-                        alone[bit] = alone.get(bit, 1) * alone_factor
+        if table.copies == 1:
+            _one_deck(hand, concerned, known, effects)
+        else:
+            _two_decks(hand, concerned, known, effects)
 
     return on_masks
+
+
+def _apply(changes: Effects, own: dict[int, int], alone: dict[int, int]) -> None:
+    """Multiply a card's copies' factors into a seat's ``copy_own`` and ``copy_alone``."""
+    for bit, own_factor, alone_factor in changes:
+        if own_factor != 1:
+            own[bit] = own.get(bit, 1) * own_factor
+        if alone_factor != 1:
+            alone[bit] = alone.get(bit, 1) * alone_factor
+
+
+def _one_deck(
+    hand: MaskScoring,
+    concerned: int,
+    known: dict[tuple[object, ...], Effects],
+    effects: Callable[..., Effects],
+) -> None:
+    """The mask form with one deck: a card is one copy, taken by one seat; it is the
+    seat's own when the seat was dealt it, and its show is the card's (as
+    :func:`copy_owners` reads one deck)."""
+    shown: dict[int, tuple[ShowRecord, ...]] = {}  # card index -> its show
+    for record in hand.shows:
+        shown.setdefault(record.card.index, (record,))
+    options = hand.options
+    for seat, taken in enumerate(hand.taken):
+        present = taken & concerned
+        if not present:
+            continue
+        dealt = hand.dealt[seat]
+        for index in indices(present):
+            record = shown.get(index, ())
+            mine = dealt >> index & 1
+            # (a shown card was shown by the seat it was dealt to: mine counts it too)
+            key = (seat, index, mine, record)
+            changes = known.get(key)
+            if changes is None:
+                counts = (1, mine, 1 if record and record[0].seat == seat else 0)
+                changes = known[key] = effects(options, seat, index, counts, record)
+            if changes:
+                _apply(changes, hand.copy_own[seat], hand.copy_alone[seat])
+
+
+def _two_decks(
+    hand: MaskScoring,
+    concerned: int,
+    known: dict[tuple[object, ...], Effects],
+    effects: Callable[..., Effects],
+) -> None:
+    """The mask form with two decks: a seat's copies of a card, told apart by their
+    shows and numbered as :func:`copy_owners` numbers them."""
+    options = hand.options
+    shows = hand.shows
+    showed: Sequence[int] = _showed_masks(shows) if shows else _NO_SHOWS
+    for seat, taken in enumerate(hand.taken):
+        present = (taken | taken >> SECOND_COPY) & concerned
+        if not present:
+            continue
+        card_shows: dict[int, tuple[ShowRecord, ...]] = {}  # the shown copies it took
+        for record in hand.shown_taken[seat] if hand.shown_taken else ():
+            index = record.card.index
+            card_shows[index] = (*card_shows.get(index, ()), record)
+        dealt, seat_showed = hand.dealt[seat], showed[seat]
+        for index in indices(present):
+            counts = (
+                copies_in(taken, index),
+                copies_in(dealt, index),
+                copies_in(seat_showed, index) if seat_showed else 0,
+            )
+            shown = card_shows.get(index, ())
+            key = (seat, index, counts, shown)
+            changes = known.get(key)
+            if changes is None:
+                changes = known[key] = effects(options, seat, index, counts, shown)
+            if changes:
+                _apply(changes, hand.copy_own[seat], hand.copy_alone[seat])
 
 
 def _showed_masks(shows: Sequence[ShowRecord]) -> list[int]:

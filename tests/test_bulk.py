@@ -1,4 +1,10 @@
-"""The bulk path: RandomHands plays exactly as HandState.play_out; the shuffle's two twins."""
+"""The bulk path: RandomHands plays exactly as HandState.play_out; the shuffle's two twins.
+
+:class:`~gongzhu.bulk.RandomHands` deals a hand, has the engine play all of it at random
+(the show phases inside the engine) and scores the facts; it must give, for a seed and a
+stream of draws, the outcome ``rules.new_hand(seed)``, ``play_out`` and ``outcome`` give,
+using the same draws, on every ruleset and on every engine that can play it.
+"""
 
 from __future__ import annotations
 
@@ -16,15 +22,18 @@ import gongzhu
 import gongzhu.deal
 import gongzhu.engines
 from gongzhu import Deal, ShowKind
-from gongzhu.bulk import RandomHands
+from gongzhu.bulk import RandomHands, facts_of
 from gongzhu.cards import full_deck
+from gongzhu.errors import IncompatibleVariants
 from gongzhu.hand import HandState
 from gongzhu.plugin import VariantInfo, hookimpl
 from gongzhu.rules import Rules
 from gongzhu.scoring import ShowRecord, show_record
 from gongzhu.simulate import ScoreStats
+from gongzhu_variants import huapai, two_deck
 
 from . import plugins
+from .test_engines_twins import AutoShow, Counting, PlayRules, Showable, rule_sets
 
 SHIPPED = [
     (),
@@ -33,13 +42,27 @@ SHIPPED = [
     ("huapai", "two-deck"),
     ("two-deck", "anmai"),
     ("chuyang-quanming", "biming"),
+    ("heart-three", "huapai", "anmai"),
 ]
 
 
 def rulesets() -> list[tuple[str, Rules]]:
     out = [(" + ".join(names) or "39baobao", gongzhu.load_rules(*names)) for names in SHIPPED]
-    out.append(("lock-discards", Rules.from_plugins(plugins.LockDiscards("hand"))))
-    out.append(("colours-penalty", Rules.from_plugins(plugins.Colours(strict=False))))
+    out += [
+        ("lock-discards", Rules.from_plugins(plugins.LockDiscards("hand"))),
+        ("colours-penalty", Rules.from_plugins(plugins.Colours(strict=False))),
+        ("colours-penalty-last", Rules.from_plugins(plugins.Colours(False, offender="last"))),
+        ("same-colour-strict", gongzhu.load_rules("same-colour-discard", same_colour_strict=True)),
+        ("huapai-stuck-hand", gongzhu.load_rules("huapai", shown_lock_stuck="hand")),
+        ("two-deck-pair-beats", gongzhu.load_rules("two-deck", pair_beats_unmatched=True)),
+        ("two-deck+auto-show", Rules.from_plugins(two_deck, AutoShow(2))),
+        ("show-family", Rules.from_plugins(plugins.ShowFamily())),
+        ("play-rules", Rules.from_plugins(huapai, PlayRules("r", *rule_sets(1)["both"]))),
+        (
+            "play-rules-two-deck",
+            Rules.from_plugins(two_deck, PlayRules("r", *rule_sets(2)["require"])),
+        ),
+    ]
     return out
 
 
@@ -53,16 +76,45 @@ CASES = [
 @pytest.mark.parametrize(("rules", "engine_name"), CASES)
 def test_random_hands_play_as_play_out(rules: Rules, engine_name: str) -> None:
     """Hand for hand, the same outcome from the same seed and draws (and the same draws
-    used: the generators end in the same state)."""
+    used: the generators end in the same state), and the same facts."""
     fast_rng, slow_rng = random.Random(11), random.Random(11)
     hands = RandomHands(rules, engine=engine_name)
-    for _ in range(120):
+    for _ in range(40 if rules.table.copies == 1 else 20):
         seed = fast_rng.getrandbits(63)
         assert slow_rng.getrandbits(63) == seed
         state = rules.new_hand(seed, engine=engine_name)
         state.play_out(slow_rng.random)
         assert hands.outcome(seed, fast_rng.random) == state.outcome(), seed
-    assert fast_rng.getstate() == slow_rng.getstate()
+        assert fast_rng.getstate() == slow_rng.getstate()
+        facts = facts_of(state._engine, state._dealt, rules.show_phase)
+        assert facts == state.facts()
+        assert rules.scorer.outcome(facts) == state.outcome()
+
+
+@pytest.mark.parametrize(
+    "names", [(), ("huapai", "anmai"), ("two-deck",), ("huapai", "two-deck", "anmai")]
+)
+def test_random_hands_are_the_same_hands_on_every_engine(names: tuple[str, ...]) -> None:
+    rules = gongzhu.load_rules(*names)
+    outcomes = []
+    for spec in rules.engines:
+        rng = random.Random(3)
+        hands = RandomHands(rules, engine=spec.name)
+        outcomes.append([hands.outcome(rng.getrandbits(63), rng.random) for _ in range(30)])
+    assert len(outcomes) == len(rules.engines) and all(o == outcomes[0] for o in outcomes)
+    assert RandomHands(rules)._spec is rules.engine  # the fastest by default
+
+
+def test_random_hands_draw_one_number_per_decision() -> None:
+    """As many draws as the hand had decisions: each show turn, each play."""
+    for names in [(), ("huapai", "anmai"), ("two-deck",)]:
+        rules = gongzhu.load_rules(*names)
+        for seed in range(5):
+            stream = Counting(seed)
+            RandomHands(rules).outcome(seed, stream)
+            hand = rules.new_hand(seed)
+            hand.play_out(random.Random(seed).random)
+            assert stream.draws == len(hand.history)
 
 
 def test_simulate_sums_play_out() -> None:
@@ -79,8 +131,19 @@ def test_simulate_sums_play_out() -> None:
 
 
 def test_random_hands_unknown_engine() -> None:
-    with pytest.raises(gongzhu.errors.IncompatibleVariants, match="no play engine 'nope'"):
+    with pytest.raises(IncompatibleVariants, match="no play engine 'nope'"):
         RandomHands(gongzhu.load_rules(), engine="nope")
+    with pytest.raises(IncompatibleVariants, match="no play engine 'single-python'"):
+        RandomHands(gongzhu.load_rules("two-deck"), engine="single-python")
+
+
+def test_random_hands_pass_on_a_bad_stream() -> None:
+    hands = RandomHands(gongzhu.load_rules())
+    with pytest.raises(ValueError, match=r"random\(\) must return a float in \[0, 1\)"):
+        hands.outcome(1, lambda: 1.0)
+    with pytest.raises(ZeroDivisionError):
+        hands.outcome(1, lambda: 1 / 0)
+    assert hands.outcome(1, random.Random(1).random) == hands.outcome(1, random.Random(1).random)
 
 
 # -- the shuffle: the C accelerator's shuffle_deck and its Python twin -----------------------
@@ -91,26 +154,53 @@ needs_speedups = pytest.mark.skipif(
 
 
 @needs_speedups
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(copies=st.sampled_from([1, 2]), data=st.data())
 def test_c_shuffle_is_the_python_shuffle(copies: int, data: st.DataObject) -> None:
     deck = full_deck(copies)
     # few distinct bytes make equal keys likely: ties must keep deck order in both
-    digest = data.draw(st.binary(min_size=8 * len(deck), max_size=8 * len(deck)))
+    digest = data.draw(
+        st.one_of(
+            st.binary(min_size=8 * len(deck), max_size=8 * len(deck)),
+            st.lists(
+                st.sampled_from([b"\0" * 8, b"\xff" * 8, b"\1" + b"\0" * 7]),
+                min_size=len(deck),
+                max_size=len(deck),
+            ).map(b"".join),
+        )
+    )
     order, masks = gongzhu.deal._shuffle(digest, deck)
     assert (order, list(masks)) == gongzhu.deal._shuffle_deck(digest, deck)
 
 
 @needs_speedups
 def test_c_shuffle_ties_and_bad_input() -> None:
+    shuffle: Any = gongzhu.deal._shuffle
     deck = full_deck(1)
-    assert gongzhu.deal._shuffle(bytes(8 * 52), deck)[0] == deck  # every key equal
+    assert shuffle(bytes(8 * 52), deck)[0] == deck  # every key equal
+    assert shuffle(bytes(8 * 104), full_deck(2))[0] == full_deck(2)
+    digest = hashlib.shake_256(b"x").digest(8 * 52)
+    for buffer in (bytearray(digest), memoryview(digest)):  # any bytes-like digest
+        assert shuffle(buffer, deck) == shuffle(digest, deck)
     with pytest.raises(ValueError, match="8 bytes per card"):
-        gongzhu.deal._shuffle(bytes(8), deck)
+        shuffle(bytes(8), deck)
+    with pytest.raises(ValueError, match="8 bytes per card"):
+        shuffle(bytes(8 * 104), deck)
     with pytest.raises(ValueError, match="52 or 104 cards"):
-        gongzhu.deal._shuffle(bytes(8 * 3), deck[:3])
+        shuffle(bytes(8 * 3), deck[:3])
+    with pytest.raises(ValueError, match="52 or 104 cards"):
+        shuffle(bytes(8 * 156), deck * 3)
+    for bad in ("text", None, 5):
+        with pytest.raises(TypeError):
+            shuffle(bad, deck)
     with pytest.raises(TypeError):
-        gongzhu.deal._shuffle("text", deck)  # type: ignore[arg-type]
+        shuffle(digest, list(deck))  # a tuple of cards
+    with pytest.raises(TypeError):
+        shuffle(digest)
+    objects = tuple(object() for _ in range(52))  # what the deck holds is only reordered
+    order, masks = shuffle(digest, objects)
+    assert sorted(map(id, order)) == sorted(map(id, objects))
+    assert sum(masks) == (1 << 52) - 1
 
 
 @pytest.mark.parametrize("copies", [1, 2])
@@ -148,93 +238,7 @@ def test_show_record_is_interned() -> None:
     assert show_record(2, gongzhu.PIG, ShowKind.SECRET) is not record
 
 
-# -- the C engines' whole-hand and quiet playouts: what they refuse ---------------------------
-
-needs_c_engines = pytest.mark.skipif(
-    not gongzhu.engines.ACCELERATED, reason="C accelerator not built"
-)
-
-
-def fresh_single_c(seed: int = 3) -> tuple[Any, Any, gongzhu.Rules]:
-    rules = gongzhu.load_rules()
-    hands = RandomHands(rules, engine="single-c")
-    assert hands._table is not None  # the one-deck C engine plays whole hands
-    core = hands._factory(hands._config, Deal._shuffled(seed)[1], [], [])
-    return core, hands._table, rules
-
-
-@needs_c_engines
-def test_random_hand_refuses_a_started_engine_and_bad_arguments() -> None:
-    core, table, _rules = fresh_single_c()
-    draw = random.Random(1).random
-    with pytest.raises(ValueError, match="leader and first_seat must be 0-3"):
-        core.random_hand(table, 4, 0, 0, None, draw)
-    with pytest.raises(ValueError, match="forced must be 0 or a single card"):
-        core.random_hand(table, 0, 3, 0, None, draw)
-    with pytest.raises(TypeError):
-        core.random_hand("not a table", 0, 0, 0, None, draw)
-    with pytest.raises(ValueError, match="the four first dealt cards"):
-        core.random_hand(table, 0, 0, 0, (gongzhu.PIG,), draw)
-    with pytest.raises(ValueError, match="random\\(\\) must return a float in \\[0, 1\\)"):
-        core.random_hand(table, 0, 0, 0, None, lambda: 1.0)
-    with pytest.raises(TypeError):
-        core.random_hand(table, 0, 0, 0, None, lambda: "x")
-    taken, _factors = core.random_hand(table, 0, 0, 0, None, draw)
-    assert sum(mask.bit_count() for mask in taken) == 52 and core.seat == -1
-    assert core.history == [] and core.tricks == []  # it keeps no record
-    with pytest.raises(ValueError, match="needs a fresh engine"):
-        core.random_hand(table, 0, 0, 0, None, draw)
-
-
-@needs_c_engines
-def test_random_hand_notices_random_changing_the_engine() -> None:
-    core, table, _rules = fresh_single_c()
-
-    def meddling() -> float:
-        core.start(0, 0, [0, 0, 0, 0])
-        return 0.5
-
-    with pytest.raises(RuntimeError, match="changed the PlayCore under random_hand"):
-        core.random_hand(table, 0, 0, 0, None, meddling)
-
-
-@needs_c_engines
-def test_show_table_checks_its_data() -> None:
-    from gongzhu.engines import CPlayCore
-
-    showable = gongzhu.PIG.bit | gongzhu.SHEEP.bit
-    good = [[(0, 1, False)], [(0, 1, False)], [(0, 1, False)], [(0, 1, False)]]
-    CPlayCore.show_table(showable, good, None, 0, 1, False)
-    with pytest.raises(ValueError, match="one entry per subset"):
-        CPlayCore.show_table(showable, good[:3], None, 0, 1, False)
-    with pytest.raises(ValueError, match="a show of a card not held"):
-        CPlayCore.show_table(showable, [[(gongzhu.PIG.bit, 2, False)], *good[1:]], None, 0, 1, 0)
-    with pytest.raises(ValueError, match="1 to 1024 choices"):
-        CPlayCore.show_table(showable, [[], *good[1:]], None, 0, 1, False)
-    with pytest.raises(ValueError, match="at most 8 showable cards"):
-        CPlayCore.show_table((1 << 9) - 1, good, None, 0, 1, False)
-    with pytest.raises(ValueError, match="threshold"):
-        CPlayCore.show_table(showable, good, None, -1, 1, False)
-
-
-@needs_c_engines
-@pytest.mark.parametrize("names", [(), ("two-deck",)])
-def test_quiet_playout_plays_as_random_playout(names: tuple[str, ...]) -> None:
-    rules = gongzhu.load_rules(*names)
-    for seed in range(20):
-        loud, quiet = rules.new_hand(seed), rules.new_hand(seed)
-        for hand in (loud, quiet):
-            while hand.phase is not gongzhu.Phase.PLAY:
-                hand.apply(hand.legal_actions()[0])
-        loud._core.random_playout(random.Random(seed).random)
-        quiet._core.quiet_playout(random.Random(seed).random)  # type: ignore[attr-defined]
-        assert quiet._core.taken == loud._core.taken
-        assert loud._core.seat == quiet._core.seat == -1  # both played to the end
-        assert loud._tricks and len(loud._history) > 4
-        assert len(quiet._history) == 4 and quiet._tricks == []  # only the four shows
-
-
-# -- odd rulesets and hostile inputs (found by review) ---------------------------------------
+# -- odd rulesets (found by review) ------------------------------------------------------------
 
 
 class _Factors:
@@ -252,21 +256,6 @@ class _Factors:
         return self.factors
 
 
-class _Showable:
-    """The showable cards of a test's choosing."""
-
-    def __init__(self, cards: str) -> None:
-        self.cards = gongzhu.parse_cards(cards)
-
-    @hookimpl
-    def gongzhu_variant_info(self) -> VariantInfo:
-        return VariantInfo("showable", "odd showable cards")
-
-    @hookimpl(tryfirst=True)
-    def gongzhu_showable_cards(self) -> tuple[gongzhu.Card, ...]:
-        return self.cards
-
-
 ODD = {
     "open-factor-0": lambda: Rules.from_plugins(
         _Factors({ShowKind.OPEN: 0, ShowKind.FIRST: 4, ShowKind.SECRET: 2})
@@ -280,21 +269,27 @@ ODD = {
     "open-factor-fraction": lambda: Rules.from_plugins(
         _Factors({ShowKind.OPEN: Fraction(3, 2), ShowKind.FIRST: 4, ShowKind.SECRET: 2})
     ),
-    "nothing-showable": lambda: Rules.from_plugins(_Showable("")),
-    "eight-showable": lambda: Rules.from_plugins(_Showable("QS JD TC AH KS KD KC 2S")),
-    "nine-showable": lambda: Rules.from_plugins(_Showable("QS JD TC AH KS KD KC 2S 3S")),
+    "nothing-showable": lambda: Rules.from_plugins(Showable("")),
+    "eight-showable": lambda: Rules.from_plugins(Showable("QS JD TC AH KS KD KC 2S")),
+    "eight-showable-huapai": lambda: Rules.from_plugins(
+        huapai, Showable("QS JD TC AH KS KD KC 2S")
+    ),
+    "two-deck-five-showable": lambda: Rules.from_plugins(
+        two_deck, Showable("QS JD TC AH KS"), AutoShow(4)
+    ),
+    "two-deck-nothing-showable": lambda: Rules.from_plugins(two_deck, Showable("")),
 }
 
 
 @pytest.mark.parametrize("name", sorted(ODD))
 def test_random_hands_on_odd_rulesets(name: str) -> None:
-    """A zero, negative, huge or fractional show factor, or no showable card at all:
-    every engine's bulk hands are play_out's."""
+    """A zero, negative, huge or fractional show factor, no showable card at all, or as
+    many as an engine's tables take: every engine's bulk hands are play_out's."""
     rules = ODD[name]()
     for spec in rules.engines:
         fast_rng, slow_rng = random.Random(5), random.Random(5)
         hands = RandomHands(rules, engine=spec.name)
-        for _ in range(60):
+        for _ in range(12):
             seed = fast_rng.getrandbits(63)
             slow_rng.getrandbits(63)
             state = rules.new_hand(seed, engine=spec.name)
@@ -303,32 +298,23 @@ def test_random_hands_on_odd_rulesets(name: str) -> None:
     assert gongzhu.simulate(rules, 5).hands == 5
 
 
-@needs_c_engines
-def test_show_table_is_made_once_and_only_used_made() -> None:
-    core, table, _rules = fresh_single_c()
-    with pytest.raises(TypeError, match="made once"):
-        table.__init__(gongzhu.PIG.bit, [[(0, 1, False)], [(0, 1, False)]], None, 0, 1, False)
-    kind: Any = type(table)
-    unmade = kind.__new__(kind)
-    with pytest.raises(ValueError, match="was not made"):
-        core.random_hand(unmade, 0, 0, 0, None, random.Random(1).random)
-    with pytest.raises(TypeError, match="a choice is a"):
-        type(table)(gongzhu.PIG.bit, [[[0, 1, False]], [(0, 1, False)]], None, 0, 1, False)
+@pytest.mark.parametrize(
+    ("plugins_", "count"),
+    [((), 9), ((two_deck,), 6)],
+    ids=["one-deck-nine", "two-deck-six"],
+)
+def test_more_showable_cards_than_the_tables_take_are_refused(
+    plugins_: tuple[object, ...], count: int
+) -> None:
+    """The show phase is compiled when the ruleset is built: too many showable cards (one
+    entry per holding: 2**8 with one deck, 3**5 with two) are refused there."""
+    cards = " ".join(["QS", "JD", "TC", "AH", "KS", "KD", "KC", "2S", "3S"][:count])
+    with pytest.raises(IncompatibleVariants, match=f"has {count} showable cards; at most"):
+        Rules.from_plugins(*plugins_, Showable(cards))
 
 
-@needs_c_engines
-def test_show_table_reads_a_snapshot_of_lists_python_code_changes() -> None:
-    """An __index__ that empties the lists being read cannot make the table read freed
-    memory: what was given is what is read."""
-    from gongzhu.engines import CPlayCore
-
-    inner = [(0, 1, False)]
-
-    class Emptying:
-        def __index__(self) -> int:
-            inner.clear()
-            return 0
-
-    held = [[(Emptying(), 1, False), *[(0, 1, False)] * 30], inner, [(0, 1, False)], inner]
-    table = CPlayCore.show_table(gongzhu.PIG.bit | gongzhu.SHEEP.bit, held, None, 0, 1, False)
-    assert table is not None
+def test_c_engines_play_every_odd_ruleset() -> None:
+    if not gongzhu.engines.ACCELERATED:
+        pytest.skip("the C engines are not built")
+    for name, make in ODD.items():
+        assert make().engine.name.endswith("-c"), name

@@ -24,7 +24,7 @@ from ..masks import ALL_CARDS, CardMask, add_copies
 from ..play import ILLEGAL, OVER, EngineSetup, PlayConfig
 from ..showphase import ShowPhase
 
-__all__ = ["FIRST_SHOW", "OVER_PHASE", "PLAY", "SHOW", "ShowingEngine", "draw"]
+__all__ = ["FIRST_SHOW", "OVER_PHASE", "PLAY", "SHOW", "ShowingEngine", "draw", "read_masks"]
 
 FIRST_SHOW: Final = 0
 """The 首明 phase's number (:data:`~gongzhu.play.ENGINE_PHASES`)."""
@@ -34,6 +34,34 @@ PLAY: Final = 2
 """The play phase's number."""
 OVER_PHASE: Final = 3
 """The number of a finished hand's phase."""
+
+
+def _int_in(value: object, limit: int, message: str) -> int:
+    """``value`` as an int (:class:`TypeError` for anything else) in 0 .. limit - 1, else
+    :class:`ValueError` (``message``)."""
+    number = operator.index(value)  # type: ignore[arg-type]
+    if not 0 <= number < limit:
+        raise ValueError(message)
+    return number
+
+
+def _seat(value: object, message: str) -> int:
+    return _int_in(value, 4, message)
+
+
+def read_masks(holdings: Sequence[CardMask], limit: int, message: str) -> list[int]:
+    """Four card masks, read one after another as the C engines read them: each an int
+    (:class:`TypeError`) in 0 .. limit (:class:`ValueError`, ``message``)."""
+    given = tuple(holdings)
+    if len(given) != 4:
+        raise ValueError(message)
+    out = []
+    for value in given:
+        mask = operator.index(value)
+        if not 0 <= mask <= limit:
+            raise ValueError(message)
+        out.append(mask)
+    return out
 
 
 def draw(random: Callable[[], float], n: int) -> int:
@@ -94,15 +122,19 @@ class ShowingEngine(ABC):
         first_seat: int,
         first_cards: Sequence[int],
     ) -> None:
-        for name, seat in (("leader", leader), ("first_seat", first_seat)):
-            if type(seat) is not int or seat not in range(4):
-                raise ValueError(f"{name} must be a seat 0-3")
+        # everything is read and checked before anything is kept (a failed __init__ of an
+        # engine in use leaves it as it was)
+        leader = _seat(leader, "leader must be a seat 0-3")
+        first_seat = _seat(first_seat, "first_seat must be a seat 0-3")
         forced = operator.index(forced)
         if not 0 <= forced <= ALL_CARDS or forced & (forced - 1):
             raise ValueError("forced must be 0 or one card's bit")
-        firsts = [operator.index(c) for c in first_cards]
-        if len(firsts) != 4 or any(not 0 <= c < 52 for c in firsts):
+        given = tuple(first_cards)
+        if len(given) != 4:
             raise ValueError("first_cards: expected four card indices 0-51, by seat")
+        firsts = [
+            _int_in(c, 52, "first_cards: expected four card indices 0-51, by seat") for c in given
+        ]
         self.config: PlayConfig = setup.play
         self.shows: ShowPhase = setup.shows
         self.holdings = list(holdings)  # checked by the subclass

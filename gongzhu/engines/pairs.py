@@ -59,7 +59,7 @@ from ..play import (
     PlayMoment,
     PlaySituation,
 )
-from .base import PLAY, ShowingEngine, draw
+from .base import PLAY, ShowingEngine, draw, read_masks
 
 __all__ = ["PairsEngine", "cards_of_key", "pair_key", "two_key"]
 
@@ -112,10 +112,14 @@ def _valid_key(key: int) -> bool:
     return low <= high < 52
 
 
-def _checked_masks(hands: list[int]) -> list[int]:
-    """``hands`` when they are four two-deck card masks, else :class:`ValueError`."""
-    if len(hands) != 4 or any(h < 0 or h > BOTH_COPIES or (h >> 52) & ~h for h in hands):
-        raise ValueError("holdings: expected four two-deck card masks")
+def _checked_masks(holdings: Sequence[CardMask]) -> list[int]:
+    """Four two-deck card masks (no second copy without its first), else
+    :class:`ValueError` (:class:`TypeError` for one that is not an int)."""
+    message = "holdings: expected four two-deck card masks"
+    hands = read_masks(holdings, BOTH_COPIES, message)
+    for hand in hands:  # (read one after another, as the C engine reads them)
+        if (hand >> 52) & ~hand:
+            raise ValueError(message)
     return hands
 
 
@@ -170,11 +174,12 @@ class PairsEngine(ShowingEngine):
         first_seat: int,
         first_cards: Sequence[int],
     ) -> None:
-        checked = _checked_masks([operator.index(h) for h in holdings])
+        checked = _checked_masks(holdings)
         if len({h.bit_count() for h in checked}) != 1:
             raise ValueError("holdings: expected four two-deck card masks of as many cards")
         if _copy_counts(checked)[2]:
             raise ValueError("holdings overlap: a card is held more than twice")
+        super().__init__(setup, checked, leader, forced, first_seat, first_cards)
         config = setup.play
         self.lock_first, self.lock_discards, self.lift_for_hand = config.lock_flags
         self.pair_beats_unmatched = config.pair_beats_unmatched
@@ -186,14 +191,13 @@ class PairsEngine(ShowingEngine):
         self.unled = ALL_CARDS
         self.played = 0
         self.first_of_suit = False
-        self.trick_leader = leader
+        self.trick_leader = self.leader
         # per seat, its shown copies not yet played: (card index, kind code), in order shown
         self.shown_left: list[list[tuple[int, int]]] = [[], [], [], []]
         # per seat, the shown copies it took: (seat that showed it, card index, kind code)
         self.taken_shows: list[list[tuple[int, int, int]]] = [[], [], [], []]
         self.trick_shows: list[tuple[int, int, int]] = []
         self._legal_keys: list[int] | None = None
-        super().__init__(setup, checked, leader, forced, first_seat, first_cards)
 
     def _start_play(self) -> None:
         self.trick_leader = self.seat = self.leader
@@ -233,7 +237,7 @@ class PairsEngine(ShowingEngine):
             change a seat's count or the copies held between them; the engine
             is unchanged.
         """
-        new = _checked_masks([operator.index(h) for h in holdings])
+        new = _checked_masks(holdings)
         if self.phase != PLAY:
             raise ValueError("redeal: holdings change in the play phase only")
         if _copy_counts(new) != _copy_counts(self.holdings):
@@ -310,7 +314,12 @@ class PairsEngine(ShowingEngine):
         return False
 
     def legal_keys(self) -> list[int]:
-        """The keys of the legal plays of the seat to move, ascending (kept until a play)."""
+        """The keys of the legal plays of the seat to move, ascending (kept until a play).
+
+        :raises ValueError: the hand is not in its play phase.
+        """
+        if self.phase != PLAY:
+            raise ValueError("legal_keys: not in the play phase")
         keys = self._legal_keys
         if keys is None:
             keys = self._legal_keys = self._cascade(-1)
@@ -393,7 +402,12 @@ class PairsEngine(ShowingEngine):
         return candidates
 
     def legal_mask(self) -> CardMask:
-        """The cards used by some legal play (first-copy bits)."""
+        """The cards used by some legal play (first-copy bits).
+
+        :raises ValueError: the hand is not in its play phase.
+        """
+        if self.phase != PLAY:
+            raise ValueError("legal_mask: not in the play phase")
         mask = 0
         for key in self.legal_keys():
             for index in cards_of_key(key):

@@ -30,7 +30,7 @@ from ..play import (
     PlayRule,
     PlaySituation,
 )
-from .base import PLAY, ShowingEngine, draw
+from .base import PLAY, ShowingEngine, draw, read_masks
 
 __all__ = ["SingleEngine"]
 
@@ -56,10 +56,10 @@ class _Refused(Exception):
         self.detail = detail
 
 
-def _checked_masks(hands: list[int]) -> list[int]:
-    """``hands`` when they are four disjoint 52-bit card masks, else :class:`ValueError`."""
-    if len(hands) != 4 or any(h < 0 or h > ALL_CARDS for h in hands):
-        raise ValueError("holdings: expected four 52-bit card masks")
+def _checked_masks(holdings: Sequence[CardMask]) -> list[int]:
+    """Four disjoint 52-bit card masks, else :class:`ValueError` (:class:`TypeError` for
+    one that is not an int)."""
+    hands = read_masks(holdings, ALL_CARDS, "holdings: expected four 52-bit card masks")
     if (
         hands[0] & hands[1]
         or (hands[0] | hands[1]) & hands[2]
@@ -106,9 +106,10 @@ class SingleEngine(ShowingEngine):
         first_seat: int,
         first_cards: Sequence[int],
     ) -> None:
-        checked = _checked_masks([operator.index(h) for h in holdings])
+        checked = _checked_masks(holdings)
         if len({h.bit_count() for h in checked}) != 1:
             raise ValueError("holdings: expected four 52-bit card masks of as many cards")
+        super().__init__(setup, checked, leader, forced, first_seat, first_cards)
         config = setup.play
         self.lock_first, self.lock_discards, self.lift_for_hand = config.lock_flags
         self.strict, self.penalty, self.last_offender = config.discard_flags
@@ -122,9 +123,8 @@ class SingleEngine(ShowingEngine):
         self.unled = ALL_CARDS
         self.played = 0
         self.first_of_suit = False
-        self.trick_leader = leader
+        self.trick_leader = self.leader
         self._legal_cache = -1  # the legal mask of the seat to move, once asked; -1: not known
-        super().__init__(setup, checked, leader, forced, first_seat, first_cards)
 
     def _start_play(self) -> None:
         self.trick_leader = self.seat = self.leader
@@ -162,7 +162,7 @@ class SingleEngine(ShowingEngine):
             overlap, change a seat's count or the cards held between them; the
             engine is unchanged.
         """
-        new = _checked_masks([operator.index(h) for h in holdings])
+        new = _checked_masks(holdings)
         if self.phase != PLAY:
             raise ValueError("redeal: holdings change in the play phase only")
         old = self.holdings
@@ -187,7 +187,12 @@ class SingleEngine(ShowingEngine):
     # -- legality: one cascade decides and explains ------------------------------------
 
     def legal_mask(self) -> CardMask:
-        """The cards the seat to move may play."""
+        """The cards the seat to move may play.
+
+        :raises ValueError: the hand is not in its play phase.
+        """
+        if self.phase != PLAY:
+            raise ValueError("legal_mask: not in the play phase")
         mask = self._legal_cache = _cascade(self, -1)
         return mask
 

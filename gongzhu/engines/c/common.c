@@ -44,7 +44,7 @@ static int long_to_mask(PyObject *v, Mask *m)
     return 0;
 }
 
-int gz_read_mask(PyObject *obj, Mask *m, const char *message, int hands)
+int gz_read_mask(PyObject *obj, Mask *m, const char *message, int kind)
 {
     PyObject *v = PyNumber_Index(obj);
     int rc;
@@ -54,14 +54,14 @@ int gz_read_mask(PyObject *obj, Mask *m, const char *message, int hands)
     Py_DECREF(v);
     if (rc < 0)
         return -1;
-    if (rc || (hands && (m->hi & ~m->lo))) {
+    if (rc || (kind == MASK_TWO_DECKS && (m->hi & ~m->lo)) || (kind == MASK_ONE_DECK && m->hi)) {
         PyErr_SetString(PyExc_ValueError, message);
         return -1;
     }
     return 0;
 }
 
-int gz_read_masks(PyObject *seq, Mask *out, const char *message, int hands)
+int gz_read_masks(PyObject *seq, Mask *out, const char *message, int kind)
 {
     PyObject *fast = PySequence_Tuple(seq); /* a snapshot: __index__ code may change `seq` */
     Mask read[4];
@@ -75,7 +75,7 @@ int gz_read_masks(PyObject *seq, Mask *out, const char *message, int hands)
         return -1;
     }
     for (i = 0; i < 4; i++) {
-        if (gz_read_mask(PyTuple_GET_ITEM(fast, i), &read[i], message, hands) < 0) {
+        if (gz_read_mask(PyTuple_GET_ITEM(fast, i), &read[i], message, kind) < 0) {
             Py_DECREF(fast);
             return -1;
         }

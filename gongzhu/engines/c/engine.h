@@ -191,11 +191,14 @@ PyObject *gz_show_log(const ShowState *s);
 
 /* -- shared helpers (common.c) -------------------------------------------------------------- */
 
-/* An int (or __index__) in 0 .. 2**104 - 1 with no second copy without its first when
- * `hands`: 0 with *m set; -1 with TypeError / ValueError(message). */
-int gz_read_mask(PyObject *obj, Mask *m, const char *message, int hands);
-/* Four masks from a sequence (see gz_read_mask). */
-int gz_read_masks(PyObject *seq, Mask *out, const char *message, int hands);
+/* What gz_read_mask accepts: any mask below 2**104; a two-deck holding (no second copy
+ * without its first); a one-deck mask (52 bits). */
+enum { MASK_ANY = 0, MASK_TWO_DECKS = 1, MASK_ONE_DECK = 2 };
+/* An int (or __index__) that is a mask of kind `kind`: 0 with *m set; -1 with
+ * TypeError / ValueError(message). */
+int gz_read_mask(PyObject *obj, Mask *m, const char *message, int kind);
+/* Four masks from a sequence, read one after another (see gz_read_mask). */
+int gz_read_masks(PyObject *seq, Mask *out, const char *message, int kind);
 /* An int in lo..hi; TypeError for a non-int, ValueError(message) out of range. */
 int gz_small_int(PyObject *o, long lo, long hi, long *out, const char *message);
 PyObject *gz_mask_long(Mask m);

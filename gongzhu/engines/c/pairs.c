@@ -374,10 +374,14 @@ static int compute_legal(Engine *e)
 {
     Why unused;
     if (e->legal_version != e->version) {
+        /* found in a buffer of its own: a play rule the cascade asks may read the engine's
+         * legal keys (and fill the cache) before the cascade is done */
+        uint16_t keys[LEGAL_MAX];
         unsigned long version = e->version;
         int n;
-        if (cascade(e, -1, e->legal, &n, &unused) < 0)
+        if (cascade(e, -1, keys, &n, &unused) < 0)
             return -1;
+        memcpy(e->legal, keys, (size_t)n * sizeof keys[0]);
         e->nlegal = n;
         e->legal_version = version;
     }
@@ -495,6 +499,7 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
     ShowState start;
     uint64_t ones = 0, twos = 0, over = 0;
     int s, size;
+    unsigned long version;
     static char *kwlist[] = {"tables", "holdings", "leader", "forced", "first_seat",
                              "first_cards", NULL};
     memset(&start, 0, sizeof start);
@@ -509,7 +514,7 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
         PyErr_SetString(PyExc_ValueError, "PairsEngine plays two decks: these Tables have one");
         return -1;
     }
-    if (gz_read_masks(holdings, masks, "holdings: expected four two-deck card masks", 1) < 0)
+    if (gz_read_masks(holdings, masks, "holdings: expected four two-deck card masks", MASK_TWO_DECKS) < 0)
         return -1;
     size = mask_count(masks[0]);
     for (s = 0; s < 4; s++) {
@@ -533,6 +538,9 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
     if (gz_read_start(leader, forced, first_seat, first_cards, &start) < 0)
         return -1;
     /* everything is read: set the engine up in one go */
+    /* the version goes on rising across a second __init__: code that was running (a
+     * random() or a play rule that re-initialises the engine) must see the change */
+    version = e->version;
     Py_INCREF(tables);
     Py_XSETREF(e->tables, (Tables *)tables);
     memset(&e->s, 0, sizeof(Engine) - offsetof(Engine, s));
@@ -540,7 +548,7 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
     memcpy(e->hands, masks, sizeof masks);
     e->unled = ALL_CARDS;
     e->trick_leader = start.leader;
-    e->version = 1;
+    e->version = version + 1;
     gz_shows_begin(e->tables, &e->s, masks);
     return 0;
 }
@@ -784,7 +792,7 @@ static PyObject *engine_redeal(Engine *e, PyObject *holdings)
     Mask masks[4];
     uint64_t o1, t1, v1, o2, t2, v2;
     int s;
-    if (gz_read_masks(holdings, masks, "holdings: expected four two-deck card masks", 1) < 0)
+    if (gz_read_masks(holdings, masks, "holdings: expected four two-deck card masks", MASK_TWO_DECKS) < 0)
         return NULL;
     if (e->s.phase != PHASE_PLAY) {
         PyErr_SetString(PyExc_ValueError, "redeal: holdings change in the play phase only");

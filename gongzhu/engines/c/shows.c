@@ -13,7 +13,7 @@ int gz_read_start(PyObject *leader_obj, PyObject *forced_obj, PyObject *first_se
     int k, firsts[4];
     if (gz_small_int(leader_obj, 0, 3, &leader, "leader must be a seat 0-3") < 0 ||
         gz_small_int(first_seat_obj, 0, 3, &first_seat, "first_seat must be a seat 0-3") < 0 ||
-        gz_read_mask(forced_obj, &forced, "forced must be 0 or one card's bit", 0) < 0)
+        gz_read_mask(forced_obj, &forced, "forced must be 0 or one card's bit", MASK_ONE_DECK) < 0)
         return -1;
     if (forced.hi || (forced.lo & (forced.lo - 1))) {
         PyErr_SetString(PyExc_ValueError, "forced must be 0 or one card's bit");
@@ -162,6 +162,8 @@ int gz_show_take(const Tables *t, ShowState *s, int index)
 {
     int n;
     const int *ids = gz_show_ids(t, s, &n);
+    if (index < 0 || index >= n) /* the callers check: kept as a guard */
+        return 0;
     add_show(t, s, s->seat, ids[index], 0);
     memmove(s->pending, s->pending + 1, (size_t)(s->npending - 1) * sizeof s->pending[0]);
     s->npending--;

@@ -302,6 +302,20 @@ static int check_tables(PyObject *tables)
     return 0;
 }
 
+/* Four disjoint 52-bit card masks: ValueError naming what is wrong (TypeError for a
+ * non-int), as the Python reference checks them, one mask after another, then overlaps. */
+static int read_holdings(PyObject *holdings, Mask *m)
+{
+    if (gz_read_masks(holdings, m, "holdings: expected four 52-bit card masks", MASK_ONE_DECK) < 0)
+        return -1;
+    if ((m[0].lo & m[1].lo) || ((m[0].lo | m[1].lo) & m[2].lo) ||
+        ((m[0].lo | m[1].lo | m[2].lo) & m[3].lo)) {
+        PyErr_SetString(PyExc_ValueError, "holdings overlap");
+        return -1;
+    }
+    return 0;
+}
+
 /* SingleEngine(tables, holdings, leader, forced, first_seat, first_cards) */
 static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
 {
@@ -309,6 +323,7 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
     Mask masks[4];
     ShowState start;
     int seat, size;
+    unsigned long version;
     memset(&start, 0, sizeof start);
     static char *kwlist[] = {"tables", "holdings", "leader", "forced", "first_seat",
                              "first_cards", NULL};
@@ -317,24 +332,22 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
         return -1;
     if (check_tables(tables) < 0)
         return -1;
-    if (gz_read_masks(holdings, masks, "holdings: expected four 52-bit card masks", 0) < 0)
+    if (read_holdings(holdings, masks) < 0)
         return -1;
     size = mask_count(masks[0]);
     for (seat = 0; seat < 4; seat++) {
-        if (masks[seat].hi || mask_count(masks[seat]) != size) {
+        if (mask_count(masks[seat]) != size) {
             PyErr_SetString(PyExc_ValueError,
                             "holdings: expected four 52-bit card masks of as many cards");
             return -1;
         }
     }
-    if ((masks[0].lo & masks[1].lo) || ((masks[0].lo | masks[1].lo) & masks[2].lo) ||
-        ((masks[0].lo | masks[1].lo | masks[2].lo) & masks[3].lo)) {
-        PyErr_SetString(PyExc_ValueError, "holdings overlap");
-        return -1;
-    }
     if (gz_read_start(leader, forced, first_seat, first_cards, &start) < 0)
         return -1;
     /* everything is read: set the engine up in one go */
+    /* the version goes on rising across a second __init__: code that was running (a
+     * random() or a play rule that re-initialises the engine) must see the change */
+    version = e->version;
     Py_INCREF(tables);
     Py_XSETREF(e->tables, (Tables *)tables);
     memset(&e->s, 0, sizeof(Engine) - offsetof(Engine, s));
@@ -343,7 +356,7 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
         e->hands[seat] = masks[seat].lo;
     e->unled = ALL_CARDS;
     e->trick_leader = start.leader;
-    e->version = 1;
+    e->version = version + 1;
     gz_shows_begin(e->tables, &e->s, masks);
     return 0;
 }
@@ -546,19 +559,8 @@ static PyObject *engine_redeal(Engine *e, PyObject *holdings)
 {
     Mask m[4];
     int s;
-    if (gz_read_masks(holdings, m, "holdings: expected four 52-bit card masks", 0) < 0)
+    if (read_holdings(holdings, m) < 0)
         return NULL;
-    for (s = 0; s < 4; s++) {
-        if (m[s].hi) {
-            PyErr_SetString(PyExc_ValueError, "holdings: expected four 52-bit card masks");
-            return NULL;
-        }
-    }
-    if ((m[0].lo & m[1].lo) || ((m[0].lo | m[1].lo) & m[2].lo) ||
-        ((m[0].lo | m[1].lo | m[2].lo) & m[3].lo)) {
-        PyErr_SetString(PyExc_ValueError, "holdings overlap");
-        return NULL;
-    }
     if (e->s.phase != PHASE_PLAY) {
         PyErr_SetString(PyExc_ValueError, "redeal: holdings change in the play phase only");
         return NULL;
@@ -729,12 +731,15 @@ static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
         return NULL;
     }
     for (i = 0; i < 52; i++) {
-        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        int overflow;
+        PyObject *item = PyNumber_Index(PySequence_Fast_GET_ITEM(fast, i));
+        long v = item == NULL ? -1 : PyLong_AsLongAndOverflow(item, &overflow);
+        Py_XDECREF(item);
         if (v == -1 && PyErr_Occurred()) {
             Py_DECREF(fast);
             return NULL;
         }
-        if (v < -100000 || v > 100000) {
+        if (overflow || v < -100000 || v > 100000) {
             Py_DECREF(fast);
             PyErr_SetString(PyExc_ValueError, "a card value is out of range (|value| <= 100000)");
             return NULL;

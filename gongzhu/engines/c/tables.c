@@ -160,7 +160,7 @@ static int tables_init(Tables *t, PyObject *args, PyObject *kwds)
             goto fail;
         }
         if (gz_read_mask(PyTuple_GET_ITEM(c, 0), &t->choices[i].copies,
-                         "Tables: a choice's cards", 1) < 0 ||
+                         "Tables: a choice's cards", MASK_TWO_DECKS) < 0 ||
             gz_small_int(PyTuple_GET_ITEM(c, 1), 0, 2, &value, "Tables: a kind code") < 0 ||
             read_flag(c, 2, &t->choices[i].locks) < 0)
             goto fail;
@@ -229,7 +229,7 @@ static int tables_init(Tables *t, PyObject *args, PyObject *kwds)
     memset(t->preferred, 0, sizeof t->preferred);
     if (t->has_preferred) {
         Mask preferred[4];
-        if (gz_read_masks(PyTuple_GET_ITEM(play, 7), preferred, "Tables: preferred masks", 0) < 0)
+        if (gz_read_masks(PyTuple_GET_ITEM(play, 7), preferred, "Tables: preferred masks", MASK_ONE_DECK) < 0)
             goto fail;
         for (i = 0; i < 4; i++)
             t->preferred[i] = preferred[i].lo;
@@ -246,7 +246,7 @@ static int tables_init(Tables *t, PyObject *args, PyObject *kwds)
             goto fail;
         }
         if (gz_small_int(PyTuple_GET_ITEM(r, 0), 0, 7, &value, "Tables: a rule's moments") < 0 ||
-            gz_read_mask(PyTuple_GET_ITEM(r, 1), &cards_mask, "Tables: a rule's cards", 0) < 0)
+            gz_read_mask(PyTuple_GET_ITEM(r, 1), &cards_mask, "Tables: a rule's cards", MASK_ANY) < 0)
             goto fail;
         t->rules[i].when = (int)value;
         t->rules[i].cards = (cards_mask.lo | cards_mask.hi) & ALL_CARDS;

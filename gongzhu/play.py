@@ -711,6 +711,10 @@ class HandEngine(Protocol):
         shown card is one card, so who took it needs no engine's word)."""
 
 
+def _features(value: Iterable[str]) -> frozenset[str]:
+    return frozenset(value)
+
+
 @attrs.frozen
 class EngineSpec:
     """An engine, as registered through :func:`~gongzhu.hookspecs.gongzhu_play_engines`.
@@ -729,7 +733,7 @@ class EngineSpec:
 
     name: str
     factory: Callable[..., HandEngine]
-    features: frozenset[str] = attrs.field(converter=frozenset)
+    features: frozenset[str] = attrs.field(converter=_features)
     speed: int = 1
     summary: str = ""
     capabilities: Capability = attrs.field(default=Capability.NONE)

@@ -24,9 +24,16 @@ plug-ins:
 - a record replays to an equal record and score sheet, and
   :meth:`~gongzhu.hand.HandState.returns` equals ``score().final``;
 - every engine able to play the ruleset
-  (:attr:`Rules.engines <gongzhu.rules.Rules.engines>`) plays each hand,
-  given the same random choices, identically: legal actions at every step,
-  history, tricks, record and score sheet.
+  (:attr:`Rules.engines <gongzhu.rules.Rules.engines>`: with plug-in
+  :class:`~gongzhu.play.PlayRule` objects, every engine that implements
+  ``"play-rules"``, the four core engines among them) plays each hand,
+  given the same random choices, identically: legal actions and shows at
+  every step, history, tricks, record, score sheet and what scoring reads
+  (:meth:`~gongzhu.hand.HandState.facts`);
+- on every engine, the hand played out inside the engine
+  (:meth:`~gongzhu.hand.HandState.play_out`, the path of
+  :func:`gongzhu.simulate`) with the same random draws is the hand the
+  legal actions applied one by one made: the same record and score sheet.
 
 A broken invariant raises :class:`ConformanceError`, naming the ruleset,
 the engine, the hand's seed and the action index.  A run is reproducible
@@ -277,6 +284,9 @@ def _check_hand(
             results.append(_check_finished(rules, state, context, tally, replays=k == 0))
         current = contexts[0]
         _check_same_results(states, contexts, results)
+        for context, result in zip(contexts, results, strict=True):
+            current = context
+            _check_play_out(rules, hand_seed, choice_seed, result, context)
     except ConformanceError:
         raise
     except Exception as error:  # a crash inside an engine or a plug-in
@@ -633,6 +643,32 @@ def _check_replay(
         context.fail(f"{what}the replayed hand's score sheet differs")
 
 
+def _check_play_out(
+    rules: Rules,
+    hand_seed: int,
+    choice_seed: int,
+    result: tuple[dict[str, Any], ScoreSheet],
+    context: _Context,
+) -> None:
+    """The hand dealt anew and played out inside the engine with the same random draws is
+    the hand the legal actions made, applied one by one (``result``: its record and sheet)."""
+    again = rules.new_hand(seed=hand_seed, engine=context.engine)
+    context.state = again
+    again.play_out(random.Random(choice_seed).random)
+    if not again.is_over:
+        context.fail("play_out() stopped before the hand was over")
+    record, sheet = result
+    played = again.to_record()
+    if played != record:
+        changed = sorted(k for k in set(record) | set(played) if played.get(k) != record.get(k))
+        context.fail(
+            "play_out() with the same random draws plays another hand than the legal "
+            f"actions applied one by one: its record differs in {', '.join(changed)}"
+        )
+    if again.score() != sheet:
+        context.fail("play_out() with the same random draws gives another score sheet")
+
+
 # -- engines agree ------------------------------------------------------------------------
 
 
@@ -650,6 +686,11 @@ def _check_agreement(states: Sequence[HandState], contexts: Sequence[_Context]) 
                 )
         if len(first.tricks) != len(state.tricks) or first.current_trick != state.current_trick:
             pair.fail("the engines disagree on the tricks played (the trick under way)")
+        if state.shows != first.shows:
+            pair.fail(
+                f"the engines disagree on the shows made: {_shows(first)} on {one.engine}, "
+                f"{_shows(state)} on {context.engine}"
+            )
         if (state.phase, state.to_move, state.is_over) != (
             first.phase,
             first.to_move,
@@ -692,6 +733,7 @@ def _check_same_results(
                 [state.taken(seat) for seat in range(4)],
                 [first.taken(seat) for seat in range(4)],
             ),
+            ("facts for scoring", state.facts(), first.facts()),
         ]
         for what, theirs, mine in compared:
             if theirs != mine:
@@ -708,6 +750,15 @@ def _cards(cards: Iterable[Card]) -> str:
 def _trick(trick: Trick) -> str:
     plays = "  ".join(f"{seat}:{_cards(cards)}" for seat, cards in trick.plays)
     return f"[{plays}; won by {trick.winner}, taken by {trick.taker}]"
+
+
+def _shows(state: HandState) -> str:
+    made = ", ".join(
+        f"{show.seat}:{show.kind.value} {_cards(show.cards or ())}"
+        + (" (auto-show)" if show.forced else "")
+        for show in state.shows
+    )
+    return f"[{made}]"
 
 
 def _actions(actions: Iterable[Action]) -> str:

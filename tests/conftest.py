@@ -5,13 +5,13 @@ from __future__ import annotations
 import shutil
 import tomllib
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import pytest
 
 import gongzhu
 from gongzhu.cards import Card, Rank, Suit
-from gongzhu.play import EngineSpec
+from gongzhu.play import EngineSpec, HandEngine
 from gongzhu.plugin import Deal
 
 
@@ -115,6 +115,33 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         "one_engine"
     ):
         metafunc.parametrize("engine", ENGINES, indirect=True)
+
+
+def engine_state(engine: HandEngine) -> tuple[Any, ...]:
+    """Everything an engine's public attributes say of its hand, as plain tuples (an engine
+    has no ``__eq__``; the C engines give tuples where the Python ones give lists)."""
+    shown_taken = engine.shown_taken()
+    return (
+        engine.phase,
+        engine.seat,
+        tuple(engine.holdings),
+        tuple(engine.taken),
+        tuple(engine.trick),
+        engine.trick_leader,
+        engine.trick_count,
+        tuple(
+            (leader, tuple(keys), winner, taker) for leader, keys, winner, taker in engine.trick_log
+        ),
+        tuple(map(tuple, engine.show_log)),
+        None if shown_taken is None else tuple(map(tuple, shown_taken)),
+        engine.legal(),
+    )
+
+
+def pipeline_sheet(hand: gongzhu.HandState) -> gongzhu.ScoreSheet:
+    """The finished hand's score sheet by the scoring pipeline alone, explanation and all (the
+    reference the compiled scorer is held equal to)."""
+    return hand.rules.scorer.pipeline_sheet(hand.facts(), hand._penalty_lines)
 
 
 def python_engine(rules: gongzhu.Rules) -> EngineSpec:

@@ -10,10 +10,24 @@ import pytest
 from .conftest import BOTH_ENGINES
 
 ROOT = Path(__file__).resolve().parent.parent
-CORE = sorted((ROOT / "gongzhu").glob("*.py"))
+# the core's subpackages: the engines and scoring are layers of the core like its modules
+CORE_PACKAGES = ("engines", "scoring")
+CORE = sorted((ROOT / "gongzhu").glob("*.py")) + sorted(
+    path for package in CORE_PACKAGES for path in (ROOT / "gongzhu" / package).glob("*.py")
+)
 PLUGINS = sorted((ROOT / "variants").glob("*.py"))
-# the layers above the rules: command line, terminal play, bots, runs, adapters, the kit
-UPPER = {"cli", "terminal", "bots", "runner", "arena", "__main__", "envs", "testing"}
+# the layers above the rules: command line, terminal play, bots, runs, adapters, the kit, the
+# web server
+UPPER = {"cli", "terminal", "bots", "runner", "arena", "__main__", "envs", "testing", "web"}
+
+
+def test_the_core_packages_are_checked() -> None:
+    names = {path.relative_to(ROOT / "gongzhu").as_posix() for path in CORE}
+    assert {"engines/base.py", "engines/single.py", "engines/pairs.py"} <= names
+    assert {"scoring/scorer.py", "scoring/compiled.py"} <= names
+    # every subpackage of gongzhu is a core package or an upper layer
+    packages = {p.name for p in (ROOT / "gongzhu").iterdir() if (p / "__init__.py").exists()}
+    assert packages == set(CORE_PACKAGES) | (UPPER & packages)
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -28,7 +42,11 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("path", [p for p in CORE if p.stem not in UPPER], ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path",
+    [p for p in CORE if p.stem not in UPPER],
+    ids=lambda p: p.relative_to(ROOT / "gongzhu").with_suffix("").as_posix(),
+)
 def test_core_does_not_import_upper_layers(path: Path) -> None:
     for name in imported_modules(path):
         parts = set(name.lstrip(".").split("."))
@@ -83,6 +101,50 @@ def test_no_hook_is_called_while_cards_are_played(names: tuple[str, ...]) -> Non
         finally:
             undo()
     assert calls == []
+
+
+@BOTH_ENGINES
+@pytest.mark.parametrize(
+    "names",
+    [("huapai", "anmai"), ("biming",), ("two-deck", "anmai")],
+    ids=lambda names: "+".join(names),
+)
+def test_no_hook_is_called_in_the_show_phases(names: tuple[str, ...]) -> None:
+    """The show phases are compiled with the ruleset: from the dealt hand to the first card
+    (首明, shows, secret sales, auto-show), with refused shows, views and clones on the
+    way, no hook is asked."""
+    import random
+
+    import gongzhu
+
+    rules = gongzhu.load_rules(*names)
+    calls: list[str] = []
+    shows = 0
+    for seed in range(6):
+        hand = rules.new_hand(seed)  # the opening lead is asked here, once
+        rng = random.Random(seed)
+        undo = rules._pm.add_hookcall_monitoring(
+            lambda name, _impls, _kwargs: calls.append(name), lambda *_args: None
+        )
+        try:
+            while hand.phase is not gongzhu.Phase.PLAY:
+                seat = hand.to_move
+                assert seat is not None
+                with pytest.raises(gongzhu.errors.IllegalAction):
+                    hand.apply(gongzhu.Show(gongzhu.parse_cards("2C 2C 2C")))
+                hand.view(seat)
+                hand.clone()
+                legal = hand.legal_actions()
+                hand.apply(
+                    max(legal, key=lambda a: len(a.cards))
+                    if rng.random() < 0.5
+                    else rng.choice(legal)
+                )
+                shows += 1
+            hand.legal_actions()
+        finally:
+            undo()
+    assert shows >= 6 * 4 and calls == []
 
 
 def test_the_monitor_sees_a_hook_call() -> None:

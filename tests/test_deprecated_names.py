@@ -6,7 +6,9 @@ returns what the new name returns.
 
 from __future__ import annotations
 
+import importlib
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +31,8 @@ def midhand() -> HandState:
 
 def deprecated(call: Callable[[], Any], new_name: str) -> Any:
     """``call()``, checking that it warns once, naming ``new_name``, from this file."""
-    with pytest.warns(DeprecationWarning, match=rf"is deprecated; use {new_name}$") as caught:
+    new_name = re.escape(new_name)
+    with pytest.warns(DeprecationWarning, match=rf"is deprecated; .*use {new_name}$") as caught:
         value = call()
     assert len(caught) == 1
     assert caught[0].filename == __file__  # stacklevel: the caller is blamed
@@ -81,10 +84,95 @@ def test_sample_hands(midhand: HandState) -> None:
 
 
 def test_play_situation_hand() -> None:
+    from gongzhu.masks import ALL_CARDS
     from gongzhu.play import PlaySituation
 
-    situation = PlaySituation(0, 0b1011, (), 0, frozenset(), 0b11)
+    # (seat, holding, trick_keys, played, unled, candidates)
+    situation = PlaySituation(0, 0b1011, (), 0, ALL_CARDS, 0b11)
+    assert situation.holding == 0b1011 and situation._fields[1] == "holding"
     assert deprecated(lambda: situation.hand, "PlaySituation.holding") == 0b1011
+
+
+# -- the engine modules' old names (engines play whole hands now: gongzhu.engines) ---------------
+
+ENGINE_NAMES = [
+    ("gongzhu.engine", name, "gongzhu.masks")
+    for name in (
+        "add_copy",
+        "remove_copy",
+        "copies_in",
+        "subtract_copies",
+        "cards_of_mask",
+        "plays_of_mask",
+    )
+] + [
+    ("gongzhu.engine", "ILLEGAL", "gongzhu.play"),
+    ("gongzhu.engine", "OVER", "gongzhu.play"),
+    ("gongzhu.engine_pairs", "cards_of_key", "gongzhu.engines.pairs"),
+    ("gongzhu.engine_pairs", "pair_key", "gongzhu.engines.pairs"),
+    ("gongzhu.engine_pairs", "two_key", "gongzhu.engines.pairs"),
+    *(("gongzhu.scorer", name, "gongzhu.scoring") for name in ("HandFacts", "Outcome", "Scorer")),
+    *(
+        ("gongzhu.score_input", name, "gongzhu.scoring")
+        for name in (
+            "CardsBySeat",
+            "ShownCopiesBySeat",
+            "attribute_shown_copies",
+            "cards_by_seat",
+            "score_cards",
+        )
+    ),
+    ("gongzhu.hand", "ACCELERATED", "gongzhu.engines"),
+]
+"""Every public name of the old ``gongzhu.engine``, ``gongzhu.engine_pairs``,
+``gongzhu.scorer`` and ``gongzhu.score_input`` (and ``gongzhu.hand.ACCELERATED``) with a home
+now: (old module, name, new module)."""
+
+
+@pytest.mark.parametrize(("old", "name", "home"), ENGINE_NAMES)
+def test_engine_module_names(old: str, name: str, home: str) -> None:
+    module = importlib.import_module(old)
+    new = getattr(importlib.import_module(home), name)
+    assert deprecated(lambda: getattr(module, name), f"{home}.{name}") is new
+    namespace: dict[str, Any] = {}
+    code = compile(f"from {old} import {name} as value", __file__, "exec")
+    assert deprecated(lambda: exec(code, namespace), f"{home}.{name}") is None
+    assert namespace["value"] is new
+
+
+def test_engine_module_names_still_work() -> None:
+    from gongzhu.cards import Card
+
+    engine = importlib.import_module("gongzhu.engine")
+    engine_pairs = importlib.import_module("gongzhu.engine_pairs")
+    queen = Card.parse("QS").index
+    with pytest.warns(DeprecationWarning):
+        mask = engine.add_copy(engine.add_copy(0, queen), queen)
+        assert engine.copies_in(mask, queen) == 2
+        assert engine_pairs.cards_of_key(engine_pairs.pair_key(queen)) == (queen, queen)
+        assert engine.ILLEGAL == -2 and engine.OVER == -1
+
+
+@pytest.mark.parametrize(
+    ("old", "name"), [("gongzhu.engine", "PlayCore"), ("gongzhu.engine_pairs", "PairsCore")]
+)
+def test_the_old_engines_have_no_alias(old: str, name: str) -> None:
+    """PlayCore and PairsCore played only the tricks; their replacements play whole hands and
+    are made differently, so an alias would mislead: the name is gone."""
+    module = importlib.import_module(old)
+    with pytest.raises(AttributeError, match=rf"module '{old}' has no attribute '{name}'"):
+        getattr(module, name)
+    with pytest.raises(ImportError, match=name):
+        exec(f"from {old} import {name}", {})
+
+
+def test_play_engine() -> None:
+    import gongzhu.play
+
+    old = deprecated(lambda: gongzhu.play.PlayEngine, "gongzhu.play.HandEngine")
+    assert old is gongzhu.play.HandEngine
+    with pytest.raises(AttributeError, match="has no attribute 'NoSuchEngine'"):
+        gongzhu.play.NoSuchEngine  # noqa: B018
 
 
 def test_heuristic_situation_hand(midhand: HandState) -> None:

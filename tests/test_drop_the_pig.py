@@ -41,7 +41,9 @@ def start(
     while hand.phase is gongzhu.Phase.FIRST_SHOW:
         hand.apply(gongzhu.Show((), gongzhu.ShowKind.FIRST))
     while hand.phase is gongzhu.Phase.SHOW:
-        hand.apply(gongzhu.Show(shows.get(hand.to_move, "")))
+        seat = hand.to_move
+        assert seat is not None
+        hand.apply(gongzhu.Show(shows.get(seat, "")))
     return hand
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -15,8 +16,9 @@ from gongzhu.bots import Determinizer, SearchBot, determinize
 from gongzhu.bots.sampler import sample_holdings
 from gongzhu.errors import IllegalAction, InvalidHoldings
 from gongzhu.hand import HandState
+from gongzhu.play import Capability
 
-from .conftest import BOTH_ENGINES, SHORT_SPADES_DEAL
+from .conftest import BOTH_ENGINES, SHORT_SPADES_DEAL, engine_state
 
 pytestmark = BOTH_ENGINES
 
@@ -202,10 +204,18 @@ def test_an_engine_without_redeal_gets_the_history_replayed(
     view = hand.view(hand.to_move or 0)
     holdings = sample_holdings(view, random.Random(2), rules=hand.rules)
     fast = hand.with_holdings(holdings)
-    monkeypatch.delattr(type(hand._core), "redeal")
+    assert fast._redeal_from is not None  # redealt in place, not replayed
+    spec = hand.engine
+    assert spec.offers(Capability.REDEAL)
+    # the same engine, declaring no REDEAL (whose redeal() may then not be called)
+    monkeypatch.setattr(hand, "engine", attrs.evolve(spec, capabilities=Capability.NONE))
+    monkeypatch.delattr(type(hand._engine), "redeal")
     slow = hand.with_holdings(holdings)
+    assert slow._redeal_from is None  # a hand dealt anew, its history replayed
     assert slow.deal == fast.deal
+    assert slow.history == fast.history
     assert [slow.view(s) for s in range(4)] == [fast.view(s) for s in range(4)]
+    assert engine_state(slow._engine) == engine_state(fast._engine)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -253,9 +263,10 @@ def test_every_engine_refuses_a_bad_redeal_unchanged(names: tuple[str, ...]) -> 
         state = hand.rules.new_hand(deal=hand.deal, engine=spec.name)
         for _seat, action in hand.history:
             state.apply(action)
-        core: Any = state._core  # redeal is an optional engine method
+        assert spec.offers(Capability.REDEAL), spec.name  # all four core engines declare it
+        core: Any = state._engine  # redeal is the REDEAL capability's method
         assert callable(getattr(core, "redeal", None)), spec.name
-        now = list(core.hands)
+        now = list(core.holdings)
         low = [h & ((1 << 52) - 1) for h in now]
         # a card seat 0 holds once, and one no seat holds every copy of, seat 0 none
         once = next(
@@ -275,9 +286,11 @@ def test_every_engine_refuses_a_bad_redeal_unchanged(names: tuple[str, ...]) -> 
         if copies == 1:
             cases["overlap"] = [now[0], now[1] | 1 << once, now[2], now[3]]
         for words, masks in cases.items():
+            before = engine_state(core)
             with pytest.raises(ValueError, match=words):
                 core.redeal(masks)
-            assert list(core.hands) == now, (spec.name, words)
+            assert list(core.holdings) == now, (spec.name, words)
+            assert engine_state(core) == before, (spec.name, words)
         # a good redeal: seat 0 and seat 1 trade a card each
         give = next(
             i
@@ -286,7 +299,7 @@ def test_every_engine_refuses_a_bad_redeal_unchanged(names: tuple[str, ...]) -> 
         )
         traded = [now[0] ^ 1 << once | 1 << give, now[1] ^ 1 << give | 1 << once, *now[2:]]
         core.redeal(traded)
-        assert list(core.hands) == traded
+        assert list(core.holdings) == traded
 
 
 def test_a_named_leader_holding_the_opening_card_leads_freely_in_samples() -> None:

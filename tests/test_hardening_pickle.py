@@ -20,6 +20,7 @@ from gongzhu.hand import HandState
 from gongzhu.rules import Rules, load_rules
 
 from . import plugins
+from .conftest import engine_state
 
 pytestmark = pytest.mark.one_engine  # each test runs every engine of its ruleset itself
 
@@ -45,10 +46,13 @@ def observed(hand: HandState) -> dict[str, Any]:
         "views": [hand.view(seat) for seat in range(4)],
         "holdings": [hand.holding(seat) for seat in range(4)],
         "captured": [hand.taken(seat) for seat in range(4)],
+        "shows": hand.shows,
+        "trick_log": hand.trick_log,
     }
     if hand.is_over:
         seen["returns"] = hand.returns()
         seen["sheet"] = hand.score()
+        seen["facts"] = hand.facts()
     return seen
 
 
@@ -81,7 +85,8 @@ def test_pickled_states_equal_the_original_on_every_engine(
         advance(hand, steps, random.Random(choices))
         back = pickle.loads(pickle.dumps(hand, protocol=protocol + 1))
         assert back.rules is rules and back.engine.name == engine
-        assert type(back._core) is type(hand._core)
+        assert type(back._engine) is type(hand._engine)
+        assert engine_state(back._engine) == engine_state(hand._engine)
         assert observed(back) == observed(hand)
         # the two go on alike, and independently
         advance(hand, 200, random.Random(choices + 1))

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import operator
 import random
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -12,10 +15,21 @@ from hypothesis import strategies as st
 import gongzhu
 from gongzhu import Phase, Play, Show, ShowKind
 from gongzhu.cards import PIG, SHEEP, Card, Suit
-from gongzhu.engine import PlayCore, plays_of_mask
+from gongzhu.engines import ACCELERATED
+from gongzhu.engines.base import PLAY, ShowingEngine, draw
 from gongzhu.errors import IllegalAction, IncompatibleVariants, InvalidOption
 from gongzhu.hand import HandState
-from gongzhu.play import ILLEGAL, EngineSpec, PlayRule, PlaySituation
+from gongzhu.masks import ALL_CARDS, plays_of_mask
+from gongzhu.play import (
+    ILLEGAL,
+    OVER_DETAIL,
+    RULE_CODES,
+    EngineSetup,
+    EngineSpec,
+    PlayMoment,
+    PlayRule,
+    PlaySituation,
+)
 from gongzhu.plugin import OpeningLead, Options, ShownCardLock, VariantInfo, hookimpl
 from gongzhu.rules import Rules
 
@@ -294,9 +308,13 @@ def test_filter_can_force_a_show() -> None:
 
 
 def test_filter_that_leaves_nothing_is_a_plugin_error() -> None:
-    rules = Rules.from_plugins(plugins.ForbidAll())
-    with pytest.raises(IncompatibleVariants, match="leave no legal open show"):
-        rules.new_hand(1).legal_actions()
+    """The show phase is compiled when the ruleset is built: the error comes then, naming
+    the holding left without a show, before any hand is dealt."""
+    with pytest.raises(
+        IncompatibleVariants,
+        match=r"the show filters of .*forbid-all leave no legal open show for a seat holding",
+    ):
+        Rules.from_plugins(plugins.ForbidAll())
 
 
 # -- scoring stages, normalisation, matches --------------------------------------------------
@@ -372,22 +390,99 @@ def test_match_errors() -> None:
 # -- the play layer: configuration, engines, play rules ------------------------------------
 
 
-class AnyCardCore(PlayCore):
-    """A toy engine: no follow-suit (a third party's, registered by its own plug-in)."""
+class AnyCardEngine(ShowingEngine):
+    """A third party's engine, registered by its own plug-in: the show phases of the public
+    base (:class:`~gongzhu.engines.base.ShowingEngine`), and a play phase of its own in
+    which any held card may be played (no follow-suit; only the opening lead binds)."""
 
-    __slots__ = ()
+    __slots__ = ("taken", "trick", "trick_leader", "trick_log")
 
-    def legal_mask(self) -> int:
-        return self.hands[self.seat]
+    def __init__(
+        self,
+        setup: EngineSetup,
+        holdings: Sequence[int],
+        leader: int,
+        forced: int,
+        first_seat: int,
+        first_cards: Sequence[int],
+    ) -> None:
+        masks = [operator.index(h) for h in holdings]
+        union = 0
+        for held in masks:
+            if not 0 <= held <= ALL_CARDS or union & held:
+                raise ValueError("holdings: expected four disjoint 52-bit card masks")
+            union |= held
+        if len(masks) != 4:
+            raise ValueError("holdings: expected four 52-bit card masks")
+        self.taken = [0, 0, 0, 0]
+        self.trick: list[int] = []
+        self.trick_leader = leader
+        self.trick_log: list[tuple[int, tuple[int, ...], int, int]] = []
+        super().__init__(setup, masks, leader, forced, first_seat, first_cards)
 
-    def legal(self):
-        return plays_of_mask(self.hands[self.seat])
+    @property
+    def trick_count(self) -> int:
+        return len(self.trick_log)
+
+    def shown_taken(self) -> None:
+        return None
+
+    def _start_play(self) -> None:
+        self.seat = self.trick_leader = self.leader
+
+    def _legal_mask(self) -> int:
+        held = self.holdings[self.seat]
+        return self.forced & held or held  # the opening lead, then any card
+
+    def _legal_plays(self) -> tuple[Play, ...]:
+        return plays_of_mask(self._legal_mask())
+
+    def refusal(self, key: int) -> tuple[int, int] | None:
+        if self.phase != PLAY:
+            return (RULE_CODES["holding"], OVER_DETAIL)
+        if type(key) is not int or not 0 <= key < 52:
+            return (RULE_CODES["play-shape"], 0)
+        if not self.holdings[self.seat] >> key & 1:
+            return (RULE_CODES["holding"], 0)
+        if not self._legal_mask() >> key & 1:
+            return (RULE_CODES["opening-lead"], self.forced.bit_length() - 1)
+        return None
 
     def play(self, key: int) -> int:
-        if not 0 <= key < 52 or not self.hands[self.seat] >> key & 1:
+        if self.phase != PLAY or self.refusal(key) is not None:
             return ILLEGAL
-        self._play(key)
+        seat = self.seat
+        self.holdings[seat] &= ~(1 << key)
+        self.forced = 0
+        self.trick.append(key)
+        if len(self.trick) < 4:
+            self.seat = (seat + 1) & 3
+            return self.seat
+        trick, leader = self.trick, self.trick_leader
+        led = trick[0] // 13
+        position = max(range(4), key=lambda i: (trick[i] // 13 == led, trick[i]))
+        winner = (leader + position) & 3
+        for played in trick:
+            self.taken[winner] |= 1 << played
+        self.trick_log.append((leader, tuple(trick), winner, winner))
+        self.trick = []
+        self.trick_leader = winner
+        if self.holdings[winner]:
+            self.seat = winner
+        else:
+            self._finish()
         return self.seat
+
+    def _random_plays(self, random: Callable[[], float]) -> None:
+        while self.phase == PLAY:
+            plays = self._legal_plays()
+            self.play(plays[draw(random, len(plays))].key)
+
+    def _copy_play(self, new: Any) -> None:
+        new.taken = self.taken[:]
+        new.trick = self.trick[:]
+        new.trick_leader = self.trick_leader
+        new.trick_log = self.trick_log[:]
 
 
 class AnyCardPlugin:
@@ -403,22 +498,31 @@ class AnyCardPlugin:
 
     @hookimpl
     def gongzhu_play_engines(self, engines):
-        engines.add(EngineSpec("any-card", AnyCardCore, {"one-deck", "singles"}, speed=1000))
+        engines.add(EngineSpec("any-card", AnyCardEngine, {"one-deck", "singles"}, speed=1000))
 
 
 def test_a_third_party_engine_is_chosen_when_fastest() -> None:
     rules = Rules.from_plugins(AnyCardPlugin())
     assert rules.engines[0].name == "any-card"  # the fastest able
+    assert "single-python" in [spec.name for spec in rules.engines[1:]]
     hand = rules.new_hand(1, leader=0, engine="any-card")
+    assert hand.engine is rules.engines[0] and type(hand._engine) is AnyCardEngine
     play_through_shows(hand)
     hand.apply(hand.legal_actions()[0])
     assert len(hand.legal_actions()) == 13  # no need to follow suit
-    assert type(hand.clone()._core) is AnyCardCore
+    assert type(hand.clone()._engine) is AnyCardEngine
     # the core's engines still play it when asked by name
     strict = rules.new_hand(1, leader=0, engine="single-python")
     play_through_shows(strict)
     strict.apply(strict.legal_actions()[0])
     assert len(strict.legal_actions()) < 13
+    # the base plays its show phases, auto-show and all, in a random playout too
+    whole = rules.new_hand(2, engine="any-card")
+    assert whole.phase is not Phase.PLAY
+    whole.play_out(random.Random(2).random)
+    assert whole.is_over and len(whole.tricks) == 13
+    assert sorted(c for s in range(4) for c in whole.taken(s)) == list(gongzhu.full_deck())
+    assert whole.returns() == whole.score().final
 
 
 def test_unknown_engine_name_is_refused() -> None:
@@ -495,16 +599,59 @@ class NoClubLeads:
         config.add_rule(PlayRule("no-club-leads", no_clubs_led, "{card}: clubs may not be led"))
 
 
-def test_a_play_rule_runs_on_a_python_engine_and_explains_its_refusals() -> None:
+def test_a_play_rule_runs_on_every_engine_and_explains_its_refusals() -> None:
     rules = Rules.from_plugins(NoClubLeads())
     assert "play-rules" in rules.play_config.features
-    assert rules.engine.name == "single-python"
-    hand = rules.new_hand(deal=deal_with_rotation(), leader=3)
-    play_through_shows(hand)
-    assert all(p.cards[0].suit is not Suit.CLUBS for p in hand.legal_actions())
-    with pytest.raises(IllegalAction, match="2C: clubs may not be led") as info:
-        hand.apply(Play.parse("2C"))
-    assert info.value.refusal.rule == "no-club-leads"
+    able = {"single-python", "single-c"} if ACCELERATED else {"single-python"}
+    assert {spec.name for spec in rules.engines} == able  # the C engine plays rules too
+    for spec in rules.engines:
+        hand = rules.new_hand(deal=deal_with_rotation(), leader=3, engine=spec.name)
+        play_through_shows(hand)
+        assert hand.legal_actions()
+        assert all(p.cards[0].suit is not Suit.CLUBS for p in hand.legal_actions())
+        with pytest.raises(IllegalAction, match="2C: clubs may not be led") as info:
+            hand.apply(Play.parse("2C"))
+        assert info.value.refusal.rule == "no-club-leads", spec.name
+
+
+def must_discard_the_pig(situation: PlaySituation) -> int:
+    return PIG.bit
+
+
+class PigFirst:
+    """A seat that cannot follow and holds the pig must discard it (a rule that requires)."""
+
+    @hookimpl
+    def gongzhu_variant_info(self):
+        return VariantInfo("pig-first", "Pig first")
+
+    @hookimpl
+    def gongzhu_play_config(self, config):
+        config.add_rule(
+            PlayRule(
+                "pig-first",
+                require=must_discard_the_pig,
+                reason="{card}: discard the pig first",
+                when=PlayMoment.DISCARD,
+                cards=PIG.bit,
+            )
+        )
+
+
+def test_a_requiring_play_rule_runs_on_every_engine() -> None:
+    rules = Rules.from_plugins(PigFirst())
+    assert len(rules.engines) == (2 if ACCELERATED else 1)
+    for spec in rules.engines:
+        hand = rules.new_hand(deal=deal_with(VOID_IN_CLUBS), engine=spec.name)
+        play_through_shows(hand)
+        play(hand, "2C", "3C", "4C")
+        assert hand.to_move == 2  # void in clubs, holding the pig
+        assert hand.legal_actions() == (Play.parse("QS"),), spec.name
+        with pytest.raises(IllegalAction, match="3H: discard the pig first") as info:
+            hand.apply(Play.parse("3H"))
+        assert info.value.refusal.rule == "pig-first"
+        play(hand, "QS")
+        assert hand.tricks[0].winner == 1 and PIG in hand.taken(1)
 
 
 def test_refusals_name_the_core_rule() -> None:
@@ -540,9 +687,10 @@ def test_the_old_segfault_recipe_ends_cleanly() -> None:
     assert rules.engine.name.startswith("pairs-")
     assert gongzhu.simulate(rules, 3, seed=1).hands == 3
     two_deck_masks = gongzhu.HandState._deal_masks(gongzhu.Deal.shuffled(1, copies=2))
-    for spec in gongzhu.load_rules().engines:  # every single-deck engine refuses them
+    one_deck = gongzhu.load_rules()
+    for spec in one_deck.engines:  # every single-deck engine refuses them
         with pytest.raises(ValueError, match=r"mask|overlap"):
-            spec.factory(gongzhu.load_rules().play_config, two_deck_masks, [], [])
+            one_deck.make_engine(spec, two_deck_masks, 0, 0, 0, [0, 1, 2, 3])
 
 
 @settings(max_examples=150, deadline=None)

@@ -30,12 +30,23 @@ LAZY_MODULES = [
     "gongzhu.record",
     "json",
     "gongzhu.hand",
-    "gongzhu.view",
     "gongzhu.match",
     "hashlib",
 ]
 """Imported by neither ``import gongzhu`` nor ``load_rules()`` (the first hand dealt imports
-the hand state machine and :mod:`hashlib`, for the shuffle)."""
+the hand state machine and :mod:`hashlib`, for the shuffle).  :mod:`gongzhu.view` is not
+among them: the play layer names the engines' phases by :class:`~gongzhu.view.Phase`
+(:data:`gongzhu.play.ENGINE_PHASES`), so a ruleset imports it (about 1.5 ms; ``import
+gongzhu; load_rules()`` measured 2.4x ``import attrs, pluggy`` with it, under the 4x
+ceiling of ``benchmarks/import_time.py``)."""
+
+RULES_MODULES = (
+    "gongzhu.view",  # Phase, for gongzhu.play.ENGINE_PHASES
+    "gongzhu.showphase",  # the show phases, compiled with the ruleset
+    "gongzhu.engines.base",  # the Python engines' show phases
+)
+"""Modules the engine refactor added to what ``load_rules()`` imports; none of them brings a
+module from outside the package (checked below)."""
 
 METADATA_MODULES = ["importlib.metadata", "email", "email.message", "zipfile", "csv"]
 """Not imported by ``load_rules()`` where the entry points are read directly."""
@@ -129,6 +140,7 @@ def test_import_leaves_the_records_module_and_metadata_unloaded(tmp_path: Path) 
     for name in LAZY_MODULES:
         if name not in before:
             assert name not in loaded, f"import gongzhu; load_rules() imported {name}"
+    assert set(RULES_MODULES) <= loaded
     if FAST_PATH:
         assert found["direct"], "this environment's entry points are left to importlib.metadata"
         for name in METADATA_MODULES:
@@ -136,6 +148,38 @@ def test_import_leaves_the_records_module_and_metadata_unloaded(tmp_path: Path) 
                 assert name not in loaded, f"load_rules() imported {name}"
     assert listed == set(gongzhu.__all__)  # dir() lists the names not loaded yet
     assert found["card_pattern"] == 0  # canonical card text is read without the pattern
+
+
+def test_the_modules_a_ruleset_brings_import_nothing_more(tmp_path: Path) -> None:
+    """:mod:`gongzhu.view`, :mod:`gongzhu.showphase` and :mod:`gongzhu.engines.base`, which
+    ``load_rules()`` imports, bring no module from outside the package (read from ``python
+    -X importtime``: what a module's import imported for the first time is listed before
+    it, indented deeper)."""
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import gongzhu; gongzhu.load_rules()"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    entries = []  # (depth, module), in the order their imports finished
+    for line in result.stderr.splitlines():
+        if line.startswith("import time:") and line.count("|") == 2:
+            name = line.rpartition("|")[2]
+            if name.strip() != "imported package":
+                entries.append((len(name) - len(name.lstrip(" ")), name.strip()))
+    modules = [name for _, name in entries]
+    brought: dict[str, list[str]] = {}
+    for position, (depth, name) in enumerate(entries):
+        if name in RULES_MODULES:
+            inner = []
+            before = position - 1
+            while before >= 0 and entries[before][0] > depth:
+                inner.append(entries[before][1])
+                before -= 1
+            brought[name] = [m for m in inner if m.split(".")[0] != "gongzhu"]
+    assert "gongzhu.rules" in modules  # the probe works
+    assert brought == {name: [] for name in RULES_MODULES}
 
 
 def test_every_public_name_is_its_defining_modules_object(tmp_path: Path) -> None:

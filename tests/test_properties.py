@@ -13,7 +13,7 @@ import gongzhu
 from gongzhu import Phase, Play, Show
 from gongzhu.errors import IllegalAction
 
-from .conftest import BOTH_ENGINES
+from .conftest import BOTH_ENGINES, pipeline_sheet
 
 pytestmark = BOTH_ENGINES  # hands are played: on both play engines
 
@@ -36,7 +36,8 @@ def play_and_check(
     """A random hand under ``rules``: invariants, fast result and replay checked."""
     hand = random_hand(rules, seed, rng)
     check_hand_invariants(hand, zero_sum=zero_sum)
-    assert hand.returns() == hand.score().final == hand._explained_sheet().final
+    assert hand.returns() == hand.score().final == pipeline_sheet(hand).final
+    assert hand.score() == pipeline_sheet(hand)  # the lines and every number, too
     assert gongzhu.replay(hand.to_record()).score() == hand.score()
     return hand
 
@@ -151,7 +152,9 @@ def test_compiled_returns_equal_the_pipeline(seed: int, rng: random.Random) -> N
     while not hand.is_over:
         hand.apply(rng.choice(hand.legal_actions()))
     assert RULES.compiled_scorer is not None
-    assert hand.returns() == hand._explained_sheet().final  # compiled against the pipeline
+    sheet = pipeline_sheet(hand)
+    assert hand.returns() == sheet.final  # compiled against the pipeline
+    assert hand.score() == sheet
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -157,3 +157,54 @@ def test_wrappers_keep_pluggy_dispatch() -> None:
 
     rules = Rules.from_plugins(Wrapper())
     assert rules.normalise((0, 0, 0, 0)) == (1, 1, 1, 1)
+
+
+SHOW_RULESETS = [
+    ((plugins.ShowFamily(),), ()),
+    ((plugins.MustShowPig(),), ()),
+    ((), ("huapai", "anmai")),
+    ((), ("two-deck", "anmai")),
+]
+
+
+@pytest.mark.parametrize(("objects", "names"), SHOW_RULESETS)
+def test_the_compiled_show_phase_answers_as_the_filter_hook(
+    objects: tuple[object, ...], names: tuple[str, ...]
+) -> None:
+    """The show phase is compiled once, when the ruleset is built: for every holding and
+    kind, ``show_choices`` gives what calling the filter hook gives."""
+    import itertools
+
+    from gongzhu.actions import Show, ShowKind
+    from gongzhu.errors import InvalidCard
+    from gongzhu.showphase import sub_multisets
+
+    installed = [(name, load_rules(name).plugin(name)) for name in names]
+    rules = Rules.from_plugins(*objects, *installed)
+    showable = sorted(rules.table.showable)
+    copies = rules.table.copies
+    asked = 0
+    for kind in rules.show_kinds:
+        holdings: list[tuple[gongzhu.Card, ...]]
+        if kind is ShowKind.FIRST:
+            holdings = [(card,) for card in showable]
+        else:
+            holdings = [
+                tuple(c for c, n in zip(showable, counts, strict=True) for _ in range(n))
+                for counts in itertools.product(range(copies + 1), repeat=len(showable))
+            ]
+        for holding in holdings:
+            choices = sub_multisets(holding)
+            if kind is ShowKind.SECRET:
+                choices = [choice for choice in choices if choice]
+            rules._hook.gongzhu_filter_shows(
+                holding=holding, kind=kind, choices=choices, options=rules.options
+            )
+            expected = tuple(Show(choice, kind) for choice in choices)
+            assert rules.show_choices(holding, kind) == expected, (kind, holding)
+            asked += 1
+    assert asked >= (copies + 1) ** len(showable)
+    with pytest.raises(InvalidCard):
+        rules.show_choices(gongzhu.parse_cards("2C"))
+    with pytest.raises(InvalidCard):
+        rules.show_choices(showable * (copies + 1))  # more copies than the decks hold

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -11,23 +10,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gongzhu
-import gongzhu.scoring
 from gongzhu import Phase, Play, Show
 from gongzhu.actions import play_of_key
-from gongzhu.engine import add_copy
-from gongzhu.engine_pairs import pair_key, two_key
+from gongzhu.engines.pairs import pair_key, two_key
 from gongzhu.errors import IllegalAction, IncompatibleVariants
-from gongzhu.play import PlayConfig
+from gongzhu.masks import add_copy
+from gongzhu.play import ILLEGAL, EngineSetup, PlayConfig
 from gongzhu.plugin import ShownCardLock
 from gongzhu.scoring import ShowRecord
+from gongzhu.showphase import KINDS
 
-from .conftest import BOTH_ENGINES
+from .conftest import BOTH_ENGINES, engine_state, pipeline_sheet
 
 pytestmark = BOTH_ENGINES  # hands are played: on both play engines
 
 ALL_HEARTS = "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H"
 LOCK = ShownCardLock(first_trick=True, discard_before_led=False)  # 39baobao's lock
 SPEC = {"name": "pairs-python"}
+SHOW_PHASE, PLAY_PHASE = 1, 2  # gongzhu.play.ENGINE_PHASES
+OPEN = KINDS.index(gongzhu.ShowKind.OPEN)  # the kind code of an open show
 
 
 @pytest.fixture(autouse=True)
@@ -53,30 +54,44 @@ def core(
     *,
     pair_beats_unmatched: bool = False,
     forced: int = 0,
-    shows: tuple[ShowRecord, ...] = (),
+    shows: dict[int, str] | None = None,
     lock: ShownCardLock | None = LOCK,
-) -> Any:  # the engine's own methods beyond the PlayEngine protocol
+) -> Any:  # the engine's own methods beyond the HandEngine protocol (legal_keys)
+    """An engine of the two-deck ruleset's show phase and this play configuration, seat 0
+    leading, in its play phase after each seat showed its cards in ``shows`` (or nothing)."""
+    assert len({len(gongzhu.parse_cards(h)) for h in hands}) == 1, "as many cards each"
     config = PlayConfig(
         deck_copies=2, pairs=True, pair_beats_unmatched=pair_beats_unmatched, shown_card_lock=lock
     )
-    spec = gongzhu.load_rules("two-deck").engine_named(SPEC["name"])
-    engine = spec.factory(config, [mask(h) for h in hands], [], [])
-    locked = [0, 0, 0, 0]
-    for record in shows:
-        locked[record.seat] = add_copy(locked[record.seat], record.card.index)
-    engine.start(0, forced, locked, shows)
+    rules = gongzhu.load_rules("two-deck")
+    setup = EngineSetup(config, rules.show_phase)
+    spec = rules.engine_named(SPEC["name"])
+    prepared = setup if spec.prepare is None else spec.prepare(setup)
+    firsts = [gongzhu.parse_cards(h)[0].index for h in hands]
+    engine = spec.factory(prepared, [mask(h) for h in hands], 0, forced, 0, firsts)
+    shows = shows or {}
+    while engine.phase == SHOW_PHASE:
+        wanted = Show(shows.get(engine.seat, ""))
+        assert engine.show(engine.legal().index(wanted)) != ILLEGAL
+    assert engine.phase == PLAY_PHASE and engine.seat == 0
     return engine
 
 
 def legal(engine: Any) -> list[str]:
-    return [" ".join(map(str, play_of_key(k).cards)) for k in engine.legal_keys()]
+    keys = engine.legal_keys()
+    assert tuple(map(play_of_key, keys)) == tuple(engine.legal())
+    return [" ".join(map(str, play_of_key(k).cards)) for k in keys]
+
+
+def shown_taken(engine: Any) -> list[list[tuple[int, int, int]]]:
+    return [[tuple(record) for record in seat] for seat in engine.shown_taken()]
 
 
 # -- leads and follows --------------------------------------------------------------------
 
 
 def test_a_lead_is_one_card_or_an_identical_pair() -> None:
-    engine = core(["8D 8D AS", "2C", "3C", "4C"])
+    engine = core(["8D 8D AS", "2C 3C 4C", "5C 6C 7C", "8C 9C JC"])
     assert legal(engine) == ["AS", "8D", "8D 8D"]  # each distinct play once
 
 
@@ -90,23 +105,27 @@ def test_a_lead_is_one_card_or_an_identical_pair() -> None:
     ],
 )
 def test_following_a_pair(follower: str, expected: list[str]) -> None:
-    engine = core(["8D 8D 2S 2S", follower, "4C 4C", "3C 3C"])
-    engine.play(pair_key(gongzhu.Card.parse("8D").index))
+    engine = core(["8D 8D 2S 2S", follower, "4C 4C 5C 5C", "3C 3C 6C 6C"])
+    assert engine.play(pair_key(gongzhu.Card.parse("8D").index)) == 1
     assert sorted(legal(engine)) == sorted(expected)
-    assert engine.play(key("2C")) == -2  # one card cannot follow a pair, nor a card not held
+    before = engine_state(engine)
+    assert engine.play(key("2C")) == ILLEGAL  # one card cannot follow a pair, nor a card not held
     assert engine.seat == 1  # nothing changed
+    assert engine_state(engine) == before
 
 
 def test_following_a_single_card() -> None:
-    engine = core(["8D KS", "3D 3D QS", "AS AS", "2C"])
+    engine = core(["8D KS 9C", "3D 3D QS", "AS AS 2H", "2C 3C 4C"])
     engine.play(key("8D"))
     assert legal(engine) == ["3D"]  # the pair of 3D is one play: one card
     engine.play(key("3D"))
-    assert legal(engine) == ["AS"]  # void: anything (here only ♠A, once)
+    assert legal(engine) == ["AS", "2H"]  # void: anything, each card once (♠A once)
 
 
 def test_opening_lead_two_of_clubs_one_or_both() -> None:
-    engine = core(["2C 2C AS", "3C", "4C", "5C"], forced=gongzhu.Card.parse("2C").bit)
+    engine = core(
+        ["2C 2C AS", "3C 6C 7C", "4C 8C 9C", "5C JC KC"], forced=gongzhu.Card.parse("2C").bit
+    )
     assert legal(engine) == ["2C", "2C 2C"]
 
 
@@ -117,12 +136,14 @@ FILLERS = ("6H 6H", "7H 7H", "8H 8H", "9H 9H")
 
 
 def trick_winner(plays: list[str], **options: Any) -> int:
-    tricks: list[tuple[int, tuple[int, ...], int, int]] = []
     engine = core([p + " " + f for p, f in zip(plays, FILLERS, strict=True)], **options)
     for play in plays:
-        assert engine.play(key(play)) != -2, play
-    tricks = engine.tricks if hasattr(engine, "tricks") else tricks
-    return engine.tricks[-1][2]
+        assert engine.play(key(play)) != ILLEGAL, play
+    assert engine.trick_count == 1 and not engine.trick
+    leader, keys, winner, taker = engine.trick_log[-1]
+    assert (leader, tuple(keys), taker) == (0, tuple(map(key, plays)), winner)
+    assert engine.seat == winner  # the winner leads the next trick
+    return int(winner)
 
 
 def test_worked_ranking_example() -> None:
@@ -148,24 +169,31 @@ def test_identical_single_cards_first_played_wins() -> None:
 
 
 def test_unshown_copy_is_played_first_and_shown_copy_scores_for_its_taker() -> None:
-    shown = ShowRecord(0, gongzhu.PIG, gongzhu.ShowKind.OPEN)
-    engine = core(["QS QS 2S", "3S AS 5S", "6S 7S 8S", "9S TS JS"], shows=(shown,), lock=None)
+    engine = core(["QS QS 2S", "3S AS 5S", "6S 7S 8S", "9S TS JS"], shows={0: "QS"}, lock=None)
+    choices = gongzhu.load_rules("two-deck").show_phase.choices
+    assert [(seat, choices[i].show) for seat, i, forced in engine.show_log if not forced] == [
+        (0, Show("QS")),
+        (1, Show(())),
+        (2, Show(())),
+        (3, Show(())),
+    ]
     for card in ("QS", "3S", "6S", "9S"):  # seat 0 still holds the shown copy: this one is unshown
-        assert engine.play(key(card)) != -2
-    assert engine.tricks[-1][2] == 0 and engine.shown_taken() == [[], [], [], []]
+        assert engine.play(key(card)) != ILLEGAL
+    assert engine.trick_log[-1][2] == 0 and shown_taken(engine) == [[], [], [], []]
     for card in ("QS", "AS", "7S", "TS"):  # seat 0 leads its last ♠Q, the shown one
-        assert engine.play(key(card)) != -2
-    assert engine.tricks[-1][2] == 1 and engine.shown_taken() == [[], [shown], [], []]
+        assert engine.play(key(card)) != ILLEGAL
+    shown = (0, gongzhu.PIG.index, OPEN)  # (the seat that showed it, the card, its kind)
+    assert engine.trick_log[-1][2] == 1 and shown_taken(engine) == [[], [shown], [], []]
 
 
 def test_two_shown_copies_are_two_cards_of_the_suit() -> None:
     """The lock's exemption is for the holder's only card of the suit: two ♠Q are two cards."""
-    shows = tuple(ShowRecord(0, gongzhu.PIG, gongzhu.ShowKind.OPEN) for _ in range(2))
-    engine = core(["QS QS 2D", "3S AS 5S", "6S 7S 8S", "9S TS JS"], shows=shows)
+    engine = core(["QS QS 2D", "3S AS 5S", "6S 7S 8S", "9S TS JS"], shows={0: "QS QS"})
     assert legal(engine) == ["2D"]  # neither ♠Q nor the pair may open the spades
-    one = core(["QS QS 2D", "3S AS 5S", "6S 7S 8S", "9S TS JS"], shows=shows[:1])
+    assert engine.refusal(key("QS")) is not None and engine.play(key("QS")) == ILLEGAL
+    one = core(["QS QS 2D", "3S AS 5S", "6S 7S 8S", "9S TS JS"], shows={0: "QS"})
     assert legal(one) == ["QS", "2D"]  # the unshown copy may; the pair needs the shown one
-    alone = core(["QS 2D 3D", "3S AS 5S", "6S 7S 8S", "9S TS JS"], shows=shows[:1])
+    alone = core(["QS 2D 3D", "3S AS 5S", "6S 7S 8S", "9S TS JS"], shows={0: "QS"})
     assert legal(alone) == ["QS", "2D", "3D"]  # the holder's only spade is exempt
 
 
@@ -333,8 +361,9 @@ def test_compiled_returns_equal_the_pipeline(
         hand.apply(legal[-1] if rng.random() < 0.5 else rng.choice(legal))
     while not hand.is_over:
         hand.apply(rng.choice(hand.legal_actions()))
-    sheet = hand._explained_sheet()  # the pipeline's, not the compiled scorer's
+    sheet = pipeline_sheet(hand)  # the pipeline's, not the compiled scorer's
     assert hand.returns() == hand.score().final == sheet.final
+    assert hand.score() == sheet  # the lines and every number, too
     assert hand.outcome()[1:] == (any(sheet.full_hearts), any(sheet.slam))
 
 
@@ -383,98 +412,3 @@ def test_compiled_scorer_on_extreme_two_deck_captures(seed: int) -> None:
     assert scorer.raw_copies(taken, sheet.shows, shown_taken) == sheet.raw
     assert scorer.full_hearts(taken, 2) == any(sheet.full_hearts)
     assert scorer.slam(taken, 2) == any(sheet.slam)
-
-
-def draw_two_deck_captures(
-    data: st.DataObject, rules: gongzhu.Rules, *, lone: bool = False
-) -> tuple[list[int], list[ShowRecord], list[list[ShowRecord]]]:
-    """Any two-deck captures (card masks per seat), shows of the ruleset's kinds by any
-    seats, and some of them taken by any seats; with ``lone``, seat 0 takes no scoring
-    card but transformers."""
-    taken = [0, 0, 0, 0]
-    for card in (c for c in gongzhu.full_deck(2) if rules.table.is_scoring(c)):
-        seat = data.draw(st.integers(0, 3))
-        if lone and seat == 0 and card != gongzhu.TRANSFORMER:
-            seat = 1
-        taken[seat] = add_copy(taken[seat], card.index)
-    kinds = sorted(rules.show_kinds, key=lambda kind: kind.value)
-    shows = [
-        ShowRecord(data.draw(st.integers(0, 3)), card, data.draw(st.sampled_from(kinds)))
-        for card in sorted(rules.table.showable)
-        for _copy in range(data.draw(st.integers(0, 2)))
-    ]
-    shown_taken: list[list[ShowRecord]] = [[], [], [], []]
-    for record in shows:
-        if data.draw(st.booleans()):
-            shown_taken[data.draw(st.integers(0, 3))].append(record)
-    return taken, shows, shown_taken
-
-
-needs_pairs_c = pytest.mark.skipif(
-    gongzhu.scoring._raw_copies is None, reason="C accelerator not built"
-)
-
-
-@needs_pairs_c
-@settings(max_examples=300, deadline=None)
-@given(
-    names=st.sampled_from([("two-deck",), ("two-deck", "anmai"), ("two-deck", "hearts-pips")]),
-    data=st.data(),
-)
-def test_c_raw_copies_is_the_python_one(names: tuple[str, ...], data: st.DataObject) -> None:
-    """The accelerator's two-deck scorer against the Python reference, on any captures."""
-    rules = gongzhu.load_rules(*names)
-    scorer = rules.compiled_scorer
-    assert scorer is not None
-    taken, shows, shown_taken = draw_two_deck_captures(data, rules)
-    c_raw = scorer._raw_copies_c(taken, shows, shown_taken)  # the C answer itself
-    assert c_raw is not None
-    assert c_raw == scorer._raw_copies(taken, shows, shown_taken)
-    assert scorer.raw_copies(taken, shows, shown_taken) == c_raw
-
-
-@needs_pairs_c
-def test_c_raw_copies_leaves_huge_factors_to_python() -> None:
-    rules = gongzhu.load_rules("two-deck")
-    scorer = rules.compiled_scorer
-    assert scorer is not None
-    heart = gongzhu.HEART_ACE
-    all_hearts = sum(1 << (13 + r) for r in range(13))
-    taken = [all_hearts | all_hearts << 52, 0, 0, 0]
-    shows = [ShowRecord(0, heart, gongzhu.ShowKind.OPEN)] * 2
-    factors = dict(scorer._factors)
-    scorer._factors = {kind: 2**40 for kind in factors}  # (2**40)**2 overflows 64 bits
-    try:
-        args = (taken, shows, [shows, [], [], []])
-        raw = scorer.raw_copies(*args)
-        assert raw == scorer._raw_copies(*args)
-        assert abs(raw[0]) > 2**63  # the Python answer: no 64-bit result could hold it
-    finally:
-        scorer._factors = factors
-
-
-@needs_pairs_c
-def test_c_raw_copies_leaves_what_it_cannot_hold_to_python() -> None:
-    """A sign change that overflows 64 bits, and values that are not ints: None from C,
-    the Python reference's answer from the scorer."""
-    rules = gongzhu.load_rules("two-deck")
-    scorer = rules.compiled_scorer
-    assert scorer is not None
-    raw_copies = gongzhu.scoring._raw_copies
-    assert raw_copies is not None
-    hearts = sum(1 << (13 + r) for r in range(13))
-    taken = (hearts | hearts << 52, 0, 0, 0)
-    heart = gongzhu.HEART_ACE
-    shows = [ShowRecord(0, heart, gongzhu.ShowKind.OPEN)]
-    common = (gongzhu.PIG.index, -100), (gongzhu.SHEEP.index, 100), (gongzhu.TRANSFORMER.index, 2)
-
-    def c(values: Any, factors: Any) -> Any:
-        return raw_copies(taken, values, heart.index, shows, [[], [], [], []], factors, *common,
-                          scorer._scoring, scorer._alone)  # fmt: skip
-
-    ace_only = (0,) * 12 + (1,)
-    # full hearts: 2 aces x 1 x -2**62 = -2**63, whose negation does not fit
-    assert c(ace_only, {gongzhu.ShowKind.OPEN: -(2**62)}) is None
-    assert c((0.5,) * 13, {gongzhu.ShowKind.OPEN: 2}) is None
-    assert c(ace_only, {gongzhu.ShowKind.OPEN: Fraction(3, 2)}) is None
-    assert c(ace_only, {gongzhu.ShowKind.OPEN: 2}) == (-4, 0, 0, 0)

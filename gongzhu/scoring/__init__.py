@@ -51,8 +51,6 @@ also here:
 
 from __future__ import annotations
 
-from typing import Final
-
 from .cards_input import (
     CardsBySeat,
     ShownCopiesBySeat,
@@ -131,9 +129,3 @@ __all__ = [
     "stage_total",
     "stage_values",
 ]
-
-_raw_copies: Final = None
-"""What was the C accelerator's two-deck scorer (``gongzhu._pairs.raw_copies``): no longer
-used, :meth:`CompiledScorer.raw_copies` is the one compiled two-deck scorer.  Kept, as
-``None``, only so that the C-only tests of ``tests/test_two_deck.py`` skip; remove it
-with them."""

@@ -315,8 +315,8 @@ def _one_deck(
     seat's own when the seat was dealt it, and its show is the card's (as
     :func:`copy_owners` reads one deck)."""
     shown: dict[int, tuple[ShowRecord, ...]] = {}  # card index -> its show
-    for record in hand.shows:
-        shown.setdefault(record.card.index, (record,))
+    for show in hand.shows:
+        shown.setdefault(show.card.index, (show,))
     options = hand.options
     for seat, taken in enumerate(hand.taken):
         present = taken & concerned
@@ -324,14 +324,14 @@ def _one_deck(
             continue
         dealt = hand.dealt[seat]
         for index in indices(present):
-            record = shown.get(index, ())
+            its_show = shown.get(index, ())
             mine = dealt >> index & 1
             # (a shown card was shown by the seat it was dealt to: mine counts it too)
-            key = (seat, index, mine, record)
+            key = (seat, index, mine, its_show)
             changes = known.get(key)
             if changes is None:
-                counts = (1, mine, 1 if record and record[0].seat == seat else 0)
-                changes = known[key] = effects(options, seat, index, counts, record)
+                counts = (1, mine, 1 if its_show and its_show[0].seat == seat else 0)
+                changes = known[key] = effects(options, seat, index, counts, its_show)
             if changes:
                 _apply(changes, hand.copy_own[seat], hand.copy_alone[seat])
 

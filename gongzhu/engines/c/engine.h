@@ -174,6 +174,35 @@ typedef struct {
     ShowEntry log[SHOW_LOG_MAX];
 } ShowState;
 
+/* What both engine types begin with: their tables, and then their plain state (copy()
+ * copies an engine byte for byte from `s`): the show phases, the version every change of
+ * the state bumps (code that may run Python checks it did not change under it), and the
+ * engine's own start of the first trick, called when the show phases end. */
+typedef struct GZHead GZHead;
+struct GZHead {
+    PyObject_HEAD
+    Tables *tables; /* NULL only before __init__ ends or after tp_clear */
+    ShowState s;
+    unsigned long version;
+    void (*start_play)(GZHead *engine);
+};
+
+/* The engine's set-up after its arguments are read: the tables kept, the state from `s` on
+ * zeroed (size: the engine struct's), the version carried on, the show phases begun. */
+void gz_engine_begin(GZHead *h, PyObject *tables, size_t size, const ShowState *start,
+                     const Mask *dealt, void (*start_play)(GZHead *));
+PyObject *gz_engine_new(PyTypeObject *type, PyObject *args, PyObject *kwds);
+int gz_engine_traverse(GZHead *h, visitproc visit, void *arg);
+int gz_engine_clear(GZHead *h);
+void gz_engine_dealloc(GZHead *h);
+/* show(choice): the next seat, or ILLEGAL (a method of both engine types). */
+PyObject *gz_engine_show(GZHead *h, PyObject *arg);
+/* random_playout's draws through the show phases (to the first trick); 0, or -1. */
+int gz_random_shows(GZHead *h, PyObject *random);
+PyObject *gz_get_phase(GZHead *h, void *closure);
+PyObject *gz_get_seat(GZHead *h, void *closure);
+PyObject *gz_get_show_log(GZHead *h, void *closure);
+
 /* Read the arguments every engine takes after its tables (holdings come before):
  * leader, forced, first_seat, first_cards; 0, or -1 with an exception set. */
 int gz_read_start(PyObject *leader, PyObject *forced, PyObject *first_seat,

@@ -17,10 +17,7 @@ typedef struct {
 } Shown;
 
 typedef struct {
-    PyObject_HEAD
-    Tables *tables; /* NULL only before __init__ ends or after tp_clear */
-    /* plain state: copy() copies it byte for byte from here to `legal` */
-    ShowState s;
+    GZHead h; /* the tables, the show phases, the version; then the play's plain state */
     Mask hands[4], taken[4];
     int lifted[4];
     uint64_t unled, played;
@@ -33,7 +30,6 @@ typedef struct {
     int ntaken[4];
     Shown taken_shows[4][SHOWN_MAX]; /* per seat, the shown copies it took, in order */
     int ntricks, log_leader[MAX_TRICKS], log_keys[4 * MAX_TRICKS], log_winner[MAX_TRICKS];
-    unsigned long version;       /* bumped by every change of the state */
     unsigned long legal_version; /* the version `legal` was found at (0: none yet) */
     int nlegal;
     uint16_t legal[LEGAL_MAX]; /* the legal keys, ascending */
@@ -65,13 +61,14 @@ static inline uint64_t suit_both(Mask m, int suit)
     return (m.lo | m.hi) & GZ_SUIT[suit];
 }
 
-static void start_play(Engine *e)
+static void start_play(GZHead *h)
 {
-    const Tables *t = e->tables;
+    Engine *e = (Engine *)h;
+    const Tables *t = e->h.tables;
     int i;
-    e->trick_leader = e->s.seat = e->s.leader;
-    for (i = 0; i < e->s.nlog; i++) {
-        const ShowEntry *entry = &e->s.log[i];
+    e->trick_leader = e->h.s.seat = e->h.s.leader;
+    for (i = 0; i < e->h.s.nlog; i++) {
+        const ShowEntry *entry = &e->h.s.log[i];
         const Choice *choice = &t->choices[entry->id];
         uint64_t m;
         for (m = choice->copies.lo; m; m &= m - 1) { /* card order, a card shown twice twice */
@@ -84,7 +81,7 @@ static void start_play(Engine *e)
             }
         }
     }
-    e->version++;
+    e->h.version++;
 }
 
 /* -- legality: one cascade decides and explains ----------------------------------------------- */
@@ -114,10 +111,10 @@ static int candidates(const Engine *e, Mask hand, uint16_t *out, int why, Why *r
     uint64_t m;
     Mask suited;
     if (e->ntrick == 0) {
-        if (e->s.forced && (hand.lo & e->s.forced)) {
-            int index = __builtin_ctzll(e->s.forced);
+        if (e->h.s.forced && (hand.lo & e->h.s.forced)) {
+            int index = __builtin_ctzll(e->h.s.forced);
             out[n++] = (uint16_t)index;
-            if (hand.hi & e->s.forced)
+            if (hand.hi & e->h.s.forced)
                 out[n++] = (uint16_t)PAIR_KEY(index);
             if (why >= 0 && !contains(out, n, why)) {
                 refused->code = CODE_OPENING_LEAD;
@@ -192,13 +189,13 @@ static int blocked_card(const Engine *e, int index, int needed, Mask hand, Mask 
     suit = index / 13;
     unled = (e->unled & GZ_SUIT[suit]) != 0;
     if (e->ntrick == 0 || suit == led) {
-        int applies = e->tables->lock_first && (e->ntrick == 0 ? unled : e->first_of_suit);
+        int applies = e->h.tables->lock_first && (e->ntrick == 0 ? unled : e->first_of_suit);
         /* exempt: the shown copy is the holder's only card of its suit (copies count) */
         return applies && __builtin_popcountll(hand.lo & GZ_SUIT[suit]) +
                                   __builtin_popcountll(hand.hi & GZ_SUIT[suit]) >
                               1;
     }
-    return e->tables->lock_discards && unled;
+    return e->h.tables->lock_discards && unled;
 }
 
 /* The cards (first-copy bits) of plays `keys`. */
@@ -225,8 +222,8 @@ static int uses(int key, uint64_t cards)
  * would leave nothing lifts.  0, or -1 with an exception. */
 static int apply_rules(Engine *e, Mask hand, uint16_t *keys, int *n, int why, Why *out)
 {
-    const Tables *t = e->tables;
-    unsigned long version = e->version;
+    const Tables *t = e->h.tables;
+    unsigned long version = e->h.version;
     int r, moment;
     if (e->ntrick == 0)
         moment = t->moment_lead;
@@ -244,7 +241,7 @@ static int apply_rules(Engine *e, Mask hand, uint16_t *keys, int *n, int why, Wh
         allowed = cards_of_keys(keys, *n);
         if (!(allowed & rule->cards))
             continue;
-        situation = gz_situation(t, e->s.seat, hand, e->trick, e->ntrick, e->played, e->unled,
+        situation = gz_situation(t, e->h.s.seat, hand, e->trick, e->ntrick, e->played, e->unled,
                                  allowed);
         if (situation == NULL)
             return -1;
@@ -280,7 +277,7 @@ static int apply_rules(Engine *e, Mask hand, uint16_t *keys, int *n, int why, Wh
         Py_DECREF(situation);
         if (rc < 0)
             return -1;
-        if (e->version != version || e->tables != t) {
+        if (e->h.version != version || e->h.tables != t) {
             PyErr_SetString(PyExc_RuntimeError, "a play rule changed the engine asking it");
             return -1;
         }
@@ -321,7 +318,7 @@ static void check_shape(const Engine *e, Mask hand, int why, Why *out)
  * `why` into *out (code 0 when it is legal).  0, or -1 with an exception (a play rule's). */
 static int cascade(Engine *e, int why, uint16_t *keys, int *n, Why *out)
 {
-    int seat = e->s.seat;
+    int seat = e->h.s.seat;
     Mask hand = e->hands[seat], locked = {0, 0};
     out->code = out->detail = 0;
     if (why >= 0) {
@@ -333,8 +330,8 @@ static int cascade(Engine *e, int why, uint16_t *keys, int *n, Why *out)
     if (out->code)
         return 0;
     if (!e->lifted[seat]) {
-        locked.lo = e->s.locked[seat].lo & hand.lo;
-        locked.hi = e->s.locked[seat].hi & hand.hi;
+        locked.lo = e->h.s.locked[seat].lo & hand.lo;
+        locked.hi = e->h.s.locked[seat].hi & hand.hi;
     }
     if (locked.lo | locked.hi) {
         uint16_t allowed[LEGAL_MAX];
@@ -360,11 +357,11 @@ static int cascade(Engine *e, int why, uint16_t *keys, int *n, Why *out)
             }
             memcpy(keys, allowed, (size_t)kept * sizeof allowed[0]);
             *n = kept;
-        } else if (e->tables->lift_for_hand && why < 0) { /* the lock leaves nothing: it lifts */
+        } else if (e->h.tables->lift_for_hand && why < 0) { /* the lock leaves nothing: it lifts */
             e->lifted[seat] = 1;
         }
     }
-    if (e->tables->nrules)
+    if (e->h.tables->nrules)
         return apply_rules(e, hand, keys, n, why, out);
     return 0;
 }
@@ -373,11 +370,11 @@ static int cascade(Engine *e, int why, uint16_t *keys, int *n, Why *out)
 static int compute_legal(Engine *e)
 {
     Why unused;
-    if (e->legal_version != e->version) {
+    if (e->legal_version != e->h.version) {
         /* found in a buffer of its own: a play rule the cascade asks may read the engine's
          * legal keys (and fill the cache) before the cascade is done */
         uint16_t keys[LEGAL_MAX];
-        unsigned long version = e->version;
+        unsigned long version = e->h.version;
         int n;
         if (cascade(e, -1, keys, &n, &unused) < 0)
             return -1;
@@ -400,7 +397,7 @@ static int rank_of(const Engine *e, int key, int led, int pair_lead)
     top = a % 13 > b % 13 ? a % 13 : b % 13;
     if (!pair_lead)
         return top;
-    return ((a == b) == e->tables->pair_beats_unmatched) * 16 + top;
+    return ((a == b) == e->h.tables->pair_beats_unmatched) * 16 + top;
 }
 
 static void finish_trick(Engine *e)
@@ -436,25 +433,25 @@ static void finish_trick(Engine *e)
     e->ntrick = 0;
     e->trick_leader = winner;
     if (e->hands[winner].lo | e->hands[winner].hi) {
-        e->s.seat = winner;
+        e->h.s.seat = winner;
     } else {
-        e->s.phase = PHASE_OVER;
-        e->s.seat = OVER;
+        e->h.s.phase = PHASE_OVER;
+        e->h.s.seat = OVER;
     }
 }
 
 /* Play the legal key `key` for the seat to act. */
 static void play_key(Engine *e, int key)
 {
-    int seat = e->s.seat, a, b, ncards, c;
+    int seat = e->h.s.seat, a, b, ncards, c;
     Mask hand;
-    e->version++;
+    e->h.version++;
     ncards = key_cards(key, &a, &b);
     if (e->ntrick == 0) {
         uint64_t suit_mask = GZ_SUIT[a / 13];
         e->first_of_suit = (e->unled & suit_mask) != 0;
         e->unled &= ~suit_mask;
-        e->s.forced = 0;
+        e->h.s.forced = 0;
     }
     hand = e->hands[seat];
     for (c = 0; c < ncards; c++) {
@@ -474,8 +471,8 @@ static void play_key(Engine *e, int key)
                 e->trick_shows[e->ntrick_shows++] = left[first];
                 memmove(left + first, left + first + 1, (size_t)(nleft - first - 1) * sizeof *left);
                 e->nleft[seat] = nleft - 1;
-                if (copies_in(e->s.locked[seat], index))
-                    remove_copy(&e->s.locked[seat], index);
+                if (copies_in(e->h.s.locked[seat], index))
+                    remove_copy(&e->h.s.locked[seat], index);
             }
         }
         remove_copy(&hand, index);
@@ -486,7 +483,7 @@ static void play_key(Engine *e, int key)
     if (e->ntrick == 4)
         finish_trick(e);
     else
-        e->s.seat = (seat + 1) & 3;
+        e->h.s.seat = (seat + 1) & 3;
 }
 
 /* -- the type --------------------------------------------------------------------------------- */
@@ -499,7 +496,6 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
     ShowState start;
     uint64_t ones = 0, twos = 0, over = 0;
     int s, size;
-    unsigned long version;
     static char *kwlist[] = {"tables", "holdings", "leader", "forced", "first_seat",
                              "first_cards", NULL};
     memset(&start, 0, sizeof start);
@@ -538,58 +534,17 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
     if (gz_read_start(leader, forced, first_seat, first_cards, &start) < 0)
         return -1;
     /* everything is read: set the engine up in one go */
-    /* the version goes on rising across a second __init__: code that was running (a
-     * random() or a play rule that re-initialises the engine) must see the change */
-    version = e->version;
-    Py_INCREF(tables);
-    Py_XSETREF(e->tables, (Tables *)tables);
-    memset(&e->s, 0, sizeof(Engine) - offsetof(Engine, s));
-    e->s = start;
+    gz_engine_begin(&e->h, tables, sizeof(Engine), &start, masks, start_play);
     memcpy(e->hands, masks, sizeof masks);
     e->unled = ALL_CARDS;
     e->trick_leader = start.leader;
-    e->version = version + 1;
-    gz_shows_begin(e->tables, &e->s, masks);
     return 0;
-}
-
-static PyObject *engine_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
-{
-    Engine *e = (Engine *)type->tp_alloc(type, 0);
-    (void)args;
-    (void)kwds;
-    if (e == NULL)
-        return NULL;
-    e->s.phase = PHASE_OVER; /* an engine __init__ has not set up is over */
-    e->s.seat = OVER;
-    return (PyObject *)e;
-}
-
-static int engine_traverse(Engine *e, visitproc visit, void *arg)
-{
-    Py_VISIT(e->tables);
-    return 0;
-}
-
-static int engine_clear(Engine *e)
-{
-    Py_CLEAR(e->tables);
-    e->s.phase = PHASE_OVER;
-    e->s.seat = OVER;
-    return 0;
-}
-
-static void engine_dealloc(Engine *e)
-{
-    PyObject_GC_UnTrack(e);
-    engine_clear(e);
-    Py_TYPE(e)->tp_free((PyObject *)e);
 }
 
 static PyObject *engine_legal_keys(Engine *e, PyObject *unused)
 {
     (void)unused;
-    if (e->s.phase != PHASE_PLAY) {
+    if (e->h.s.phase != PHASE_PLAY) {
         PyErr_SetString(PyExc_ValueError, "legal_keys: not in the play phase");
         return NULL;
     }
@@ -618,10 +573,10 @@ static PyObject *engine_legal(Engine *e, PyObject *unused)
     PyObject *out;
     int i, n;
     (void)unused;
-    if (e->s.phase == PHASE_OVER)
+    if (e->h.s.phase == PHASE_OVER)
         return PyTuple_New(0);
-    if (e->s.phase != PHASE_PLAY)
-        return gz_show_legal(e->tables, &e->s);
+    if (e->h.s.phase != PHASE_PLAY)
+        return gz_show_legal(e->h.tables, &e->h.s);
     if (compute_legal(e) < 0)
         return NULL;
     n = e->nlegal;
@@ -644,29 +599,13 @@ static PyObject *engine_legal(Engine *e, PyObject *unused)
 static PyObject *engine_legal_mask(Engine *e, PyObject *unused)
 {
     (void)unused;
-    if (e->s.phase != PHASE_PLAY) {
+    if (e->h.s.phase != PHASE_PLAY) {
         PyErr_SetString(PyExc_ValueError, "legal_mask: not in the play phase");
         return NULL;
     }
     if (compute_legal(e) < 0)
         return NULL;
     return PyLong_FromUnsignedLongLong(cards_of_keys(e->legal, e->nlegal));
-}
-
-static PyObject *engine_show(Engine *e, PyObject *arg)
-{
-    long choice;
-    int overflow, n;
-    if (e->s.phase > PHASE_SHOW || !PyLong_CheckExact(arg))
-        return PyLong_FromLong(ILLEGAL);
-    choice = PyLong_AsLongAndOverflow(arg, &overflow);
-    gz_show_ids(e->tables, &e->s, &n);
-    if (overflow || choice < 0 || choice >= n)
-        return PyLong_FromLong(ILLEGAL);
-    e->version++;
-    if (gz_show_take(e->tables, &e->s, (int)choice))
-        start_play(e);
-    return PyLong_FromLong(e->s.seat);
 }
 
 /* play(key) -> the next seat, -1 after the last play, -2 (nothing changes) when it is not a
@@ -676,22 +615,22 @@ static PyObject *engine_play(Engine *e, PyObject *arg)
     long key;
     int overflow;
     unsigned long version;
-    if (e->s.phase != PHASE_PLAY || !PyLong_CheckExact(arg))
+    if (e->h.s.phase != PHASE_PLAY || !PyLong_CheckExact(arg))
         return PyLong_FromLong(ILLEGAL);
     key = PyLong_AsLongAndOverflow(arg, &overflow);
     if (overflow || !valid_key(key))
         return PyLong_FromLong(ILLEGAL);
     if (gz_play((int)key) == NULL) /* may run Python code: before the state is read */
         return NULL;
-    if (e->s.phase != PHASE_PLAY)
+    if (e->h.s.phase != PHASE_PLAY)
         return PyLong_FromLong(ILLEGAL);
-    version = e->version;
+    version = e->h.version;
     if (compute_legal(e) < 0)
         return NULL;
-    if (e->version != version || !contains(e->legal, e->nlegal, (int)key))
+    if (e->h.version != version || !contains(e->legal, e->nlegal, (int)key))
         return PyLong_FromLong(ILLEGAL);
     play_key(e, (int)key);
-    return PyLong_FromLong(e->s.seat);
+    return PyLong_FromLong(e->h.s.seat);
 }
 
 /* refusal(key) -> (code, detail) or None: see gongzhu.play.explain_refusal. */
@@ -701,7 +640,7 @@ static PyObject *engine_refusal(Engine *e, PyObject *arg)
     int overflow, n;
     uint16_t keys[LEGAL_MAX];
     Why why;
-    if (e->s.phase != PHASE_PLAY)
+    if (e->h.s.phase != PHASE_PLAY)
         return Py_BuildValue("(ii)", CODE_HOLDING, OVER_DETAIL);
     if (!PyLong_CheckExact(arg))
         return Py_BuildValue("(ii)", CODE_SHAPE, SHAPE_ANY);
@@ -718,29 +657,17 @@ static PyObject *engine_refusal(Engine *e, PyObject *arg)
 /* random_playout(random): play to the end from any phase, one draw per decision. */
 static PyObject *engine_random_playout(Engine *e, PyObject *random)
 {
-    while (e->s.phase < PHASE_PLAY) {
-        int n, pick;
-        unsigned long version = e->version;
-        gz_show_ids(e->tables, &e->s, &n);
-        if (gz_draw(random, n, &pick) < 0)
-            return NULL;
-        if (e->version != version || e->tables == NULL) {
-            PyErr_SetString(PyExc_RuntimeError, "random() changed the engine under random_playout");
-            return NULL;
-        }
-        e->version++;
-        if (gz_show_take(e->tables, &e->s, pick))
-            start_play(e);
-    }
-    while (e->s.phase == PHASE_PLAY) {
+    if (gz_random_shows(&e->h, random) < 0)
+        return NULL;
+    while (e->h.s.phase == PHASE_PLAY) {
         int pick, key;
         unsigned long version;
         if (compute_legal(e) < 0)
             return NULL;
-        version = e->version;
+        version = e->h.version;
         if (gz_draw(random, e->nlegal, &pick) < 0)
             return NULL;
-        if (e->version != version || e->tables == NULL) {
+        if (e->h.version != version || e->h.tables == NULL) {
             PyErr_SetString(PyExc_RuntimeError, "random() changed the engine under random_playout");
             return NULL;
         }
@@ -758,14 +685,14 @@ static PyObject *engine_copy(Engine *e, PyObject *unused)
     new = (Engine *)Py_TYPE(e)->tp_alloc(Py_TYPE(e), 0);
     if (new == NULL)
         return NULL;
-    memcpy((char *)new + offsetof(Engine, s), (char *)e + offsetof(Engine, s),
-           offsetof(Engine, legal) - offsetof(Engine, s));
-    if (new->nlegal > 0 && new->legal_version == new->version)
+    memcpy((char *)new + offsetof(Engine, h.s), (char *)e + offsetof(Engine, h.s),
+           offsetof(Engine, legal) - offsetof(Engine, h.s));
+    if (new->nlegal > 0 && new->legal_version == new->h.version)
         memcpy(new->legal, e->legal, (size_t)new->nlegal * sizeof e->legal[0]);
     else
         new->legal_version = 0;
-    Py_XINCREF(e->tables);
-    new->tables = e->tables;
+    Py_XINCREF(e->h.tables);
+    new->h.tables = e->h.tables;
     return (PyObject *)new;
 }
 
@@ -794,7 +721,7 @@ static PyObject *engine_redeal(Engine *e, PyObject *holdings)
     int s;
     if (gz_read_masks(holdings, masks, "holdings: expected four two-deck card masks", MASK_TWO_DECKS) < 0)
         return NULL;
-    if (e->s.phase != PHASE_PLAY) {
+    if (e->h.s.phase != PHASE_PLAY) {
         PyErr_SetString(PyExc_ValueError, "redeal: holdings change in the play phase only");
         return NULL;
     }
@@ -812,7 +739,7 @@ static PyObject *engine_redeal(Engine *e, PyObject *holdings)
         }
     }
     memcpy(e->hands, masks, sizeof masks);
-    e->version++;
+    e->h.version++;
     Py_RETURN_NONE;
 }
 
@@ -845,13 +772,10 @@ static PyObject *engine_shown_taken(Engine *e, PyObject *unused)
 
 /* -- attributes ---------------------------------------------------------------------------- */
 
-static PyObject *get_phase(Engine *e, void *c) { (void)c; return PyLong_FromLong(e->s.phase); }
-static PyObject *get_seat(Engine *e, void *c) { (void)c; return PyLong_FromLong(e->s.seat); }
 static PyObject *get_holdings(Engine *e, void *c) { (void)c; return gz_masks_tuple(e->hands); }
 static PyObject *get_taken(Engine *e, void *c) { (void)c; return gz_masks_tuple(e->taken); }
 static PyObject *get_trick_leader(Engine *e, void *c) { (void)c; return PyLong_FromLong(e->trick_leader); }
 static PyObject *get_trick_count(Engine *e, void *c) { (void)c; return PyLong_FromLong(e->ntricks); }
-static PyObject *get_show_log(Engine *e, void *c) { (void)c; return gz_show_log(&e->s); }
 static PyObject *get_trick(Engine *e, void *c) { (void)c; return gz_int_tuple(e->ntrick, e->trick); }
 
 static PyObject *get_trick_log(Engine *e, void *c)
@@ -862,8 +786,8 @@ static PyObject *get_trick_log(Engine *e, void *c)
 }
 
 static PyGetSetDef engine_getset[] = {
-    {"phase", (getter)get_phase, NULL, "the phase (gongzhu.play.ENGINE_PHASES)", NULL},
-    {"seat", (getter)get_seat, NULL, "the seat to act, or -1 when over", NULL},
+    {"phase", (getter)gz_get_phase, NULL, "the phase (gongzhu.play.ENGINE_PHASES)", NULL},
+    {"seat", (getter)gz_get_seat, NULL, "the seat to act, or -1 when over", NULL},
     {"holdings", (getter)get_holdings, NULL, "each seat's cards (two-deck masks)", NULL},
     {"taken", (getter)get_taken, NULL, "each seat's taken cards (two-deck masks)", NULL},
     {"trick", (getter)get_trick, NULL, "the play keys of the trick under way", NULL},
@@ -871,7 +795,7 @@ static PyGetSetDef engine_getset[] = {
     {"trick_count", (getter)get_trick_count, NULL, "how many tricks are finished", NULL},
     {"trick_log", (getter)get_trick_log, NULL,
      "the finished tricks: (leader, keys, winner, taker) each", NULL},
-    {"show_log", (getter)get_show_log, NULL,
+    {"show_log", (getter)gz_get_show_log, NULL,
      "every show decision and automatic show: (seat, choice id, forced) each", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -882,7 +806,7 @@ static PyMethodDef engine_methods[] = {
      "the keys of the legal plays, ascending (the play phase)"},
     {"legal_mask", (PyCFunction)engine_legal_mask, METH_NOARGS,
      "the cards used by some legal play (first-copy bits; the play phase)"},
-    {"show", (PyCFunction)engine_show, METH_O,
+    {"show", (PyCFunction)gz_engine_show, METH_O,
      "show(choice) -> the next seat, or -2: take show number choice of legal()"},
     {"play", (PyCFunction)engine_play, METH_O, "play(key) -> next seat, -1 over, -2 illegal"},
     {"refusal", (PyCFunction)engine_refusal, METH_O,
@@ -904,11 +828,11 @@ PyTypeObject GZ_PairsEngineType = {
               "A two-deck hand with pairs in C (see gongzhu.engines.pairs.PairsEngine).",
     .tp_basicsize = sizeof(Engine),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_new = engine_new,
+    .tp_new = gz_engine_new,
     .tp_init = (initproc)engine_init,
-    .tp_dealloc = (destructor)engine_dealloc,
-    .tp_traverse = (traverseproc)engine_traverse,
-    .tp_clear = (inquiry)engine_clear,
+    .tp_dealloc = (destructor)gz_engine_dealloc,
+    .tp_traverse = (traverseproc)gz_engine_traverse,
+    .tp_clear = (inquiry)gz_engine_clear,
     .tp_methods = engine_methods,
     .tp_getset = engine_getset,
 };

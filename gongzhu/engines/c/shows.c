@@ -196,3 +196,107 @@ PyObject *gz_show_log(const ShowState *s)
     }
     return out;
 }
+
+/* -- what both engine types do alike ------------------------------------------------------ */
+
+void gz_engine_begin(GZHead *h, PyObject *tables, size_t size, const ShowState *start,
+                     const Mask *dealt, void (*start_play)(GZHead *))
+{
+    /* the version goes on rising across a second __init__: code that was running (a
+     * random() or a play rule that re-initialises the engine) must see the change */
+    unsigned long version = h->version;
+    Py_INCREF(tables);
+    Py_XSETREF(h->tables, (Tables *)tables);
+    memset((char *)h + offsetof(GZHead, s), 0, size - offsetof(GZHead, s));
+    h->s = *start;
+    h->version = version + 1;
+    h->start_play = start_play;
+    gz_shows_begin(h->tables, &h->s, dealt);
+}
+
+PyObject *gz_engine_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    GZHead *h = (GZHead *)type->tp_alloc(type, 0);
+    (void)args;
+    (void)kwds;
+    if (h == NULL)
+        return NULL;
+    h->s.phase = PHASE_OVER; /* an engine __init__ has not set up is over: every method
+                              * checks the phase, so none reads the missing tables */
+    h->s.seat = OVER;
+    return (PyObject *)h;
+}
+
+int gz_engine_traverse(GZHead *h, visitproc visit, void *arg)
+{
+    Py_VISIT(h->tables);
+    return 0;
+}
+
+int gz_engine_clear(GZHead *h)
+{
+    Py_CLEAR(h->tables);
+    h->s.phase = PHASE_OVER;
+    h->s.seat = OVER;
+    return 0;
+}
+
+void gz_engine_dealloc(GZHead *h)
+{
+    PyObject_GC_UnTrack(h);
+    gz_engine_clear(h);
+    Py_TYPE(h)->tp_free((PyObject *)h);
+}
+
+PyObject *gz_engine_show(GZHead *h, PyObject *arg)
+{
+    long choice;
+    int overflow, n;
+    if (h->s.phase > PHASE_SHOW || !PyLong_CheckExact(arg))
+        return PyLong_FromLong(ILLEGAL);
+    choice = PyLong_AsLongAndOverflow(arg, &overflow);
+    gz_show_ids(h->tables, &h->s, &n);
+    if (overflow || choice < 0 || choice >= n)
+        return PyLong_FromLong(ILLEGAL);
+    h->version++;
+    if (gz_show_take(h->tables, &h->s, (int)choice))
+        h->start_play(h);
+    return PyLong_FromLong(h->s.seat);
+}
+
+int gz_random_shows(GZHead *h, PyObject *random)
+{
+    while (h->s.phase < PHASE_PLAY) {
+        int n, pick;
+        unsigned long version = h->version;
+        gz_show_ids(h->tables, &h->s, &n);
+        if (gz_draw(random, n, &pick) < 0)
+            return -1;
+        if (h->version != version || h->tables == NULL) {
+            PyErr_SetString(PyExc_RuntimeError, "random() changed the engine under random_playout");
+            return -1;
+        }
+        h->version++;
+        if (gz_show_take(h->tables, &h->s, pick))
+            h->start_play(h);
+    }
+    return 0;
+}
+
+PyObject *gz_get_phase(GZHead *h, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(h->s.phase);
+}
+
+PyObject *gz_get_seat(GZHead *h, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(h->s.seat);
+}
+
+PyObject *gz_get_show_log(GZHead *h, void *closure)
+{
+    (void)closure;
+    return gz_show_log(&h->s);
+}

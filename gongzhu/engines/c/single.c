@@ -9,10 +9,7 @@
 #define MAX_TRICKS 13
 
 typedef struct {
-    PyObject_HEAD
-    Tables *tables; /* NULL only before __init__ ends or after tp_clear */
-    /* plain state: copy() copies it byte for byte from here */
-    ShowState s;
+    GZHead h; /* the tables, the show phases, the version; then the play's plain state */
     uint64_t hands[4], taken[4];
     int lifted[4];
     uint64_t unled, played;
@@ -21,15 +18,15 @@ typedef struct {
     int offenders[4], noffenders;
     int ntricks, log_leader[MAX_TRICKS], log_keys[4 * MAX_TRICKS], log_winner[MAX_TRICKS],
         log_taker[MAX_TRICKS];
-    unsigned long version;     /* bumped by every change of the state */
     unsigned long legal_version; /* the version `legal` was found at (0: none yet) */
     uint64_t legal;
 } Engine;
 
-static void start_play(Engine *e)
+static void start_play(GZHead *h)
 {
-    e->trick_leader = e->s.seat = e->s.leader;
-    e->version++;
+    Engine *e = (Engine *)h;
+    e->trick_leader = e->h.s.seat = e->h.s.leader;
+    e->h.version++;
 }
 
 /* -- legality: one cascade decides and explains ----------------------------------------------- */
@@ -63,8 +60,8 @@ static uint64_t locked_out(Engine *e, uint64_t legal, uint64_t blocked, int why,
         }
         return kept;
     }
-    if (e->tables->lift_for_hand && why < 0 && legal)
-        e->lifted[e->s.seat] = 1;
+    if (e->h.tables->lift_for_hand && why < 0 && legal)
+        e->lifted[e->h.s.seat] = 1;
     return legal;
 }
 
@@ -75,7 +72,7 @@ static int ask_rule(Engine *e, const Rule *rule, uint64_t hand, uint64_t *kept)
     Mask holding = {hand, 0};
     uint64_t answer;
     int rc = 0;
-    PyObject *situation = gz_situation(e->tables, e->s.seat, holding, e->trick, e->ntrick,
+    PyObject *situation = gz_situation(e->h.tables, e->h.s.seat, holding, e->trick, e->ntrick,
                                        e->played, e->unled, *kept);
     if (situation == NULL)
         return -1;
@@ -97,8 +94,8 @@ static int ask_rule(Engine *e, const Rule *rule, uint64_t hand, uint64_t *kept)
  * would leave nothing lifts.  0, or -1 with an exception. */
 static int apply_rules(Engine *e, int moment, uint64_t hand, uint64_t *legal, int why, Why *out)
 {
-    const Tables *t = e->tables;
-    unsigned long version = e->version;
+    const Tables *t = e->h.tables;
+    unsigned long version = e->h.version;
     int r;
     for (r = 0; r < t->nrules; r++) {
         const Rule *rule = &t->rules[r];
@@ -107,7 +104,7 @@ static int apply_rules(Engine *e, int moment, uint64_t hand, uint64_t *legal, in
             continue;
         if (ask_rule(e, rule, hand, &kept) < 0)
             return -1;
-        if (e->version != version || e->tables != t) {
+        if (e->h.version != version || e->h.tables != t) {
             PyErr_SetString(PyExc_RuntimeError, "a play rule changed the engine asking it");
             return -1;
         }
@@ -127,8 +124,8 @@ static int apply_rules(Engine *e, int moment, uint64_t hand, uint64_t *legal, in
  * `why` into *out (code 0 when it is legal).  0, or -1 with an exception (a play rule's). */
 static int cascade(Engine *e, int why, uint64_t *legal_out, Why *out)
 {
-    const Tables *t = e->tables;
-    int seat = e->s.seat, moment;
+    const Tables *t = e->h.tables;
+    int seat = e->h.s.seat, moment;
     uint64_t hand = e->hands[seat], legal, locked;
     out->code = out->detail = 0;
     if (why >= 0 && !((hand >> why) & 1)) {
@@ -137,18 +134,18 @@ static int cascade(Engine *e, int why, uint64_t *legal_out, Why *out)
     }
     if (e->ntrick == 0) {
         moment = t->moment_lead;
-        if (e->s.forced) {
-            legal = (e->s.forced & hand) ? e->s.forced & hand : hand;
+        if (e->h.s.forced) {
+            legal = (e->h.s.forced & hand) ? e->h.s.forced & hand : hand;
             if (why >= 0 && !((legal >> why) & 1)) {
                 out->code = CODE_OPENING_LEAD;
-                out->detail = __builtin_ctzll(e->s.forced);
+                out->detail = __builtin_ctzll(e->h.s.forced);
             }
             *legal_out = legal;
             return 0;
         }
         legal = hand;
         if (t->lock_first) {
-            locked = e->lifted[seat] ? 0 : e->s.locked[seat].lo & hand;
+            locked = e->lifted[seat] ? 0 : e->h.s.locked[seat].lo & hand;
             if (locked) {
                 legal = locked_out(e, legal, lead_lock(e, hand, locked), why, LOCK_LEAD, out);
                 if (out->code)
@@ -168,7 +165,7 @@ static int cascade(Engine *e, int why, uint64_t *legal_out, Why *out)
             legal = follow;
             /* a shown card may not follow in its suit's first trick, unless it is the only one */
             if (e->first_of_suit && t->lock_first) {
-                locked = e->lifted[seat] ? 0 : e->s.locked[seat].lo & follow;
+                locked = e->lifted[seat] ? 0 : e->h.s.locked[seat].lo & follow;
                 if (locked && locked != follow) {
                     legal = follow & ~locked;
                     if (why >= 0 && !((legal >> why) & 1)) {
@@ -193,7 +190,7 @@ static int cascade(Engine *e, int why, uint64_t *legal_out, Why *out)
                 }
             }
             if (t->lock_discards) {
-                locked = e->lifted[seat] ? 0 : e->s.locked[seat].lo & hand;
+                locked = e->lifted[seat] ? 0 : e->h.s.locked[seat].lo & hand;
                 if (locked) {
                     legal = locked_out(e, legal, locked & e->unled, why, LOCK_DISCARD, out);
                     if (out->code)
@@ -212,9 +209,9 @@ static int cascade(Engine *e, int why, uint64_t *legal_out, Why *out)
 static int legal_mask(Engine *e, uint64_t *out)
 {
     Why unused;
-    if (e->legal_version != e->version) {
+    if (e->legal_version != e->h.version) {
         uint64_t legal;
-        unsigned long version = e->version;
+        unsigned long version = e->h.version;
         if (cascade(e, -1, &legal, &unused) < 0)
             return -1;
         e->legal = legal;
@@ -239,7 +236,7 @@ static void finish_trick(Engine *e)
     }
     winner = taker = (e->trick_leader + position) & 3;
     if (e->noffenders)
-        taker = e->tables->last_offender ? e->offenders[e->noffenders - 1] : e->offenders[0];
+        taker = e->h.tables->last_offender ? e->offenders[e->noffenders - 1] : e->offenders[0];
     e->noffenders = 0;
     e->taken[taker] |= (1ULL << e->trick[0]) | (1ULL << e->trick[1]) | (1ULL << e->trick[2]) |
                        (1ULL << e->trick[3]);
@@ -253,25 +250,25 @@ static void finish_trick(Engine *e)
     e->ntrick = 0;
     e->trick_leader = winner;
     if (e->hands[winner]) {
-        e->s.seat = winner;
+        e->h.s.seat = winner;
     } else {
-        e->s.phase = PHASE_OVER;
-        e->s.seat = OVER;
+        e->h.s.phase = PHASE_OVER;
+        e->h.s.seat = OVER;
     }
 }
 
 /* Play card `key` (legal) for the seat to act. */
 static void play_key(Engine *e, int key)
 {
-    int seat = e->s.seat;
+    int seat = e->h.s.seat;
     uint64_t bit = 1ULL << key;
-    const Tables *t = e->tables;
-    e->version++;
+    const Tables *t = e->h.tables;
+    e->h.version++;
     if (e->ntrick == 0) {
         uint64_t suit_mask = GZ_SUIT[key / 13];
         e->first_of_suit = (e->unled & suit_mask) != 0;
         e->unled &= ~suit_mask;
-        e->s.forced = 0;
+        e->h.s.forced = 0;
     } else if (t->penalty) {
         int led = e->trick[0] / 13;
         uint64_t preferred = t->preferred[led], hand = e->hands[seat];
@@ -284,7 +281,7 @@ static void play_key(Engine *e, int key)
     if (e->ntrick == 4)
         finish_trick(e);
     else
-        e->s.seat = (seat + 1) & 3;
+        e->h.s.seat = (seat + 1) & 3;
 }
 
 /* -- the type --------------------------------------------------------------------------------- */
@@ -323,7 +320,6 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
     Mask masks[4];
     ShowState start;
     int seat, size;
-    unsigned long version;
     memset(&start, 0, sizeof start);
     static char *kwlist[] = {"tables", "holdings", "leader", "forced", "first_seat",
                              "first_cards", NULL};
@@ -345,57 +341,13 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
     if (gz_read_start(leader, forced, first_seat, first_cards, &start) < 0)
         return -1;
     /* everything is read: set the engine up in one go */
-    /* the version goes on rising across a second __init__: code that was running (a
-     * random() or a play rule that re-initialises the engine) must see the change */
-    version = e->version;
-    Py_INCREF(tables);
-    Py_XSETREF(e->tables, (Tables *)tables);
-    memset(&e->s, 0, sizeof(Engine) - offsetof(Engine, s));
-    e->s = start;
+    gz_engine_begin(&e->h, tables, sizeof(Engine), &start, masks, start_play);
     for (seat = 0; seat < 4; seat++)
         e->hands[seat] = masks[seat].lo;
     e->unled = ALL_CARDS;
     e->trick_leader = start.leader;
-    e->version = version + 1;
-    gz_shows_begin(e->tables, &e->s, masks);
     return 0;
 }
-
-static PyObject *engine_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
-{
-    Engine *e = (Engine *)type->tp_alloc(type, 0);
-    (void)args;
-    (void)kwds;
-    if (e == NULL)
-        return NULL;
-    e->s.phase = PHASE_OVER; /* an engine __init__ has not set up is over */
-    e->s.seat = OVER;
-    return (PyObject *)e;
-}
-
-static int engine_traverse(Engine *e, visitproc visit, void *arg)
-{
-    Py_VISIT(e->tables);
-    return 0;
-}
-
-static int engine_clear(Engine *e)
-{
-    Py_CLEAR(e->tables);
-    e->s.phase = PHASE_OVER;
-    e->s.seat = OVER;
-    return 0;
-}
-
-static void engine_dealloc(Engine *e)
-{
-    PyObject_GC_UnTrack(e);
-    engine_clear(e);
-    Py_TYPE(e)->tp_free((PyObject *)e);
-}
-
-/* An engine is over until __init__ sets it up (and after tp_clear): the checks of the
- * phase cover a missing table. */
 
 static PyObject *engine_legal(Engine *e, PyObject *unused)
 {
@@ -403,10 +355,10 @@ static PyObject *engine_legal(Engine *e, PyObject *unused)
     PyObject *out;
     Py_ssize_t i = 0;
     (void)unused;
-    if (e->s.phase == PHASE_OVER)
+    if (e->h.s.phase == PHASE_OVER)
         return PyTuple_New(0);
-    if (e->s.phase != PHASE_PLAY)
-        return gz_show_legal(e->tables, &e->s);
+    if (e->h.s.phase != PHASE_PLAY)
+        return gz_show_legal(e->h.tables, &e->h.s);
     if (legal_mask(e, &mask) < 0)
         return NULL;
     out = PyTuple_New(__builtin_popcountll(mask));
@@ -429,29 +381,13 @@ static PyObject *engine_legal_mask(Engine *e, PyObject *unused)
 {
     uint64_t mask;
     (void)unused;
-    if (e->s.phase != PHASE_PLAY) {
+    if (e->h.s.phase != PHASE_PLAY) {
         PyErr_SetString(PyExc_ValueError, "legal_mask: not in the play phase");
         return NULL;
     }
     if (legal_mask(e, &mask) < 0)
         return NULL;
     return PyLong_FromUnsignedLongLong(mask);
-}
-
-static PyObject *engine_show(Engine *e, PyObject *arg)
-{
-    long choice;
-    int overflow, n;
-    if (e->s.phase > PHASE_SHOW || !PyLong_CheckExact(arg))
-        return PyLong_FromLong(ILLEGAL);
-    choice = PyLong_AsLongAndOverflow(arg, &overflow);
-    gz_show_ids(e->tables, &e->s, &n);
-    if (overflow || choice < 0 || choice >= n)
-        return PyLong_FromLong(ILLEGAL);
-    e->version++;
-    if (gz_show_take(e->tables, &e->s, (int)choice))
-        start_play(e);
-    return PyLong_FromLong(e->s.seat);
 }
 
 /* play(key) -> the next seat, -1 after the last card, -2 (nothing changes) when the card
@@ -461,7 +397,7 @@ static PyObject *engine_play(Engine *e, PyObject *arg)
     long key;
     int overflow;
     uint64_t legal;
-    if (e->s.phase != PHASE_PLAY || !PyLong_CheckExact(arg))
+    if (e->h.s.phase != PHASE_PLAY || !PyLong_CheckExact(arg))
         return PyLong_FromLong(ILLEGAL);
     key = PyLong_AsLongAndOverflow(arg, &overflow);
     if (overflow || key < 0 || key >= 52)
@@ -471,7 +407,7 @@ static PyObject *engine_play(Engine *e, PyObject *arg)
     if (!((legal >> key) & 1))
         return PyLong_FromLong(ILLEGAL);
     play_key(e, (int)key);
-    return PyLong_FromLong(e->s.seat);
+    return PyLong_FromLong(e->h.s.seat);
 }
 
 /* refusal(key) -> (code, detail) or None: see gongzhu.play.explain_refusal. */
@@ -481,7 +417,7 @@ static PyObject *engine_refusal(Engine *e, PyObject *arg)
     int overflow;
     uint64_t legal;
     Why why;
-    if (e->s.phase != PHASE_PLAY)
+    if (e->h.s.phase != PHASE_PLAY)
         return Py_BuildValue("(ii)", CODE_HOLDING, OVER_DETAIL);
     if (!PyLong_CheckExact(arg))
         return Py_BuildValue("(ii)", CODE_SHAPE, SHAPE_ONE);
@@ -498,21 +434,9 @@ static PyObject *engine_refusal(Engine *e, PyObject *arg)
 /* random_playout(random): play to the end from any phase, one draw per decision. */
 static PyObject *engine_random_playout(Engine *e, PyObject *random)
 {
-    while (e->s.phase < PHASE_PLAY) {
-        int n, pick;
-        unsigned long version = e->version;
-        gz_show_ids(e->tables, &e->s, &n);
-        if (gz_draw(random, n, &pick) < 0)
-            return NULL;
-        if (e->version != version || e->tables == NULL) {
-            PyErr_SetString(PyExc_RuntimeError, "random() changed the engine under random_playout");
-            return NULL;
-        }
-        e->version++;
-        if (gz_show_take(e->tables, &e->s, pick))
-            start_play(e);
-    }
-    while (e->s.phase == PHASE_PLAY) {
+    if (gz_random_shows(&e->h, random) < 0)
+        return NULL;
+    while (e->h.s.phase == PHASE_PLAY) {
         uint64_t mask;
         int n, skip;
         unsigned long version;
@@ -523,10 +447,10 @@ static PyObject *engine_random_playout(Engine *e, PyObject *random)
             PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
             return NULL;
         }
-        version = e->version;
+        version = e->h.version;
         if (gz_draw(random, n, &skip) < 0)
             return NULL;
-        if (e->version != version || e->tables == NULL) {
+        if (e->h.version != version || e->h.tables == NULL) {
             PyErr_SetString(PyExc_RuntimeError, "random() changed the engine under random_playout");
             return NULL;
         }
@@ -545,10 +469,10 @@ static PyObject *engine_copy(Engine *e, PyObject *unused)
     new = (Engine *)Py_TYPE(e)->tp_alloc(Py_TYPE(e), 0);
     if (new == NULL)
         return NULL;
-    memcpy((char *)new + offsetof(Engine, s), (char *)e + offsetof(Engine, s),
-           sizeof(Engine) - offsetof(Engine, s));
-    Py_XINCREF(e->tables);
-    new->tables = e->tables;
+    memcpy((char *)new + offsetof(Engine, h.s), (char *)e + offsetof(Engine, h.s),
+           sizeof(Engine) - offsetof(Engine, h.s));
+    Py_XINCREF(e->h.tables);
+    new->h.tables = e->h.tables;
     return (PyObject *)new;
 }
 
@@ -561,7 +485,7 @@ static PyObject *engine_redeal(Engine *e, PyObject *holdings)
     int s;
     if (read_holdings(holdings, m) < 0)
         return NULL;
-    if (e->s.phase != PHASE_PLAY) {
+    if (e->h.s.phase != PHASE_PLAY) {
         PyErr_SetString(PyExc_ValueError, "redeal: holdings change in the play phase only");
         return NULL;
     }
@@ -579,11 +503,11 @@ static PyObject *engine_redeal(Engine *e, PyObject *holdings)
     }
     for (s = 0; s < 4; s++)
         e->hands[s] = m[s].lo;
-    e->version++;
-    if (e->tables->penalty && e->ntrick) {
+    e->h.version++;
+    if (e->h.tables->penalty && e->ntrick) {
         /* who broke the discard rule in the trick under way depends on what they held */
         int led = e->trick[0] / 13, i;
-        uint64_t preferred = e->tables->preferred[led];
+        uint64_t preferred = e->h.tables->preferred[led];
         e->noffenders = 0;
         for (i = 1; i < e->ntrick; i++) {
             int key = e->trick[i], who = (e->trick_leader + i) & 3;
@@ -747,11 +671,11 @@ static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
         values[i] = v;
     }
     Py_DECREF(fast);
-    if (e->s.phase != PHASE_PLAY) {
+    if (e->h.s.phase != PHASE_PLAY) {
         PyErr_SetString(PyExc_ValueError, "greedy_playout: not in the play phase");
         return NULL;
     }
-    while (e->s.phase == PHASE_PLAY) {
+    while (e->h.s.phase == PHASE_PLAY) {
         uint64_t mask;
         unsigned long version;
         int card;
@@ -761,11 +685,11 @@ static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
             PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
             return NULL;
         }
-        version = e->version;
+        version = e->h.version;
         card = greedy_choice(e, mask, values, random);
         if (card < 0)
             return NULL;
-        if (e->version != version || e->tables == NULL) {
+        if (e->h.version != version || e->h.tables == NULL) {
             PyErr_SetString(PyExc_RuntimeError, "random() changed the engine under greedy_playout");
             return NULL;
         }
@@ -782,13 +706,10 @@ static PyObject *masks_of(const uint64_t *m)
     return gz_masks_tuple(out);
 }
 
-static PyObject *get_phase(Engine *e, void *c) { (void)c; return PyLong_FromLong(e->s.phase); }
-static PyObject *get_seat(Engine *e, void *c) { (void)c; return PyLong_FromLong(e->s.seat); }
 static PyObject *get_holdings(Engine *e, void *c) { (void)c; return masks_of(e->hands); }
 static PyObject *get_taken(Engine *e, void *c) { (void)c; return masks_of(e->taken); }
 static PyObject *get_trick_leader(Engine *e, void *c) { (void)c; return PyLong_FromLong(e->trick_leader); }
 static PyObject *get_trick_count(Engine *e, void *c) { (void)c; return PyLong_FromLong(e->ntricks); }
-static PyObject *get_show_log(Engine *e, void *c) { (void)c; return gz_show_log(&e->s); }
 static PyObject *get_trick(Engine *e, void *c) { (void)c; return gz_int_tuple(e->ntrick, e->trick); }
 
 static PyObject *get_trick_log(Engine *e, void *c)
@@ -805,8 +726,8 @@ static PyObject *engine_shown_taken(Engine *e, PyObject *unused)
 }
 
 static PyGetSetDef engine_getset[] = {
-    {"phase", (getter)get_phase, NULL, "the phase (gongzhu.play.ENGINE_PHASES)", NULL},
-    {"seat", (getter)get_seat, NULL, "the seat to act, or -1 when over", NULL},
+    {"phase", (getter)gz_get_phase, NULL, "the phase (gongzhu.play.ENGINE_PHASES)", NULL},
+    {"seat", (getter)gz_get_seat, NULL, "the seat to act, or -1 when over", NULL},
     {"holdings", (getter)get_holdings, NULL, "each seat's cards (masks)", NULL},
     {"taken", (getter)get_taken, NULL, "each seat's taken cards (masks)", NULL},
     {"trick", (getter)get_trick, NULL, "the play keys of the trick under way", NULL},
@@ -814,7 +735,7 @@ static PyGetSetDef engine_getset[] = {
     {"trick_count", (getter)get_trick_count, NULL, "how many tricks are finished", NULL},
     {"trick_log", (getter)get_trick_log, NULL,
      "the finished tricks: (leader, keys, winner, taker) each", NULL},
-    {"show_log", (getter)get_show_log, NULL,
+    {"show_log", (getter)gz_get_show_log, NULL,
      "every show decision and automatic show: (seat, choice id, forced) each", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -823,7 +744,7 @@ static PyMethodDef engine_methods[] = {
     {"legal", (PyCFunction)engine_legal, METH_NOARGS, "the legal actions of the seat to act"},
     {"legal_mask", (PyCFunction)engine_legal_mask, METH_NOARGS,
      "the cards the seat to act may play (the play phase)"},
-    {"show", (PyCFunction)engine_show, METH_O,
+    {"show", (PyCFunction)gz_engine_show, METH_O,
      "show(choice) -> the next seat, or -2: take show number choice of legal()"},
     {"play", (PyCFunction)engine_play, METH_O, "play(key) -> next seat, -1 over, -2 illegal"},
     {"refusal", (PyCFunction)engine_refusal, METH_O,
@@ -846,11 +767,11 @@ PyTypeObject GZ_SingleEngineType = {
               "A one-deck hand in C (see gongzhu.engines.single.SingleEngine).",
     .tp_basicsize = sizeof(Engine),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
-    .tp_new = engine_new,
+    .tp_new = gz_engine_new,
     .tp_init = (initproc)engine_init,
-    .tp_dealloc = (destructor)engine_dealloc,
-    .tp_traverse = (traverseproc)engine_traverse,
-    .tp_clear = (inquiry)engine_clear,
+    .tp_dealloc = (destructor)gz_engine_dealloc,
+    .tp_traverse = (traverseproc)gz_engine_traverse,
+    .tp_clear = (inquiry)gz_engine_clear,
     .tp_methods = engine_methods,
     .tp_getset = engine_getset,
 };

@@ -27,7 +27,7 @@ import attrs
 from . import defaults
 from .actions import ShowKind
 from .cards import TRANSFORMER, Card, Rank, Suit, parse_cards
-from .errors import IncompatibleVariants
+from .errors import IncompatibleVariants, InvalidCard
 from .play import EngineRegistry, EngineSpec, PlayConfig, PlayConfigurator, select_engines
 from .plugin import Options, VariantInfo
 from .scoring import Scorer, ScoreStage, ScoreTable, core_stages
@@ -97,24 +97,10 @@ def compile_rules(
     hook.gongzhu_play_engines(engines=registry)
     engines = select_engines(play_config, registry)
     copies = play_config.deck_copies
-    showable = frozenset(parse_cards(hook.gongzhu_showable_cards(options=options)))
-    hearts = dict(hook.gongzhu_heart_values(options=options))
-    if set(hearts) != set(Rank):
-        raise IncompatibleVariants("gongzhu_heart_values must give a value for all 13 ranks")
-    factors = dict(hook.gongzhu_show_factors(options=options))
-    values: dict[Card, int] = {}
-    for answer in reversed(hook.gongzhu_card_values(options=options)):  # the core's first
-        for key, value in dict(answer).items():
-            card = key if isinstance(key, Card) else Card.parse(key)
-            if card.suit is Suit.HEARTS or card == TRANSFORMER:
-                raise IncompatibleVariants(
-                    f"gongzhu_card_values: {card} is valued by the heart table or is the "
-                    "transformer, not a card value"
-                )
-            if value is None:
-                values.pop(card, None)
-            else:
-                values[card] = value
+    showable = _showable(hook, options)
+    hearts = _heart_values(hook, options)
+    factors = _show_factors(hook, options)
+    values = _card_values(hook, options)
     table = ScoreTable(copies, showable, hearts, factors, values)
     if sum(1 for c in showable if c.suit is Suit.HEARTS) > 1:
         raise IncompatibleVariants("at most one heart can be showable")
@@ -124,7 +110,7 @@ def compile_rules(
     missing = [k.value for k in ShowKind if k in kinds and k not in factors]
     if missing:
         raise IncompatibleVariants(f"no show factor for show kind(s) {', '.join(missing)}")
-    threshold = hook.gongzhu_auto_show_threshold(options=options)
+    threshold = _auto_show(hook, options)
 
     def filter_shows(holding: tuple[Card, ...], kind: ShowKind, choices: list[Any]) -> None:
         hook.gongzhu_filter_shows(holding=holding, kind=kind, choices=choices, options=options)
@@ -169,6 +155,97 @@ def compile_rules(
             name != defaults.NAME for name, _, _ in hook_implementations(hook.gongzhu_match_over)
         ),
     )
+
+
+# -- the plug-ins' values, checked, a bad one named with the plug-in that gave it ----------
+
+
+def _first_answer(caller: Any, options: Options) -> tuple[str, Any]:
+    """A firstresult hook's answer and the plug-in that gave it (pluggy's order)."""
+    if _has_wrappers(caller):  # a wrapper may change the answer: the hook's own call
+        return "a plug-in", caller(options=options)
+    for name, answer in each_answer(caller, lambda _name: {"options": options}):
+        if answer is not None:
+            return name, answer
+    return "no plug-in", None
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _showable(hook: Any, options: Options) -> frozenset[Card]:
+    name, answer = _first_answer(hook.gongzhu_showable_cards, options)
+    try:
+        return frozenset(parse_cards(answer))
+    except InvalidCard as exc:
+        raise IncompatibleVariants(f"{name}: gongzhu_showable_cards: {exc}") from None
+
+
+def _heart_values(hook: Any, options: Options) -> dict[Rank, int]:
+    name, answer = _first_answer(hook.gongzhu_heart_values, options)
+    if not isinstance(answer, Mapping) or set(answer) != set(Rank):
+        raise IncompatibleVariants(
+            f"{name}: gongzhu_heart_values must give a value for all 13 ranks"
+        )
+    for rank, value in answer.items():
+        if not _is_int(value):
+            raise IncompatibleVariants(
+                f"{name}: gongzhu_heart_values gives the {Rank(rank).letter} of hearts "
+                f"{value!r}: a value is an integer"
+            )
+    return dict(answer)
+
+
+def _show_factors(hook: Any, options: Options) -> dict[ShowKind, int]:
+    name, answer = _first_answer(hook.gongzhu_show_factors, options)
+    if not isinstance(answer, Mapping):
+        raise IncompatibleVariants(f"{name}: gongzhu_show_factors must map show kinds to factors")
+    for kind, factor in answer.items():
+        if not isinstance(kind, ShowKind) or not _is_int(factor):
+            raise IncompatibleVariants(
+                f"{name}: gongzhu_show_factors gives {kind!r} the factor {factor!r}: a show "
+                "kind's factor is an integer"
+            )
+    return dict(answer)
+
+
+def _card_values(hook: Any, options: Options) -> dict[Card, int]:
+    """Every plug-in's card values merged over the core's, the core's first."""
+    values: dict[Card, int] = {}
+    answers = each_answer(hook.gongzhu_card_values, lambda _name: {"options": options})
+    for name, answer in reversed(answers):  # the core's first, then base, then modifiers
+        if not isinstance(answer, Mapping):
+            raise IncompatibleVariants(f"{name}: gongzhu_card_values must map cards to values")
+        for key, value in answer.items():
+            try:
+                card = key if isinstance(key, Card) else Card.parse(key)
+            except InvalidCard as exc:
+                raise IncompatibleVariants(f"{name}: gongzhu_card_values: {exc}") from None
+            if card.suit is Suit.HEARTS or card == TRANSFORMER:
+                raise IncompatibleVariants(
+                    f"{name}: gongzhu_card_values: {card} is valued by the heart table or is "
+                    "the transformer, not a card value"
+                )
+            if value is None:
+                values.pop(card, None)
+            elif not _is_int(value):
+                raise IncompatibleVariants(
+                    f"{name}: gongzhu_card_values gives {card} {value!r}: a card's value is an "
+                    "integer (or None: no value)"
+                )
+            else:
+                values[card] = value
+    return values
+
+
+def _auto_show(hook: Any, options: Options) -> int | None:
+    name, answer = _first_answer(hook.gongzhu_auto_show_threshold, options)
+    if answer is not None and (not _is_int(answer) or answer < 0):
+        raise IncompatibleVariants(
+            f"{name}: gongzhu_auto_show_threshold gives {answer!r}: a count of cards (0: none)"
+        )
+    return answer
 
 
 def hook_implementations(caller: Any) -> list[tuple[str, Callable[..., Any], tuple[str, ...]]]:

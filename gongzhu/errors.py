@@ -13,6 +13,7 @@ from typing import Any
 
 __all__ = [
     "GongzhuError",
+    "HandLimitReached",
     "HandNotOver",
     "IllegalAction",
     "IncompatibleVariants",
@@ -21,6 +22,7 @@ __all__ = [
     "InvalidOption",
     "InvalidRecord",
     "InvalidScoreInput",
+    "NotAnAction",
     "UnknownName",
     "UnknownVariant",
 ]
@@ -110,6 +112,15 @@ class InvalidScoreInput(GongzhuError, ValueError):
 class InvalidHoldings(GongzhuError, ValueError):
     """Cards given to :meth:`HandState.with_holdings <gongzhu.hand.HandState.with_holdings>`
     that do not fit the hand."""
+
+
+class NotAnAction(GongzhuError, TypeError):
+    """A value given as an action that is not one (a :class:`~gongzhu.actions.Play` or a
+    :class:`~gongzhu.actions.Show`): text, ``None``, a card..."""
+
+
+class HandLimitReached(GongzhuError):
+    """A match did not end within its hand limit (an unreachable target?)."""
 
 
 class HandNotOver(GongzhuError):

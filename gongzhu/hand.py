@@ -19,11 +19,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final
 
-from .actions import Action, Play, ShowKind, parse_action, play_of_key
+from .actions import Action, Play, Show, ShowKind, parse_action, play_of_key
 from .bulk import facts_of
 from .cards import Card
 from .deal import SEATS, Deal, dealt_masks
-from .errors import HandNotOver, IllegalAction, InvalidCard, InvalidHoldings, InvalidSeat
+from .errors import (
+    HandNotOver,
+    IllegalAction,
+    InvalidCard,
+    InvalidHoldings,
+    InvalidSeat,
+    NotAnAction,
+)
 from .masks import ALL_CARDS, add_copies, cards_of_mask, subtract_copies
 from .play import ENGINE_PHASES, ILLEGAL, Capability, EngineSpec, HandEngine, explain_refusal
 from .scoring import HandFacts, Outcome, ScoreSheet, ShowRecord
@@ -274,16 +281,22 @@ class HandState:
 
         :raises IllegalAction: naming the action and the rule it breaks; the
             state is left unchanged.
+        :raises NotAnAction: ``action`` is neither a :class:`~gongzhu.actions.Play`
+            nor a :class:`~gongzhu.actions.Show` (text, ``None``...).
         """
         engine = self._engine
         phase = engine.phase
         if phase == _PLAY_PHASE:
             if type(action) is not Play:
+                if not isinstance(action, Play | Show):
+                    raise _not_an_action(action)
                 raise IllegalAction(action, engine.seat, "it is the play phase: play a card (Play)")
             seat = engine.play(action.key)
             if seat == ILLEGAL:
                 raise self._refused(action)
             self._legal = None
+        elif not isinstance(action, Play | Show):
+            raise _not_an_action(action)
         elif phase == _OVER_PHASE:
             raise IllegalAction(action, None, "the hand is over")
         else:
@@ -767,6 +780,13 @@ def _redealt(
         columns.append(tuple(column))
     order = tuple(columns[k % SEATS][k // SEATS] for k in range(SEATS * size))
     return Deal._trusted(order, first)
+
+
+def _not_an_action(value: object) -> NotAnAction:
+    hint = " (read text with gongzhu.parse_action)" if isinstance(value, str) else ""
+    return NotAnAction(
+        f"not an action: {value!r} is a {type(value).__name__}, not a Play or a Show{hint}"
+    )
 
 
 def _position(legal: Sequence[Action], action: object) -> int:

@@ -6,16 +6,19 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .errors import GongzhuError, HandNotOver
+from .errors import GongzhuError, HandLimitReached, HandNotOver
 
 if TYPE_CHECKING:
     from .hand import HandState
     from .rules import Rules
 
-__all__ = ["MATCH_FORMAT", "Match"]
+__all__ = ["HAND_LIMIT", "MATCH_FORMAT", "Match"]
 
 MATCH_FORMAT = "gongzhu-match/1"
 """The ``format`` field of match records (:func:`gongzhu.record.match_record`)."""
+
+HAND_LIMIT = 1000
+"""The most hands :meth:`Match.play` (and a run of matches) lets a match take by default."""
 
 
 class Match:
@@ -26,6 +29,11 @@ class Match:
     is added, finished, with :meth:`record_hand`.  The match is over when the
     ruleset says so (:func:`~gongzhu.hookspecs.gongzhu_match_over`): by
     default when a total reaches ``±target``, or after ``hands`` hands.
+
+    :param first_dealer: the seat dealt the first card of the first hand.
+    :param leader: who leads the first hand, any card (``None``: the ruleset's
+        opening-lead rule).  :meth:`next_match` gives both to the match's loser
+        (当猪 deals and starts the next match).
     """
 
     def __init__(
@@ -35,10 +43,15 @@ class Match:
         seed: int | None = None,
         target: int | None = None,
         hands: int | None = None,
+        first_dealer: int = 0,
+        leader: int | None = None,
     ) -> None:
         for name, value in (("target", target), ("number of hands", hands)):
             if value is not None and (not _is_int(value) or value <= 0):
                 raise GongzhuError(f"a match {name} must be a positive integer, not {value!r}")
+        for name, value in (("first dealer", first_dealer), ("leader", leader)):
+            if value is not None and (not _is_int(value) or value not in range(4)):
+                raise GongzhuError(f"a match's {name} must be a seat 0-3, not {value!r}")
         if seed is not None and not _is_int(seed):
             raise GongzhuError(f"a match seed must be an integer, not {seed!r}")
         self.rules = rules
@@ -46,6 +59,8 @@ class Match:
         self.target = target
         self.max_hands = hands
         self._seeds = random.Random(self.seed)
+        self.first_dealer = first_dealer
+        self.leader = leader
         self.hands: list[HandState] = []
         self.totals: list[int] = [0, 0, 0, 0]
 
@@ -67,7 +82,11 @@ class Match:
         """Deal the next hand (its seed derives from the match's)."""
         if self.is_over:
             raise GongzhuError("the match is over")
-        leader = self.rules.next_leader(self.hands[-1]) if self.hands else None
+        if not self.hands:
+            return self.rules.new_hand(
+                self._seeds.randrange(2**63), first_seat=self.first_dealer, leader=self.leader
+            )
+        leader = self.rules.next_leader(self.hands[-1])
         return self.rules.new_hand(self._seeds.randrange(2**63), leader=leader)
 
     def record_hand(self, hand: HandState) -> tuple[int, ...]:
@@ -77,10 +96,13 @@ class Match:
         (the same :meth:`Rules.spec <gongzhu.rules.Rules.spec>`).
 
         :raises HandNotOver: the hand is not finished.
-        :raises GongzhuError: the hand was played under another ruleset.
+        :raises GongzhuError: the hand was played under another ruleset, or is
+            recorded in this match already; the match is unchanged.
         """
         if not hand.is_over:
             raise HandNotOver("only a finished hand can be added to a match")
+        if any(recorded is hand for recorded in self.hands):
+            raise GongzhuError("this hand is recorded in the match already")
         if hand.rules is not self.rules and hand.rules.spec() != self.rules.spec():
             raise GongzhuError(
                 f"the hand was played under {hand.rules!r}, not the match's {self.rules!r}"
@@ -90,13 +112,19 @@ class Match:
         self.hands.append(hand)
         return final
 
-    def play(self, bots: Sequence[Any]) -> None:
+    def play(self, bots: Sequence[Any], *, hand_limit: int = HAND_LIMIT) -> None:
         """Play hands with ``bots`` (one per seat, :mod:`gongzhu.bots`) until the match is over.
 
+        :param hand_limit: the most hands the match may take (its target may be
+            out of reach: ``target=10**12``).
         :raises GongzhuError: for a match that cannot end: no ``hands``, no
             ``target``, and no plug-in of the ruleset deciding when matches end
             (:attr:`Rules.decides_match_end <gongzhu.rules.Rules.decides_match_end>`).
+        :raises HandLimitReached: the match is not over after ``hand_limit`` hands
+            (the hands played stay recorded).
         """
+        if not _is_int(hand_limit) or hand_limit < 1:
+            raise GongzhuError(f"a hand limit is a positive integer, not {hand_limit!r}")
         if len(bots) != 4:
             raise GongzhuError("a match needs four bots, one per seat")
         if self.max_hands is None and self.target is None and not self.rules.decides_match_end:
@@ -105,10 +133,44 @@ class Match:
                 f"({self.rules!r} has no end of its own)"
             )
         while not self.is_over:
+            self.check_hand_limit(hand_limit)
             hand = self.new_hand()
             while (seat := hand.to_move) is not None:
                 hand.apply(bots[seat].choose(hand.view(seat)))
             self.record_hand(hand)
+
+    def check_hand_limit(self, hand_limit: int) -> None:
+        """Refuse to go on once the match has taken ``hand_limit`` hands and is not over.
+
+        :raises HandLimitReached: naming the target and the totals.
+        """
+        if not self.is_over and len(self.hands) >= hand_limit:
+            target = "no target" if self.target is None else f"target {self.target}"
+            raise HandLimitReached(
+                f"the match did not end within {hand_limit} hands "
+                f"({target}, {self.rules!r}; totals {self.totals})"
+            )
+
+    def next_match(self, seed: int | None = None) -> Match:
+        """The next match: 当猪, the loser, deals its first hand and leads it.
+
+        With several losers (a tie, or 双豬's two), the one with the lowest total
+        deals, the lowest seat among equals.  The new match has this one's
+        ruleset, target and number of hands; its seed derives from this match's
+        (so a series replays from the first seed), unless ``seed`` is given.
+
+        :raises GongzhuError: the match is not over.
+        """
+        losers = self.losers
+        dealer = min(losers, key=lambda seat: (self.totals[seat], seat))
+        return Match(
+            self.rules,
+            seed=self._seeds.randrange(2**63) if seed is None else seed,
+            target=self.target,
+            hands=self.max_hands,
+            first_dealer=dealer,
+            leader=dealer,
+        )
 
     def to_record(self) -> dict[str, Any]:
         """A JSON-ready record: every hand's record, the totals and (when over) the losers.

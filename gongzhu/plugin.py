@@ -119,16 +119,45 @@ class Option:
     owner: str = ""
 
     def check(self, value: Any) -> Any:
-        """Return ``value`` if it is allowed, else raise :class:`InvalidOption`."""
+        """``value`` as the option keeps it, if it is allowed, else :class:`InvalidOption`.
+
+        A value is kept in the type of the option's default (or of the choice it
+        equals): a whole-number float for an integer option becomes that integer
+        (``800.0`` is ``800``), so equal rulesets stay one; a ``bool`` is not taken
+        for a number, nor a number for a ``bool``.
+        """
+        owner = f" ({self.owner})" if self.owner else ""
         if self.choices is not None:
-            if value not in self.choices:
-                allowed = ", ".join(map(repr, self.choices))
-                raise InvalidOption(f"option {self.name}={value!r}: expected one of {allowed}")
-        elif not isinstance(value, type(self.default)):
+            for choice in self.choices:
+                kept = _as_type_of(choice, value)
+                if kept is not _REFUSED and kept == choice:
+                    return choice
+            allowed = ", ".join(map(repr, self.choices))
             raise InvalidOption(
-                f"option {self.name}={value!r}: expected {type(self.default).__name__}"
+                f"option {self.name}={value!r}{owner}: expected one of {allowed}"
             )
-        return value
+        kept = _as_type_of(self.default, value)
+        if kept is _REFUSED:
+            raise InvalidOption(
+                f"option {self.name}={value!r}{owner}: expected {type(self.default).__name__}"
+            )
+        return kept
+
+
+_REFUSED: Final = object()
+
+
+def _as_type_of(example: Any, value: Any) -> Any:
+    """``value`` in ``example``'s type, where the two are alike enough (an integral float for
+    an int), else :data:`_REFUSED`."""
+    kind = type(example)
+    if kind is bool or type(value) is bool:
+        return value if type(value) is kind else _REFUSED
+    if kind is int and isinstance(value, float) and value.is_integer():
+        return int(value)
+    if kind is float and type(value) is int:
+        return float(value)
+    return value if isinstance(value, kind) else _REFUSED
 
 
 class OptionSet:

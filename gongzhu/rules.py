@@ -79,10 +79,23 @@ def _import_hand_state() -> type[HandState]:
     return HandState
 
 
+def _register(pm: pluggy.PluginManager, plugin: object, name: str | None = None) -> None:
+    """Register ``plugin``; a hook implementation that does not fit its specification is
+    refused naming the plug-in (pluggy names an unnamed one by a number)."""
+    try:
+        pm.register(plugin, name=name)
+    except pluggy.PluginValidationError as exc:
+        who = name or getattr(plugin, "__name__", None) or type(plugin).__name__
+        detail = str(exc).split("\n", 1)[-1].replace("\n", "; ")
+        raise IncompatibleVariants(
+            f"plug-in {who!r} does not fit gongzhu's hooks: {detail}"
+        ) from None
+
+
 def _info_of(name: str, plugin: object) -> VariantInfo:
     scratch = pluggy.PluginManager(PROJECT)
     scratch.add_hookspecs(hookspecs)
-    scratch.register(plugin, name=name)
+    _register(scratch, plugin, name)
     infos = scratch.hook.gongzhu_variant_info()
     if len(infos) != 1 or not isinstance(infos[0], VariantInfo):
         raise IncompatibleVariants(
@@ -212,7 +225,7 @@ class Rules:
         pm.register(defaults, name=defaults.NAME)
         pm.register(engines, name=engines.NAME)
         for name, plugin in plugins:
-            pm.register(plugin, name=name)
+            _register(pm, plugin, name)
         try:
             pm.check_pending()
         except pluggy.PluginValidationError as exc:
@@ -265,7 +278,7 @@ class Rules:
                 continue
             probe = pluggy.PluginManager(PROJECT)
             probe.add_hookspecs(hookspecs)
-            probe.register(item)
+            _register(probe, item)
             infos = probe.hook.gongzhu_variant_info()
             if len(infos) != 1:
                 raise IncompatibleVariants(
@@ -467,6 +480,7 @@ class Rules:
         deal: Deal | Sequence[Card | str] | None = None,
         leader: int | None = None,
         engine: str | None = None,
+        first_seat: int = 0,
     ) -> HandState:
         """Deal a hand and return its state, ready for the first decision.
 
@@ -478,6 +492,8 @@ class Rules:
             match); ``None`` applies the ruleset's opening-lead rule.
         :param engine: the name of the play engine to use (one of
             :attr:`engines`); ``None`` uses :attr:`engine`, the fastest.
+        :param first_seat: for a shuffled deal, the seat dealt the first card
+            (the dealer's left; 当猪 deals the next match).
         :raises GongzhuError: a seed that is not an integer (a ``bool`` is not
             one here: records keep them apart), or a leader that is not a seat.
         :raises InvalidCard: a deal that is not every card of the ruleset's deck(s).
@@ -491,11 +507,15 @@ class Rules:
             not isinstance(leader, int) or isinstance(leader, bool) or leader not in range(SEATS)
         ):
             raise GongzhuError(f"leader must be a seat 0-3 or None, not {leader!r}")
+        if not isinstance(first_seat, int) or isinstance(first_seat, bool) or not (
+            0 <= first_seat < SEATS
+        ):
+            raise GongzhuError(f"first_seat must be a seat 0-3, not {first_seat!r}")
         holdings = None
         if deal is None:
             if seed is None:
                 seed = random.SystemRandom().randrange(2**63)
-            deal, holdings = Deal._shuffled(seed, self.table.copies)
+            deal, holdings = Deal._shuffled(seed, self.table.copies, first_seat)
         elif not isinstance(deal, Deal):
             if isinstance(deal, str) or not isinstance(deal, Iterable):
                 raise InvalidCard(
@@ -511,7 +531,13 @@ class Rules:
         return hand_state(self, deal, seed=seed, leader=leader, engine=spec, _holdings=holdings)
 
     def new_match(
-        self, seed: int | None = None, *, target: int | None = None, hands: int | None = None
+        self,
+        seed: int | None = None,
+        *,
+        target: int | None = None,
+        hands: int | None = None,
+        first_dealer: int = 0,
+        leader: int | None = None,
     ) -> Match:
         """Start a match: hand after hand with running totals (:class:`~gongzhu.match.Match`).
 
@@ -520,10 +546,15 @@ class Rules:
             ``None`` leaves it to the ruleset (华牌: its ``match_target``
             option, 1000; 39baobao has none: give ``hands``).
         :param hands: end after this many hands (39baobao sessions).
+        :param first_dealer: the seat dealt the first card of the first hand.
+        :param leader: who leads the first hand, any card (``None``: the ruleset's
+            opening-lead rule).
         """
         from .match import Match
 
-        return Match(self, seed=seed, target=target, hands=hands)
+        return Match(
+            self, seed=seed, target=target, hands=hands, first_dealer=first_dealer, leader=leader
+        )
 
     def score(
         self,

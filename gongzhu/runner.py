@@ -26,8 +26,8 @@ import attrs
 from . import backends
 from .bots import BOTS, Bot, make_bot, play_hand
 from .bulk import RandomHands
-from .errors import GongzhuError
-from .match import Match
+from .errors import HandLimitReached
+from .match import HAND_LIMIT, Match
 from .rules import load_rules
 from .simulate import ScoreStats
 
@@ -53,13 +53,6 @@ def hand_seed(seed: int, index: int) -> int:
     digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little") >> 1
 
-
-HAND_LIMIT = 1000
-"""The default most hands a match may take before a run gives up on it."""
-
-
-class HandLimitReached(GongzhuError):
-    """A match did not end within its run's hand limit (an unreachable target?)."""
 
 
 @attrs.frozen
@@ -96,12 +89,7 @@ def play_match(match: Match, bots: Sequence[Bot], hand_limit: int = HAND_LIMIT) 
     :raises HandLimitReached: when the match is not over after ``hand_limit`` hands.
     """
     while not match.is_over:
-        if len(match.hands) >= hand_limit:
-            target = "no target" if match.target is None else f"target {match.target}"
-            raise HandLimitReached(
-                f"the match did not end within {hand_limit} hands "
-                f"({target}, {match.rules!r}; totals {match.totals})"
-            )
+        match.check_hand_limit(hand_limit)
         match.record_hand(play_hand(match.new_hand(), bots))
         yield len(match.hands)
 

@@ -55,7 +55,7 @@ def test_source001_example_2_through_score(huapai: gongzhu.Rules) -> None:
     sheet = huapai.score({0: EVERYTHING}, shown={2: "QS", 3: "AH"}, dealt=dealt)
     assert sheet.raw[0] == 1600
     assert sheet.slam[0] and sheet.full_hearts[0]
-    assert "自得 self-capture ♦J: +100 ×2 = +200" in sheet.explain(0)
+    assert "自得 self-capture ♦J: now +200 (+100 ×2)" in sheet.explain(0)
 
 
 EXAMPLE_1_DEAL = [

@@ -103,7 +103,7 @@ def test_an_unshown_copy_is_not_the_seats_shown_one(rules: gongzhu.Rules) -> Non
     assert sheet.explain(0) == [
         "pig ♠Q −100 ×2 (shown)",
         "pig ♠Q −100",
-        "自得 self-capture ♠Q (unshown copy): −100 ×2 = −200",
+        "自得 self-capture ♠Q (unshown copy): now −200 (−100 ×2)",
         "raw −400",
     ]
 

@@ -44,6 +44,20 @@ def test_plays_a_hand_with_any_base(installed: None) -> None:
         assert ("worthless sheep: counts 0" in lines) == (gongzhu.SHEEP not in hand.shown[holder])
 
 
+def test_under_huapai_self_capture_doubles_the_bonus(installed: None) -> None:
+    """The tutorial's stage comes right after "values" under any base (trylast): 自得
+    doubles the worthless sheep's bonus rather than being thrown away."""
+    rules = gongzhu.load_rules("huapai", "worthless-sheep", sheep_bonus=20)
+    assert [s.name for s in rules.score_stages][:3] == ["values", "worthless-sheep", "self-capture"]
+    sheet = rules.score({0: "JD"}, dealt={0: "JD"})
+    assert sheet.raw[0] == 40  # the bonus, ×2 for 自得
+    assert sheet.explain(0)[1:3] == [
+        "worthless sheep: counts +20",
+        "自得 self-capture ♦J: now +40 (+20 ×2)",
+    ]
+    assert rules.score({0: "JD"}, dealt={1: "JD"}).raw[0] == 20  # not its own: no 自得
+
+
 def test_its_check_refuses_a_bad_option(installed: None) -> None:
     with pytest.raises(IncompatibleVariants, match="not worthless"):
         gongzhu.load_rules("worthless-sheep", sheep_bonus=500)

@@ -82,7 +82,7 @@ def test_own_sheep_with_one_deck() -> None:
     assert rules.scorer.compiled is not None  # the stage has its mask form
     sheet = rules.score({0: "JD QS"}, dealt={0: "JD"})
     assert sheet.raw[0] == 300 - 100
-    assert sheet.explain(0)[:3] == ["pig ♠Q −100", "sheep ♦J +100", "own sheep ♦J: +100 ×3 = +300"]
+    assert sheet.explain(0)[:3] == ["pig ♠Q −100", "sheep ♦J +100", "own sheep ♦J: now +300 (+100 ×3)"]
     assert rules.score({0: "JD"}, dealt={1: "JD"}).raw[0] == 100  # not its own
     assert rules.score({0: "JD"}, shown={0: "JD"}, dealt={0: "JD"}).raw[0] == 600
     assert rules.score({3: "JD"}, shown={0: "JD"}, dealt={0: "JD"}).raw[3] == 200
@@ -94,13 +94,13 @@ def test_own_sheep_with_two_decks() -> None:
     assert rules.scorer.compiled is not None
     sheet = rules.score({0: "JD JD"}, dealt={0: "JD", 1: "JD"})
     assert sheet.raw[0] == 300 + 100  # one of the two copies is its own
-    assert "own sheep ♦J (unshown copy): +100 ×3 = +300" in sheet.explain(0)
+    assert "own sheep ♦J (unshown copy): now +300 (+100 ×3)" in sheet.explain(0)
     # its own shown copy (×2 ×3) and seat 1's unshown one
     shown = rules.score(
         {0: "JD JD"}, shown={0: "JD"}, dealt={0: "JD", 1: "JD"}, shown_taken={0: "JD"}
     )
     assert shown.raw[0] == 600 + 100
-    assert "own sheep ♦J (shown copy): +200 ×3 = +600" in shown.explain(0)
+    assert "own sheep ♦J (shown copy): now +600 (+200 ×3)" in shown.explain(0)
     # seat 1 took seat 0's shown copy: not its own, though seat 1 was dealt a ♦J
     other = rules.score({1: "JD"}, shown={0: "JD"}, dealt={0: "JD", 1: "JD"}, shown_taken={1: "JD"})
     assert other.raw[1] == 200

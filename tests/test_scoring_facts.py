@@ -246,7 +246,7 @@ def test_rules_score_hands_its_facts_to_the_scorer(monkeypatch: pytest.MonkeyPat
     assert sheet.explain(0)[:3] == [
         "pig ♠Q −100 ×2 (shown)",
         "sheep ♦J +100",
-        "自得 self-capture ♦J: +100 ×2 = +200",
+        "自得 self-capture ♦J: now +200 (+100 ×2)",
     ]
 
 

@@ -192,7 +192,8 @@ def _entry(
     entry.value *= factors.own
     tally.note(
         ctx,
-        f"{_name(ctx, copy, label)}: {signed(before)} ×{factors.own} = {signed(entry.value)}",
+        # the copy's value changes in place: the line says what it is now, not an addend
+        f"{_name(ctx, copy, label)}: now {signed(entry.value)} ({signed(before)} ×{factors.own})",
     )
 
 

@@ -46,6 +46,8 @@ def unshown_sheep(ctx: ScoringContext) -> None:
                 tally.lines.append(f"worthless sheep: counts {signed(bonus)}")
 
 
-@hookimpl
+@hookimpl(trylast=True)  # after the base's edits: its own stages are in place by then
 def gongzhu_score_stages(stages: StageList) -> None:
+    # right after "values": the sheep is worth the bonus before any other stage
+    # (华牌's 自得 then doubles the bonus of a sheep taken back by its own seat)
     stages.insert_after("values", ScoreStage("worthless-sheep", unshown_sheep))

@@ -19,7 +19,7 @@ import attrs
 
 from ._accel import accelerator
 from .cards import Card, full_deck, parse_cards
-from .errors import InvalidCard
+from .errors import InvalidCard, times
 
 __all__ = ["SEATS", "Deal", "dealt_masks"]
 
@@ -59,9 +59,16 @@ class Deal:
         for card in value:
             counts[card.index] += 1
         if rest or copies not in (1, 2) or counts.count(copies) != 52:
+            expected = copies if copies in (1, 2) and not rest else 1 if len(value) < 78 else 2
+            wrong = [
+                f"{Card.from_index(index)} {times(count) if count else 'missing'}"
+                for index, count in enumerate(counts)
+                if count != expected
+            ]
+            shown = ", ".join(wrong[:4]) + (f" and {len(wrong) - 4} more" if len(wrong) > 4 else "")
             raise InvalidCard(
                 f"a deal must hold every card of one or two decks exactly once per deck "
-                f"(got {len(value)} cards)"
+                f"(got {len(value)} cards: {shown})"
             )
 
     @first_seat.validator

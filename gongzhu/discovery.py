@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final, Protocol
 
-from .errors import UnknownVariant
+from .errors import PluginLoadError, UnknownVariant
 
 
 class EntryPointLike(Protocol):
@@ -43,6 +43,7 @@ __all__ = [
     "entry_points",
     "installed",
     "load_plugin",
+    "origin",
     "plugin_names",
 ]
 
@@ -95,13 +96,31 @@ def load_plugin(name: str) -> object:
     looked at again once when ``name`` is not among those seen so far).
 
     :raises UnknownVariant: no installed plug-in has the name (the error lists them).
+    :raises PluginLoadError: the plug-in is installed but cannot be loaded (its module
+        fails to import, or lacks the object named); the error names the plug-in, the
+        distribution that installed it and the cause.
     """
     found = _entry_points()
     if name not in found:
         found = _entry_points(refresh=True)
     if name not in found:
         raise UnknownVariant(name, found)
-    return found[name].load()
+    point = found[name]
+    try:
+        return point.load()
+    except Exception as exc:  # anything a third party's module raises while importing
+        raise PluginLoadError(name, origin(point), exc) from exc
+
+
+def origin(point: EntryPointLike) -> str:
+    """Who installed an entry point, for messages: ``"distribution version"``, or the
+    entry point's value (``"module:object"``) when no distribution is known."""
+    dist = getattr(point, "dist", None)
+    name = getattr(dist, "name", None)
+    if name:
+        version = getattr(dist, "version", None)
+        return f"{name} {version}" if version else str(name)
+    return repr(point.value)
 
 
 def installed(name: str, plugin: object) -> bool:
@@ -136,14 +155,26 @@ class _Unsupported(Exception):
     """A case left to importlib.metadata."""
 
 
+class _Distribution:
+    """The name and version of the distribution an entry point came from (as
+    ``importlib.metadata.EntryPoint.dist`` gives them), read from its directory's name."""
+
+    __slots__ = ("name", "version")
+
+    def __init__(self, name: str, version: str) -> None:
+        self.name = name
+        self.version = version
+
+
 class _Point:
     """An entry point read from a distribution's ``entry_points.txt``."""
 
-    __slots__ = ("name", "value")
+    __slots__ = ("dist", "name", "value")
 
-    def __init__(self, name: str, value: str) -> None:
+    def __init__(self, name: str, value: str, dist: _Distribution | None = None) -> None:
         self.name = name
         self.value = value
+        self.dist = dist
 
     def load(self) -> Any:
         """The object the entry point names (as importlib.metadata.EntryPoint.load)."""
@@ -226,6 +257,7 @@ def _scan(group: str) -> dict[str, EntryPointLike]:
             name = stem.partition("-")[0]
             if ext not in (".dist-info", ".egg-info") or not name:
                 raise _Unsupported(f"the name of {child!r} is in its metadata")
+            dist = _Distribution(name, stem.partition("-")[2].partition("-")[0])
             name = normalize(name)
             if name in seen:
                 continue
@@ -252,5 +284,5 @@ def _scan(group: str) -> dict[str, EntryPointLike]:
                 if not value_pattern.match(value):
                     raise _Unsupported(f"{child}: not an entry point's value: {value!r}")
                 if section == group:
-                    points[key] = _Point(key, value)
+                    points[key] = _Point(key, value, dist)
     return points

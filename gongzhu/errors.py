@@ -8,6 +8,7 @@ an unknown plug-in also a :class:`LookupError`) the error inherits from both.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -23,6 +24,7 @@ __all__ = [
     "InvalidRecord",
     "InvalidScoreInput",
     "NotAnAction",
+    "PluginLoadError",
     "UnknownName",
     "UnknownVariant",
 ]
@@ -97,6 +99,30 @@ class UnknownVariant(UnknownName):
     kind = "variant"
 
 
+class PluginLoadError(GongzhuError):
+    """An installed plug-in whose entry point cannot be loaded (its module fails to import,
+    or does not have the object the entry point names).
+
+    :ivar name: the entry-point name.
+    :ivar origin: the distribution that installed it (``"name version"``), or the entry
+        point's value when the distribution is not known.
+    :ivar cause: the exception loading it raised (also ``__cause__``).
+    """
+
+    def __init__(self, name: str, origin: str, cause: BaseException) -> None:
+        self.name = name
+        self.origin = origin
+        self.cause = cause
+        super().__init__(
+            f"the plug-in {name!r} (installed by {origin}) cannot be loaded: "
+            f"{type(cause).__name__}: {cause}"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the class and its three arguments (for multiprocessing)."""
+        return (type(self), (self.name, self.origin, self.cause))
+
+
 class IncompatibleVariants(GongzhuError):
     """The requested plug-ins cannot be combined into one ruleset."""
 
@@ -130,18 +156,29 @@ class HandNotOver(GongzhuError):
 class InvalidRecord(GongzhuError, ValueError):
     """A game record that cannot be replayed.
 
-    :ivar hand: which hand of the record (0 for a single-hand record).
+    :ivar hand: which hand of the record (0 for a single-hand record), or ``None`` when
+        the problem is a match record's own (its totals, its losers).
     :ivar index: the index of the offending action, or ``None`` when the
         problem is not an action (the deal, the rules, the stored result).
     :ivar reason: what is wrong.
     """
 
-    def __init__(self, reason: str, *, hand: int = 0, index: int | None = None) -> None:
+    def __init__(self, reason: str, *, hand: int | None = 0, index: int | None = None) -> None:
         self.hand = hand
         self.index = index
         self.reason = reason
-        where = f"hand {hand}" + ("" if index is None else f", action {index}")
+        where = "match" if hand is None else f"hand {hand}"
+        where += "" if index is None else f", action {index}"
         super().__init__(f"invalid record ({where}): {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle with the reason, the hand and the index (for multiprocessing)."""
+        return (functools.partial(type(self), hand=self.hand, index=self.index), (self.reason,))
+
+
+def times(count: int) -> str:
+    """How many times, in words, for messages: ``never``, ``once``, ``twice``, ``3 times``."""
+    return {0: "never", 1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
 def _describe(action: Any) -> str:

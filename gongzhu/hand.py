@@ -30,6 +30,7 @@ from .errors import (
     InvalidHoldings,
     InvalidSeat,
     NotAnAction,
+    times,
 )
 from .masks import ALL_CARDS, add_copies, cards_of_mask, subtract_copies
 from .play import ENGINE_PHASES, ILLEGAL, Capability, EngineSpec, HandEngine, explain_refusal
@@ -738,8 +739,8 @@ def _check_same_cards(masks: Sequence[int], now: Sequence[int], copies: int) -> 
     if given != held_now:
         card = min((given - held_now) + (held_now - given))
         raise InvalidHoldings(
-            f"the holdings list {card} {given[card]} time(s); the seats hold it "
-            f"{held_now[card]} time(s) now: the holdings must be the same cards"
+            f"the holdings list {card} {times(given[card])}; the seats hold it "
+            f"{times(held_now[card])} now: the holdings must be the same cards"
         )
 
 

@@ -156,9 +156,27 @@ def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
     return isinstance(value, kind)
 
 
+_JSON_KINDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (type(None), "null"),
+    (bool, "true or false"),
+    ((int, float), "a number"),
+    (str, "a string"),
+    ((list, tuple), "an array"),
+    (Mapping, "an object"),
+)
+
+
+def json_kind(value: Any) -> str:
+    """What a decoded JSON value is, in JSON's words: ``"null"``, ``"a string"``..."""
+    for kind, words in _JSON_KINDS:
+        if isinstance(value, kind):
+            return words
+    return type(value).__name__
+
+
 def _check_structure(record: Any, hand: int) -> None:
     if not isinstance(record, Mapping):
-        raise InvalidRecord(f"a hand record is an object, not {type(record).__name__}", hand=hand)
+        raise InvalidRecord(f"a hand record is a JSON object, not {json_kind(record)}", hand=hand)
     fmt = record.get("format")
     if fmt != RECORD_FORMAT:
         raise InvalidRecord(
@@ -171,7 +189,7 @@ def _check_structure(record: Any, hand: int) -> None:
             raise InvalidRecord(f"missing field {name!r}", hand=hand)
         if not _is(record[name], kind):
             raise InvalidRecord(
-                f"field {name!r} has the wrong type ({type(record[name]).__name__})", hand=hand
+                f"field {name!r} has the wrong type ({json_kind(record[name])})", hand=hand
             )
     spec = record["rules"]
     variants = spec.get("variants", [])
@@ -290,25 +308,28 @@ def replay_match(record: Mapping[str, Any], *, rules: Rules | None = None) -> Ma
         played under other rules, or stored totals or losers that differ.
     """
     if not isinstance(record, Mapping) or record.get("format") != MATCH_FORMAT:
-        found = record.get("format") if isinstance(record, Mapping) else type(record).__name__
-        raise InvalidRecord(f"not a match record ({found!r}; expected {MATCH_FORMAT!r})")
+        if isinstance(record, Mapping):
+            found = f"format {record.get('format')!r}"
+        else:
+            found = json_kind(record)
+        raise InvalidRecord(f"not a match record ({found}; expected {MATCH_FORMAT!r})", hand=None)
     hands = record.get("hands")
     if not isinstance(hands, list) or not hands:
-        raise InvalidRecord("a match record has a non-empty list of hands")
+        raise InvalidRecord("a match record has a non-empty list of hands", hand=None)
     target = record.get("target")
     if target is not None and not _is(target, int):
-        raise InvalidRecord("target must be an integer or null")
+        raise InvalidRecord("target must be an integer or null", hand=None)
     first = replay(hands[0], hand=0, rules=rules)
     max_hands = record.get("max_hands")
     if max_hands is not None and not _is(max_hands, int):
-        raise InvalidRecord("max_hands must be an integer or null")
+        raise InvalidRecord("max_hands must be an integer or null", hand=None)
     seed = record.get("seed")
     try:
         match = Match(
             first.rules, seed=seed if _is(seed, int) else None, target=target, hands=max_hands
         )
     except GongzhuError as exc:
-        raise InvalidRecord(f"match: {exc}") from None
+        raise InvalidRecord(f"match: {exc}", hand=None) from None
     for number, entry in enumerate(hands):
         state = first if number == 0 else replay(entry, hand=number, rules=first.rules)
         if not state.is_over:
@@ -329,7 +350,7 @@ def replay_match(record: Mapping[str, Any], *, rules: Rules | None = None) -> Ma
     ):
         if name in record and record[name] != value:
             raise InvalidRecord(
-                f"stored {name} {record[name]!r} differ from the replayed {value!r}"
+                f"stored {name} {record[name]!r} differ from the replayed {value!r}", hand=None
             )
     return match
 
@@ -377,8 +398,11 @@ def scan_records(text: str) -> Iterator[RecordEntry]:
     and the scan goes on).  Lines are counted as an editor counts them:
     ``\\n`` ends a line, blank lines count, and a ``\\r`` before it is ignored.
 
+    A byte-order mark at the start (as some Windows editors write) is skipped.
+
     :raises InvalidRecord: for a text with no record at all.
     """
+    text = text.removeprefix("\ufeff")
     if not text.strip(_JSON_SPACE):
         raise InvalidRecord("no record: the text is empty")
     try:

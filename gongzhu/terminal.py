@@ -25,6 +25,7 @@ __all__ = [
     "colour_wanted",
     "play_in_terminal",
     "plural",
+    "print_deal",
     "print_sheet",
     "prompt",
     "read_action",
@@ -81,6 +82,17 @@ class Style:
             if in_suit:
                 groups.append(" ".join(self.card(c, c in legal) for c in in_suit))
         return "   ".join(groups)
+
+
+def print_deal(hand: HandState, out: IO[str]) -> None:
+    """Print what each seat was dealt, who led, and every show (secret sales and
+    automatic shows included), as ``gongzhu demo`` and ``gongzhu replay --verbose`` do."""
+    style = Style(ascii_only=True)
+    for seat in range(4):
+        print(f"  seat {seat}: {style.holding(hand.dealt(seat), set())}", file=out)
+    print(f"Seat {hand.leader} leads.", file=out)
+    for record in hand.show_records:
+        print(f"  seat {record.seat} shows {record.card} ({record.kind.value})", file=out)
 
 
 def print_sheet(sheet: ScoreSheet, out: IO[str], *, explain: bool = True) -> None:
@@ -176,7 +188,7 @@ def play_in_terminal(
                 out.flush()
                 line = inp.readline()
                 if not line:
-                    print("\nbye", file=out)
+                    print(file=out)  # end the prompt's line; the caller says why it stopped
                     return 1
                 if line.strip().lower() in ("q", "quit", "exit"):
                     print("bye", file=out)

@@ -229,9 +229,13 @@ def test_interrupted_simulation_keeps_finished_records(tmp_path: Path) -> None:
         time.sleep(0.1)
     assert not out_file.exists()
     process.send_signal(signal.SIGINT)
-    _stdout, stderr = process.communicate(timeout=60)
+    stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
     assert "interrupted after" in stderr
+    # the summary of what was played is the whole report: the run, the seats, the records
+    assert stdout.startswith("rules load_rules('39baobao'), bots first,first,first,first, ")
+    assert re.search(r"^seat 3 \(first\): mean final score", stdout, re.MULTILINE)
+    assert stdout.endswith(f"records: {out_file}\n")
     assert [p.name for p in tmp_path.iterdir()] == ["run.jsonl"]  # renamed into place
     lines = out_file.read_text(encoding="utf-8").splitlines()
     assert lines
@@ -323,7 +327,7 @@ def test_play_end_of_input_is_not_a_traceback() -> None:
     term = Terminal(["play", "--seed", "1", "--ascii"])
     term.read_until(r"You are seat 0")
     os.write(term.fd, b"\x04")  # end of input
-    term.read_until("bye")
+    term.read_until(r"gongzhu: the input ended before the hand was over \(seat 0 to move")
     assert term.wait() == 1
 
 
@@ -365,6 +369,6 @@ def test_ruleset_options_on_the_command_line(capsys: pytest.CaptureFixture[str])
     assert main([*argv, "--hands", "5"]) == 0
     assert "same_colour_strict=True" in capsys.readouterr().out
     assert main(["demo", "--rules", "huapai", "--option", "match_target=700", "--match"]) == 1
-    assert "match_target=700: expected one of 1000, 800" in capsys.readouterr().err
+    assert "match_target=700 (huapai): expected one of 1000, 800" in capsys.readouterr().err
     assert main(["demo", "--option", "nonsense"]) == 2
     assert "--option takes NAME=VALUE" in capsys.readouterr().err

@@ -194,3 +194,21 @@ def test_gongzhu_hand_state_is_importable_for_unpickling() -> None:
     data = pickle.dumps(hand)
     assert b"_rebuild_hand" in data and b"gongzhu.hand" in data
     assert isinstance(pickle.loads(data), gongzhu.HandState)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        gongzhu.errors.InvalidRecord("stored totals differ", hand=None),
+        gongzhu.errors.InvalidRecord("illegal action", hand=2, index=17),
+        gongzhu.errors.PluginLoadError("broken", "brokengz 1.0", ImportError("no module")),
+        gongzhu.errors.UnknownVariant("nope", ["39baobao", "huapai"]),
+    ],
+    ids=repr,
+)
+def test_errors_pickle_whole(error: gongzhu.errors.GongzhuError) -> None:
+    """A worker process's error reaches the parent as it was raised (multiprocessing pickles it)."""
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is type(error) and str(copy) == str(error)
+    for name in ("reason", "hand", "index", "name", "origin", "available"):
+        assert getattr(copy, name, None) == getattr(error, name, None), name

@@ -38,9 +38,11 @@ __all__ = ["EXIT_CODES", "build_parser", "main"]
 EXIT_CODES: dict[int, str] = {
     0: "success (also when the reader of the output stops early, as `| head` does)",
     1: "invalid input: a refused record, an unknown variant, an option a ruleset refuses, "
-    "a match that reaches --hand-limit; `play`: end of input",
+    "a plug-in that cannot be loaded (`variants` lists the others), "
+    "a match that reaches --hand-limit; `play`: end of input before the hand is over",
     2: "usage error: a bad command line, an unreadable input file, an --out file "
     "that cannot be written (missing folder, a folder, no permission, disk full); "
+    "standard input or output closed, or standard output that cannot be written (disk full); "
     "`serve`: the web extra is not installed, or the address cannot be listened on; "
     "`simulate`, `arena`: --backend ray without Ray installed",
     3: "internal error: a bug in gongzhu (please report it)",
@@ -49,15 +51,54 @@ EXIT_CODES: dict[int, str] = {
 """Every exit status of the ``gongzhu`` command, and what it means."""
 
 
+class OutputError(Exception):
+    """Standard output cannot be written (the :class:`OSError` is the cause)."""
+
+
+class _Output:
+    """Standard output for a command: a failed write (a full disk) is an
+    :class:`OutputError`; a reader that went away is still a :class:`BrokenPipeError`."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError() from exc
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError() from exc
+
+    def __getattr__(self, name: str) -> object:  # isatty, fileno, encoding...
+        return getattr(self._stream, name)
+
+
+def _input(stdin: IO[str] | None) -> IO[str]:
+    """The stream ``play`` reads moves from (a usage error when standard input is closed)."""
+    stream = stdin or sys.stdin
+    if stream is None:
+        raise UsageError("play reads moves from standard input, which is closed")
+    return stream
+
+
 def _run(args: argparse.Namespace, stdin: IO[str] | None, out: IO[str], err: IO[str]) -> int:
     if args.command == "demo":
         if args.target is not None and not args.match:
             raise UsageError("--target needs --match")
         return run_demo(args, out)
     if args.command == "variants":
-        return run_variants(out) if args.name is None else run_variant(args.name, out)
+        return run_variants(out, err) if args.name is None else run_variant(args.name, out)
     if args.command == "play":
-        return run_play(args, stdin or sys.stdin, out)
+        return run_play(args, _input(stdin), out, err)
     if args.command in ("score", "replay"):
         verbose = args.command == "replay" and args.verbose
         return run_check(args, stdin, out, err, verbose=verbose)
@@ -83,7 +124,11 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
     A bad command line raises :class:`SystemExit` (status 2), as argparse does.
     """
     args = build_parser().parse_args(argv)
-    out, err = sys.stdout, sys.stderr
+    err = sys.stderr
+    if sys.stdout is None:  # started with stdout closed (`gongzhu demo >&-`)
+        print("gongzhu: standard output is closed", file=err)
+        return 2
+    out: IO[str] = _Output(sys.stdout)  # type: ignore[assignment]
     try:
         status = _run(args, stdin, out, err)
         out.flush()  # a closed pipe shows here, not at exit
@@ -91,6 +136,12 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
     except BrokenPipeError:
         _quiet_stdout()
         return 0
+    except OutputError as exc:
+        _quiet_stdout()  # what could not be written is not tried again at exit
+        cause = exc.__cause__
+        reason = getattr(cause, "strerror", None) or str(cause)
+        print(f"gongzhu: cannot write standard output: {reason}", file=err)
+        return 2
     except UsageError as exc:
         print(f"gongzhu: {exc}", file=err)
         return 2

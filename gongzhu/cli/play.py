@@ -8,7 +8,7 @@ from typing import IO
 from ..bots import Bot, make_bot, play_hand
 from ..rules import Rules
 from ..runner import HandLimitReached, play_match
-from ..terminal import Style, colour_wanted, play_in_terminal, plural, print_sheet
+from ..terminal import Style, colour_wanted, play_in_terminal, plural, print_deal, print_sheet
 from .parser import ruleset
 
 __all__ = ["run_demo", "run_play"]
@@ -42,16 +42,11 @@ def run_demo(args: argparse.Namespace, out: IO[str]) -> int:
             file=out,
         )
         return 0
-    style = Style(ascii_only=True)
     hand = rules.new_hand(args.seed)
     print(f"Rules: {rules.describe()}", file=out)
     print(f"Seed:  {hand.seed}", file=out)
-    for seat in range(4):
-        print(f"  seat {seat}: {style.holding(hand.dealt(seat), set())}", file=out)
-    print(f"Seat {hand.leader} leads.", file=out)
     play_hand(hand, bots)
-    for record in hand.show_records:
-        print(f"  seat {record.seat} shows {record.card} ({record.kind.value})", file=out)
+    print_deal(hand, out)
     for number, trick in enumerate(hand.tricks, 1):
         print(f"trick {number:>2}: {trick}", file=out)
     print(file=out)
@@ -59,9 +54,21 @@ def run_demo(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
-def run_play(args: argparse.Namespace, inp: IO[str], out: IO[str]) -> int:
-    """``gongzhu play``: a hand in the terminal against three bots."""
+def run_play(args: argparse.Namespace, inp: IO[str], out: IO[str], err: IO[str]) -> int:
+    """``gongzhu play``: a hand in the terminal against three bots.
+
+    :return: 0 when the hand is played out or the player quits; 1 when the input ends
+        first (said on ``err``).
+    """
     rules = ruleset(args)
     style = Style(ascii_only=args.ascii, colour=colour_wanted(out))
     hand = rules.new_hand(args.seed)
-    return play_in_terminal(hand, args.seat, _bots(args.bots, args.seed, rules), inp, out, style)
+    bots = _bots(args.bots, args.seed, rules)
+    status = play_in_terminal(hand, args.seat, bots, inp, out, style)
+    if status == 1:
+        print(
+            f"gongzhu: the input ended before the hand was over (seat {hand.to_move} to move; "
+            f"seed {hand.seed})",
+            file=err,
+        )
+    return status

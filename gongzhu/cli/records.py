@@ -13,7 +13,7 @@ from typing import IO
 from ..errors import InvalidRecord
 from ..match import MATCH_FORMAT
 from ..record import replay, replay_match, scan_records
-from ..terminal import plural, print_sheet
+from ..terminal import plural, print_deal, print_sheet
 from .parser import UsageError
 
 __all__ = ["OutError", "Records", "read_input", "run_check"]
@@ -28,6 +28,8 @@ def read_input(path: str, stdin: IO[str] | None) -> str:
         if path == "-":
             if stdin is not None:
                 return stdin.read()
+            if sys.stdin is None:  # started with stdin closed (`gongzhu score - <&-`)
+                raise UsageError("cannot read standard input: it is closed")
             return sys.stdin.buffer.read().decode("utf-8")
         return Path(path).read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
@@ -39,8 +41,9 @@ def read_input(path: str, stdin: IO[str] | None) -> str:
 
 
 def _refusal(exc: InvalidRecord, in_match: bool) -> str:
-    """``action 20: illegal action ...`` (``hand 2, action 20: ...`` within a match)."""
-    where = [f"hand {exc.hand}"] if in_match else []
+    """``action 20: illegal action ...`` (``hand 2, action 20: ...`` within a match;
+    ``match: ...`` for what is wrong with the match record itself)."""
+    where = [] if not in_match else ["match"] if exc.hand is None else [f"hand {exc.hand}"]
     if exc.index is not None:
         where.append(f"action {exc.index}")
     return ", ".join(where) + (": " if where else "") + exc.reason
@@ -90,6 +93,7 @@ def run_check(
             label = f"{where}: hand {number}" if in_match else where
             if verbose:
                 print(f"{label}: {hand.rules.describe()}", file=out)
+                print_deal(hand, out)
                 for index, trick in enumerate(hand.tricks, 1):
                     print(f"  trick {index:>2}: {trick}", file=out)
             if not hand.is_over:

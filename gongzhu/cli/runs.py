@@ -119,6 +119,10 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         hand_limit=args.hand_limit,
     )
     workers = min(args.workers, args.hands)
+    header = (
+        f"rules {rules!r}, bots {','.join(args.bots)}, seed {args.seed}, "
+        f"{plural(workers, 'worker')}" + (" (ray)" if args.backend == "ray" else "")
+    )
     progress = _progress_bar(err) if err.isatty() else None
     sink = Records(args.out) if args.out is not None else None  # every check is done
     committed = False
@@ -144,7 +148,7 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             done = done or plural(partial.played, "hand")
             print(f"\ninterrupted after {done}", file=err)
             if partial.played:
-                _print_summary(partial, job, out)
+                _print_report(partial, job, header, args.out, out)
             return 130
         except OutError as exc:
             cause = exc.__cause__
@@ -160,12 +164,16 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     finally:
         if sink is not None and not committed:
             sink.discard()
-    print(
-        f"rules {rules!r}, bots {','.join(args.bots)}, seed {args.seed}, "
-        f"{plural(workers, 'worker')}" + (" (ray)" if args.backend == "ray" else ""),
-        file=out,
-    )
-    _print_summary(summary, job, out)
-    if args.out:
-        print(f"records: {args.out}", file=out)
+    _print_report(summary, job, header, args.out, out)
     return 0
+
+
+def _print_report(
+    summary: RunSummary, job: Job, header: str, path: str | None, out: IO[str]
+) -> None:
+    """What ``simulate`` prints, also when interrupted: the run, the summary, where the
+    records are."""
+    print(header, file=out)
+    _print_summary(summary, job, out)
+    if path:
+        print(f"records: {path}", file=out)

@@ -6,7 +6,7 @@ import json
 import unicodedata
 from typing import IO, Any
 
-from ..errors import GongzhuError, UnknownVariant
+from ..errors import GongzhuError, PluginLoadError, UnknownVariant
 from ..rules import load_rules, variant_names
 
 __all__ = ["run_variant", "run_variants"]
@@ -17,18 +17,29 @@ def _pad(text: str, width: int) -> str:
     return text + " " * max(0, width - shown)
 
 
-def run_variants(out: IO[str]) -> int:
-    """``gongzhu variants``: one line a plug-in: name, Chinese name, base or modifier, summary."""
+def run_variants(out: IO[str], err: IO[str]) -> int:
+    """``gongzhu variants``: one line a plug-in: name, Chinese name, base or modifier, summary.
+
+    A plug-in that cannot be loaded is listed as broken, named on stderr, and makes the
+    status 1; the others are listed all the same.
+    """
+    broken: list[PluginLoadError] = []
     for name in variant_names():
         try:
             infos = load_rules(name).variants
+        except PluginLoadError as exc:
+            print(f"{name:<22} (broken: cannot be loaded)", file=out)
+            broken.append(exc)
+            continue
         except GongzhuError as exc:
             print(f"{name:<22} (cannot load alone: {exc})", file=out)
             continue
         mine = next(i for i in infos if i.name == name)
         kind = "base" if mine.base else "modifier"
         print(f"{name:<22} {_pad(mine.title_zh, 22)} {kind:<9} {mine.summary}", file=out)
-    return 0
+    for error in broken:
+        print(f"gongzhu: {error}", file=err)
+    return 1 if broken else 0
 
 
 def _as_json(value: Any) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from ..actions import ShowKind
 from ..cards import Card, parse_cards
 from ..deal import SEATS
-from ..errors import InvalidCard, InvalidScoreInput
+from ..errors import InvalidCard, InvalidScoreInput, times
 from ..masks import mask_of
 from .scorer import HandFacts, Scorer
 from .sheet import ScoreSheet
@@ -88,15 +88,20 @@ def score_cards(
         for card in cards:
             counts[card] = counts.get(card, 0) + 1
             if counts[card] > limit:
-                raise InvalidScoreInput(f"{card} is taken more than {limit} time(s)")
+                raise InvalidScoreInput(
+                    f"{card} is taken {times(counts[card])}; the deck holds it {times(limit)}"
+                )
     dealt_cards = cards_by_seat(dealt, "dealt") if dealt is not None else None
     if dealt_cards is not None:
         deal_counts: dict[Card, int] = {}
         for cards in dealt_cards.values():
             for card in cards:
                 deal_counts[card] = deal_counts.get(card, 0) + 1
-        if any(n > limit for n in deal_counts.values()):
-            raise InvalidScoreInput("dealt: a card is dealt more often than the deck holds it")
+        for card, count in deal_counts.items():
+            if count > limit:
+                raise InvalidScoreInput(
+                    f"dealt: {card} is dealt {times(count)}; the deck holds it {times(limit)}"
+                )
     shows: list[ShowRecord] = []
     for kind, value in (
         (ShowKind.OPEN, shown),
@@ -123,7 +128,10 @@ def score_cards(
     for record in shows:
         show_counts[record.card] = show_counts.get(record.card, 0) + 1
         if show_counts[record.card] > limit:
-            raise InvalidScoreInput(f"{record.card} is shown more than {limit} time(s)")
+            raise InvalidScoreInput(
+                f"{record.card} is shown {times(show_counts[record.card])}; "
+                f"the deck holds it {times(limit)}"
+            )
     per_seat = [taken_cards.get(seat, ()) for seat in range(SEATS)]
     attributed = None
     if limit == 2:

@@ -1,0 +1,229 @@
+"""The command line when its surroundings fail: standard input or output closed, a
+full disk behind standard output, a third party's plug-in that cannot be imported,
+the end of input in ``play``; and the messages a user reads for bad records.
+
+Every case runs the real command in a subprocess and reads its exit status and
+its one line on stderr (docs/cli.rst lists the statuses)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import gongzhu
+from gongzhu.bots import RandomBot, play_hand
+
+pytestmark = pytest.mark.one_engine
+
+PYTHON = shlex.quote(sys.executable)
+
+
+def shell(command: str, *, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``gongzhu`` through a shell, which can close descriptors (``>&-``, ``<&-``)."""
+    return subprocess.run(
+        ["sh", "-c", f"{PYTHON} -m gongzhu {command}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=None if env is None else {**os.environ, **env},
+    )
+
+
+def one_line(result: subprocess.CompletedProcess[str], status: int, pattern: str) -> None:
+    assert result.returncode == status, result
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert re.fullmatch(pattern, lines[0]), lines[0]
+
+
+def finished_record(rules: tuple[str, ...] = (), seed: int = 1) -> dict:
+    hand = gongzhu.load_rules(*rules).new_hand(seed)
+    return play_hand(hand, [RandomBot(seed + s) for s in range(4)]).to_record()
+
+
+@pytest.fixture
+def record_file(tmp_path: Path) -> Path:
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(finished_record()), encoding="utf-8")
+    return path
+
+
+# -- closed descriptors and a full disk ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["demo --seed 1", "score {file}", "variants"])
+def test_closed_standard_output(command: str, record_file: Path) -> None:
+    result = shell(command.format(file=shlex.quote(str(record_file))) + " >&-")
+    one_line(result, 2, r"gongzhu: standard output is closed")
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("score -", r"gongzhu: cannot read standard input: it is closed"),
+        ("replay --verbose -", r"gongzhu: cannot read standard input: it is closed"),
+        ("play --seed 3", r"gongzhu: play reads moves from standard input, which is closed"),
+    ],
+)
+def test_closed_standard_input(command: str, message: str) -> None:
+    one_line(shell(command + " <&-"), 2, message)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("command", ["demo --seed 1", "simulate --hands 20", "variants"])
+def test_standard_output_on_a_full_disk(command: str) -> None:
+    result = shell(command + " > /dev/full")
+    one_line(result, 2, r"gongzhu: cannot write standard output: No space left on device")
+
+
+# -- a third party's plug-in that cannot be imported --------------------------------------------
+
+
+@pytest.fixture
+def broken_plugin(tmp_path: Path) -> dict[str, str]:
+    """A distribution ``brokengz 1.0`` whose plug-in ``broken`` imports a missing module;
+    the environment that puts it on the path."""
+    info = tmp_path / "brokengz-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: brokengz\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[gongzhu.variants]\nbroken = brokengz_rules\n")
+    (tmp_path / "brokengz_rules.py").write_text("import a_module_that_is_not_there\n")
+    return {"PYTHONPATH": str(tmp_path)}
+
+
+def test_variants_lists_the_rest_and_names_the_broken_one(broken_plugin: dict[str, str]) -> None:
+    result = shell("variants", env=broken_plugin)
+    one_line(
+        result,
+        1,
+        r"gongzhu: the plug-in 'broken' \(installed by brokengz 1\.0\) cannot be loaded: "
+        r"ModuleNotFoundError: No module named 'a_module_that_is_not_there'",
+    )
+    listed = {line.split()[0]: line for line in result.stdout.splitlines()}
+    assert "(broken: cannot be loaded)" in listed["broken"]
+    assert {"39baobao", "huapai", "anmai", "two-deck"} <= set(listed)  # the rest, listed in full
+    assert "base" in listed["huapai"]
+
+
+def test_loading_the_broken_plugin_names_it(broken_plugin: dict[str, str]) -> None:
+    result = shell("demo --rules broken", env=broken_plugin)
+    one_line(result, 1, r"gongzhu: the plug-in 'broken' \(installed by brokengz 1\.0\) .*")
+    ok = shell("demo --seed 2 --rules huapai", env=broken_plugin)  # others do not notice it
+    assert ok.returncode == 0 and ok.stderr == ""
+
+
+def test_the_library_names_the_broken_plugin(broken_plugin: dict[str, str]) -> None:
+    code = (
+        "import importlib.metadata, gongzhu\n"  # importlib.metadata's entry points, this time
+        "try:\n"
+        "    gongzhu.load_rules('broken')\n"
+        "except gongzhu.errors.PluginLoadError as exc:\n"
+        "    print(exc.name, exc.origin, type(exc.cause).__name__)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **broken_plugin},
+        timeout=60,
+    )
+    assert result.stdout == "broken brokengz 1.0 ModuleNotFoundError\n", result.stderr
+
+
+# -- play at the end of its input ---------------------------------------------------------------
+
+
+def test_play_at_the_end_of_input_says_so_on_stderr() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "gongzhu", "play", "--seed", "3", "--ascii"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    one_line(
+        result,
+        1,
+        r"gongzhu: the input ended before the hand was over \(seat 0 to move; seed 3\)",
+    )
+    assert "bye" not in result.stdout
+
+
+# -- messages about records ---------------------------------------------------------------------
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "gongzhu", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_a_byte_order_mark_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "hand.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(finished_record()).encode())
+    result = run("score", str(path))
+    assert result.returncode == 0 and result.stdout.endswith("1 checked, 0 refused\n")
+    lines = tmp_path / "hands.jsonl"
+    lines.write_bytes(
+        b"\xef\xbb\xbf" + b"\n".join(json.dumps(finished_record(seed=s)).encode() for s in (1, 2))
+    )
+    result = run("score", "-", stdin=lines.read_text(encoding="utf-8"))
+    assert result.returncode == 0 and result.stdout.endswith("2 checked, 0 refused\n")
+
+
+def test_null_and_arrays_are_named_as_json_names_them() -> None:
+    result = run("score", "-", stdin="null\n")
+    assert result.returncode == 1
+    assert result.stderr == "<stdin>:1: a hand record is a JSON object, not null\n"
+
+
+def test_a_card_dealt_twice_is_named(tmp_path: Path) -> None:
+    record = finished_record()
+    deal = record["deal"].split() if isinstance(record["deal"], str) else list(record["deal"])
+    deal[deal.index("KH")] = "QS"
+    record["deal"] = " ".join(deal) if isinstance(record["deal"], str) else deal
+    result = run("score", "-", stdin=json.dumps(record))
+    assert result.returncode == 1
+    assert re.fullmatch(
+        r"<stdin>:1: deal: a deal must hold every card of one or two decks exactly once per "
+        r"deck \(got 52 cards: QS twice, KH missing\)\n",
+        result.stderr,
+    ), result.stderr
+
+
+def test_wrong_match_totals_are_the_match_s_not_a_hand_s() -> None:
+    match = gongzhu.load_rules().new_match(4, hands=2)
+    match.play([RandomBot(s) for s in range(4)])
+    record = match.to_record()
+    record["totals"] = [1, 2, 3, -6]
+    result = run("score", "-", stdin=json.dumps(record))
+    assert result.returncode == 1
+    assert re.fullmatch(
+        r"<stdin>:1: match: stored totals \[1, 2, 3, -6\] differ .*\n", result.stderr
+    )
+
+
+def test_replay_verbose_prints_the_deal_and_the_shows() -> None:
+    record = finished_record(("huapai", "anmai"), seed=5)
+    result = run("replay", "--verbose", "-", stdin=json.dumps(record))
+    assert result.returncode == 0, result.stderr
+    hand = gongzhu.replay(record)
+    lines = result.stdout.splitlines()
+    for seat in range(4):
+        assert f"  seat {seat}: " in lines[seat + 1]
+    assert lines[5] == f"Seat {hand.leader} leads."
+    shows = [line for line in lines if " shows " in line]
+    assert shows == [f"  seat {s.seat} shows {s.card} ({s.kind.value})" for s in hand.show_records]
+    assert shows  # this deal has shows

@@ -227,3 +227,43 @@ def test_replay_verbose_prints_the_deal_and_the_shows() -> None:
     shows = [line for line in lines if " shows " in line]
     assert shows == [f"  seat {s.seat} shows {s.card} ({s.kind.value})" for s in hand.show_records]
     assert shows  # this deal has shows
+
+
+# -- arguments ----------------------------------------------------------------------------------
+
+
+def test_out_with_an_empty_name(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "gongzhu", "simulate", "--hands", "2", "--out", ""],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    one_line(result, 2, r"gongzhu: --out needs a file name, not an empty one")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (
+            "serach:objective=team",
+            r"gongzhu: --bot-option serach:\.\.\.: no bot named 'serach'; bots: .*\bsearch\b.*",
+        ),
+        (
+            "search:nope=1",
+            r"gongzhu: --bot-option search:nope=\.\.\.: search has no option 'nope'; "
+            r"its options: .*\bobjective\b.*",
+        ),
+        (
+            "heuristic:depth=1",
+            r"gongzhu: --bot-option heuristic:\.\.\.: heuristic is not playing "
+            r"\(A search, B random\)",
+        ),
+    ],
+)
+def test_bot_options_name_a_playing_bot_and_an_option_it_takes(option: str, message: str) -> None:
+    result = run("arena", "search", "random", "--deals", "1", "--bot-option", option)
+    one_line(result, 2, message)
+    assert result.stdout == ""

@@ -124,6 +124,8 @@ class Records:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        if not path:
+            raise UsageError("--out needs a file name, not an empty one")
         target = Path(path)
         folder = target.parent
         if target.is_dir():

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
-from collections.abc import Callable
-from typing import IO
+from collections.abc import Callable, Mapping
+from typing import IO, Any
 
 from .. import arena
 from ..backends import BackendUnavailable
+from ..bots import BOTS
 from ..runner import HandLimitReached, Job, RunSummary, run
 from ..terminal import plural
 from .parser import UsageError, bot_options, ruleset
@@ -40,9 +42,51 @@ def _maybe(value: float | None, spec: str) -> str:
     return "n/a" if value is None else format(value, spec)
 
 
+_NOT_OPTIONS = frozenset({"self", "seed", "rules"})
+"""Parameters of a bot's factory that the command line gives, not ``--bot-option``."""
+
+
+def _bot_option_names(name: str) -> list[str] | None:
+    """The keyword options bot ``name`` takes, or ``None`` when its factory takes any."""
+    try:
+        parameters = inspect.signature(BOTS[name]).parameters.values()
+    except (TypeError, ValueError):  # a factory with no signature to read
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in parameters):
+        return None
+    return sorted(
+        p.name
+        for p in parameters
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in _NOT_OPTIONS
+    )
+
+
+def _check_bot_options(options: Mapping[str, Mapping[str, Any]], playing: list[str]) -> None:
+    """Every ``--bot-option`` names a bot that plays, and an option that bot takes."""
+    for name, values in options.items():
+        if name not in playing:
+            if name not in BOTS:
+                raise UsageError(
+                    f"--bot-option {name}:...: no bot named {name!r}; bots: {', '.join(BOTS)}"
+                )
+            raise UsageError(
+                f"--bot-option {name}:...: {name} is not playing (A {playing[0]}, B {playing[1]})"
+            )
+        known = _bot_option_names(name)
+        for option in values:
+            if known is not None and option not in known:
+                listed = ", ".join(known) or "none"
+                raise UsageError(
+                    f"--bot-option {name}:{option}=...: {name} has no option {option!r}; "
+                    f"its options: {listed}"
+                )
+
+
 def run_arena(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``gongzhu arena A B``: bot A against bot B on duplicate deals."""
     _check_backend(args)
+    options = bot_options(args.bot_option)
+    _check_bot_options(options, [args.a, args.b])
     rules = ruleset(args)
     try:
         result = arena.run_arena(
@@ -54,7 +98,7 @@ def run_arena(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             seed=args.seed,
             workers=min(args.workers, args.deals),
             shows=args.shows,
-            options=bot_options(args.bot_option),
+            options=options,
             progress=_progress_bar(err) if err.isatty() else None,
             backend=args.backend,
             address=args.address,

@@ -35,7 +35,6 @@ __all__ = [
     "HAND_LIMIT",
     "MAX_WORKERS",
     "Chunk",
-    "HandLimitReached",
     "Job",
     "RunSummary",
     "Writer",
@@ -52,7 +51,6 @@ def hand_seed(seed: int, index: int) -> int:
     """The seed of hand (or match) ``index`` of a run seeded ``seed``."""
     digest = hashlib.blake2b(f"{seed}:{index}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little") >> 1
-
 
 
 @attrs.frozen

@@ -267,3 +267,48 @@ def test_bot_options_name_a_playing_bot_and_an_option_it_takes(option: str, mess
     result = run("arena", "search", "random", "--deals", "1", "--bot-option", option)
     one_line(result, 2, message)
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["demo", "--hands", "3"], r"gongzhu: --hands needs --match"),
+        (["demo", "--hand-limit", "3"], r"gongzhu: --hand-limit needs --match"),
+        (["demo", "--target", "300"], r"gongzhu: --target needs --match"),
+        (
+            ["demo", "--match", "--target", "1000", "--hands", "3"],
+            r"gongzhu: --target and --hands: a match plays to a target or for N hands",
+        ),
+        (["simulate", "--hand-limit", "3"], r"gongzhu: --hand-limit needs --matches"),
+        (["simulate", "--target", "3"], r"gongzhu: --target needs --matches"),
+        (
+            ["demo", "--nope"],
+            r"gongzhu demo: error: unrecognized arguments: --nope \(see gongzhu demo --help\)",
+        ),
+        (
+            ["arena", "--rules", "huapai", "heuristic", "random"],
+            r"gongzhu arena: error: the following arguments are required: A, B "
+            r"\(--rules took heuristic random as variant names: give the bots before --rules\) "
+            r"\(see gongzhu arena --help\)",
+        ),
+    ],
+)
+def test_options_that_need_another_or_exclude_one(argv: list[str], message: str) -> None:
+    result = run(*argv)
+    one_line(result, 2, message)
+    assert result.stdout == ""
+
+
+def test_the_bots_before_rules_are_read_as_bots() -> None:
+    result = run("arena", "heuristic", "random", "--deals", "1", "--rules", "huapai")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("heuristic vs random (2v2, load_rules('huapai'))")
+
+
+def test_a_match_of_n_hands_and_a_hand_limit() -> None:
+    result = run("demo", "--match", "--hands", "3", "--seed", "1")
+    assert result.returncode == 0, result.stderr
+    assert "match over after 3 hands" in result.stdout
+    limited = run("demo", "--match", "--target", "100000", "--hand-limit", "2", "--seed", "1")
+    assert limited.returncode == 1
+    assert "--hand-limit" in limited.stderr and limited.stderr.count("\n") == 1

@@ -90,10 +90,20 @@ def _input(stdin: IO[str] | None) -> IO[str]:
     return stream
 
 
+def _check_together(args: argparse.Namespace, flag: str, given: bool, *needing: str) -> None:
+    """Options that mean something only with ``flag`` are refused without it."""
+    if given:
+        return
+    for option in needing:
+        if getattr(args, option.lstrip("-").replace("-", "_")) is not None:
+            raise UsageError(f"{option} needs {flag}")
+
+
 def _run(args: argparse.Namespace, stdin: IO[str] | None, out: IO[str], err: IO[str]) -> int:
     if args.command == "demo":
-        if args.target is not None and not args.match:
-            raise UsageError("--target needs --match")
+        _check_together(args, "--match", args.match, "--target", "--hands", "--hand-limit")
+        if args.target is not None and args.hands is not None:
+            raise UsageError("--target and --hands: a match plays to a target or for N hands")
         return run_demo(args, out)
     if args.command == "variants":
         return run_variants(out, err) if args.name is None else run_variant(args.name, out)
@@ -103,6 +113,7 @@ def _run(args: argparse.Namespace, stdin: IO[str] | None, out: IO[str], err: IO[
         verbose = args.command == "replay" and args.verbose
         return run_check(args, stdin, out, err, verbose=verbose)
     if args.command == "simulate":
+        _check_together(args, "--matches", args.matches, "--target", "--hand-limit")
         return run_simulate(args, out, err)
     if args.command == "arena":
         return run_arena(args, out, err)

@@ -23,6 +23,9 @@ from ..runner import HAND_LIMIT, MAX_WORKERS
 
 __all__ = ["UsageError", "bot_options", "build_parser", "ruleset"]
 
+DEMO_MATCH_HANDS = 4
+"""How many hands ``demo --match`` plays when there is no ``--target``."""
+
 
 class UsageError(Exception):
     """A command-line mistake or a file that cannot be read or written: exit status 2."""
@@ -62,9 +65,50 @@ def bot_options(items: Sequence[str]) -> dict[str, dict[str, Any]]:
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line: ``gongzhu demo: error: ...``."""
+    """An argument parser whose errors are one line: ``gongzhu demo: error: ...``.
+
+    An unknown argument is named by the command it was given to, and a
+    ``--rules`` that took a command's bots as variant names says so.
+    """
+
+    commands: dict[str, argparse.ArgumentParser]
+    """The subcommands' parsers, by name (set on the top parser by :func:`build_parser`)."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self._given = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> argparse.Namespace:
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            commands = getattr(self, "commands", {})
+            command = commands.get(getattr(parsed, "command", None) or "", self)
+            command.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+    def _bots_after_rules(self) -> list[str]:
+        """Bot names that ``--rules NAME ...`` took as variant names."""
+        given = getattr(self, "_given", [])
+        if "--rules" not in given:
+            return []
+        names = []
+        for word in given[given.index("--rules") + 1 :]:
+            if word.startswith("-"):
+                break
+            names.append(word)
+        return [name for name in names if name in BOTS]
 
     def error(self, message: str) -> NoReturn:
+        swallowed = self._bots_after_rules() if "arguments are required" in message else []
+        if swallowed:
+            message += (
+                f" (--rules took {' '.join(swallowed)} as variant names: "
+                "give the bots before --rules)"
+            )
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
@@ -282,7 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--hand-limit",
             type=_positive,
-            default=HAND_LIMIT,
+            default=None,
             metavar="N",
             help=f"give up (status 1) on a match not over after N hands (default {HAND_LIMIT})",
         )
@@ -294,7 +338,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--match", action="store_true", help="play a match rather than one hand")
     demo.add_argument("--target", type=_positive, default=None, help="match target (e.g. 1000)")
     demo.add_argument(
-        "--hands", type=_positive, default=4, help="hands in a match without target (default 4)"
+        "--hands",
+        type=_positive,
+        default=None,
+        help=f"hands in a match without a target (default {DEMO_MATCH_HANDS})",
     )
     limit_option(demo)
 
@@ -376,4 +423,5 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = sub.add_parser("serve", help="play in the browser (extra gongzhu[web])")
     _add_serve_options(serve, rules_option)
+    parser.commands = dict(sub.choices)
     return parser

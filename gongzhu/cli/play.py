@@ -6,10 +6,11 @@ import argparse
 from typing import IO
 
 from ..bots import Bot, make_bot, play_hand
+from ..errors import HandLimitReached
 from ..rules import Rules
-from ..runner import HandLimitReached, play_match
+from ..runner import HAND_LIMIT, play_match
 from ..terminal import Style, colour_wanted, play_in_terminal, plural, print_deal, print_sheet
-from .parser import ruleset
+from .parser import DEMO_MATCH_HANDS, ruleset
 
 __all__ = ["run_demo", "run_play"]
 
@@ -27,11 +28,11 @@ def run_demo(args: argparse.Namespace, out: IO[str]) -> int:
     rules = ruleset(args)
     bots = _bots(args.bots, args.seed, rules)
     if args.match:
-        match = rules.new_match(
-            args.seed, target=args.target, hands=None if args.target else args.hands
-        )
+        hands = None if args.target else args.hands or DEMO_MATCH_HANDS
+        match = rules.new_match(args.seed, target=args.target, hands=hands)
+        limit = HAND_LIMIT if args.hand_limit is None else args.hand_limit
         try:
-            for number in play_match(match, bots, args.hand_limit):
+            for number in play_match(match, bots, limit):
                 final = match.hands[-1].score().final
                 print(f"hand {number}: final {list(final)}  totals {match.totals}", file=out)
         except HandLimitReached as exc:

@@ -11,7 +11,8 @@ from typing import IO, Any
 from .. import arena
 from ..backends import BackendUnavailable
 from ..bots import BOTS
-from ..runner import HandLimitReached, Job, RunSummary, run
+from ..errors import HandLimitReached
+from ..runner import HAND_LIMIT, Job, RunSummary, run
 from ..terminal import plural
 from .parser import UsageError, bot_options, ruleset
 from .records import OutError, Records
@@ -144,8 +145,6 @@ def _print_summary(summary: RunSummary, job: Job, out: IO[str]) -> None:
 
 def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     """``gongzhu simulate``: many hands (or matches) between bots; their scores."""
-    if args.target is not None and not args.matches:
-        raise UsageError("--target needs --matches")
     _check_backend(args)
     rules = ruleset(args)
     if args.matches and args.target is None and not rules.decides_match_end:
@@ -160,7 +159,7 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         matches=args.matches,
         target=args.target,
         records=args.out is not None,
-        hand_limit=args.hand_limit,
+        hand_limit=HAND_LIMIT if args.hand_limit is None else args.hand_limit,
     )
     workers = min(args.workers, args.hands)
     header = (

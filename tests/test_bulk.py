@@ -266,8 +266,8 @@ ODD = {
     "open-factor-2**70": lambda: Rules.from_plugins(
         _Factors({ShowKind.OPEN: 2**70, ShowKind.FIRST: 4, ShowKind.SECRET: 2})
     ),
-    "open-factor-fraction": lambda: Rules.from_plugins(
-        _Factors({ShowKind.OPEN: Fraction(3, 2), ShowKind.FIRST: 4, ShowKind.SECRET: 2})
+    "open-factor-1": lambda: Rules.from_plugins(
+        _Factors({ShowKind.OPEN: 1, ShowKind.FIRST: 4, ShowKind.SECRET: 2})
     ),
     "nothing-showable": lambda: Rules.from_plugins(Showable("")),
     "eight-showable": lambda: Rules.from_plugins(Showable("QS JD TC AH KS KD KC 2S")),
@@ -283,7 +283,7 @@ ODD = {
 
 @pytest.mark.parametrize("name", sorted(ODD))
 def test_random_hands_on_odd_rulesets(name: str) -> None:
-    """A zero, negative, huge or fractional show factor, no showable card at all, or as
+    """A zero, negative, huge or unit show factor, no showable card at all, or as
     many as an engine's tables take: every engine's bulk hands are play_out's."""
     rules = ODD[name]()
     for spec in rules.engines:
@@ -311,6 +311,13 @@ def test_more_showable_cards_than_the_tables_take_are_refused(
     cards = " ".join(["QS", "JD", "TC", "AH", "KS", "KD", "KC", "2S", "3S"][:count])
     with pytest.raises(IncompatibleVariants, match=f"has {count} showable cards; at most"):
         Rules.from_plugins(*plugins_, Showable(cards))
+
+
+def test_a_fractional_show_factor_is_refused_naming_the_plugin() -> None:
+    """Factors are integers (scores are whole points); a plug-in that gives another is named."""
+    factors = {ShowKind.OPEN: Fraction(3, 2), ShowKind.FIRST: 4, ShowKind.SECRET: 2}
+    with pytest.raises(IncompatibleVariants, match=r"the factor Fraction\(3, 2\).*an integer"):
+        Rules.from_plugins(_Factors(factors))
 
 
 def test_c_engines_play_every_odd_ruleset() -> None:

@@ -133,9 +133,7 @@ class Option:
                 if kept is not _REFUSED and kept == choice:
                     return choice
             allowed = ", ".join(map(repr, self.choices))
-            raise InvalidOption(
-                f"option {self.name}={value!r}{owner}: expected one of {allowed}"
-            )
+            raise InvalidOption(f"option {self.name}={value!r}{owner}: expected one of {allowed}")
         kept = _as_type_of(self.default, value)
         if kept is _REFUSED:
             raise InvalidOption(

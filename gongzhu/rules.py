@@ -507,8 +507,10 @@ class Rules:
             not isinstance(leader, int) or isinstance(leader, bool) or leader not in range(SEATS)
         ):
             raise GongzhuError(f"leader must be a seat 0-3 or None, not {leader!r}")
-        if not isinstance(first_seat, int) or isinstance(first_seat, bool) or not (
-            0 <= first_seat < SEATS
+        if (
+            not isinstance(first_seat, int)
+            or isinstance(first_seat, bool)
+            or not (0 <= first_seat < SEATS)
         ):
             raise GongzhuError(f"first_seat must be a seat 0-3, not {first_seat!r}")
         holdings = None

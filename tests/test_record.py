@@ -106,7 +106,7 @@ def test_result_on_unfinished_actions(record: dict) -> None:
 
 
 def test_not_a_mapping() -> None:
-    with pytest.raises(InvalidRecord, match="a hand record is a JSON object, not an array$"):
+    with pytest.raises(InvalidRecord, match=r"a hand record is a JSON object, not an array$"):
         gongzhu.replay(["nope"])  # type: ignore[arg-type]
 
 

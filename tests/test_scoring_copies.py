@@ -82,7 +82,11 @@ def test_own_sheep_with_one_deck() -> None:
     assert rules.scorer.compiled is not None  # the stage has its mask form
     sheet = rules.score({0: "JD QS"}, dealt={0: "JD"})
     assert sheet.raw[0] == 300 - 100
-    assert sheet.explain(0)[:3] == ["pig ♠Q −100", "sheep ♦J +100", "own sheep ♦J: now +300 (+100 ×3)"]
+    assert sheet.explain(0)[:3] == [
+        "pig ♠Q −100",
+        "sheep ♦J +100",
+        "own sheep ♦J: now +300 (+100 ×3)",
+    ]
     assert rules.score({0: "JD"}, dealt={1: "JD"}).raw[0] == 100  # not its own
     assert rules.score({0: "JD"}, shown={0: "JD"}, dealt={0: "JD"}).raw[0] == 600
     assert rules.score({3: "JD"}, shown={0: "JD"}, dealt={0: "JD"}).raw[3] == 200

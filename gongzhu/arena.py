@@ -6,11 +6,13 @@ seat's cards and the luck of the deal cancels out:
 ``2v2``
     partners sit opposite (seats 0 and 2 against 1 and 3); each deal is
     played twice, the teams swapped.  A team's score is the sum of its two
-    seats' raw points; a hand gives the difference A − B.
+    seats' raw points; a hand gives the difference A − B.  The bots are told
+    the format (:data:`~gongzhu.bots.PARTNERS`), so the bots that listen play
+    for their team.
 ``1v3``
     bot A at one seat, bot B at the other three; each deal is played four
     times, A at each seat in turn.  A hand gives A's raw points less the
-    mean of the three others'.
+    mean of the three others'.  Every seat plays for itself.
 
 A deal's value is the mean over its hands, and the standard error is taken
 over deals (the hands of one deal are correlated).  Identical bots score
@@ -128,7 +130,9 @@ def play_deal(
     total = 0  # in thirds of a point for 1v3, kept exact: identical bots give exactly 0
     for mine, names in layouts:
         bots = [
-            make_bot(name, seed=deal_seed * 4 + seat, rules=rules, **options.get(name, {}))
+            make_bot(
+                name, seed=deal_seed * 4 + seat, rules=rules, format=format, **options.get(name, {})
+            )
             for seat, name in enumerate(names)
         ]
         raw = _play(rules.new_hand(deal_seed), bots, shows)

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 import gongzhu
+from gongzhu import arena
 from gongzhu.arena import play_deal, run_arena
+from gongzhu.bots import Bot, HeuristicBot, make_bot
 from gongzhu.errors import GongzhuError
 
 pytestmark = pytest.mark.one_engine
@@ -35,6 +38,24 @@ def test_the_heuristic_beats_random_and_workers_do_not_change_results() -> None:
     assert alone.mean > 0
     assert run_arena(rules, "heuristic", "random", 12, seed=3, workers=2) == alone
     assert run_arena(rules, "heuristic", "random", 12, seed=4) != alone
+
+
+@pytest.mark.parametrize(("fmt", "partners"), [("2v2", True), ("1v3", False)])
+def test_the_bots_hear_the_format(
+    monkeypatch: pytest.MonkeyPatch, fmt: str, partners: bool
+) -> None:
+    made: list[Bot] = []
+
+    def recording(name: str, seed: int | None = None, **options: Any) -> Bot:
+        bot = make_bot(name, seed, **options)
+        made.append(bot)
+        return bot
+
+    monkeypatch.setattr(arena, "make_bot", recording)
+    play_deal(gongzhu.load_rules(), 5, "heuristic", "random", format=fmt)
+    heuristics = [bot for bot in made if isinstance(bot, HeuristicBot)]
+    assert heuristics and all(bot.format.has_teams is partners for bot in heuristics)
+    assert all(bot.format.partner(0) == (2 if partners else None) for bot in heuristics)
 
 
 def test_bad_arguments_are_refused_before_any_work() -> None:

@@ -14,6 +14,7 @@ from ..deal import SEATS
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
 from .sampler import voids
+from .teams import SOLO, TableFormat, format_of
 
 __all__ = [
     "PLAY_RULES",
@@ -29,17 +30,21 @@ __all__ = [
     "dump_big_hearts_on_discard",
     "dump_pig_on_discard",
     "dump_transformer_on_loser",
+    "feed_partner",
     "first_show_decision",
     "guard_pig_until_safe",
     "hunt_pig_with_low_spades",
     "lead_low_safe_card",
     "natural_following",
+    "nearest_show",
+    "quick_show",
     "run_full_hearts",
     "safe_fallback",
     "shed_high_card_when_last_and_clean",
     "show_decision",
     "take_sheep_when_safe",
     "void_short_suit",
+    "wanted_shows",
 ]
 
 
@@ -55,12 +60,17 @@ class Situation:
 
     :ivar view: the seat's view.
     :ivar rules: the ruleset (for card values, showable cards, the discard rule).
+    :ivar format: the table's format (who are partners); :data:`~gongzhu.bots.SOLO`
+        by default.
     """
 
-    def __init__(self, view: SeatView, rules: Rules) -> None:
+    def __init__(self, view: SeatView, rules: Rules, format: TableFormat = SOLO) -> None:
         self.view = view
         self.rules = rules
+        self.format = format
         self.seat = view.seat
+        self.partners = format.partners(view.seat)
+        """The seat's partners (none when every seat plays for itself)."""
         self.holding = view.holding
         """The seat's cards."""
         self.legal = view.legal_actions
@@ -118,6 +128,10 @@ class Situation:
     def others_void(self, suit: Suit) -> bool:
         """Whether another seat is known to be void in ``suit`` (it may discard on it)."""
         return any(suit in v for seat, v in enumerate(self.voids) if seat != self.seat)
+
+    def friendly(self, seat: int) -> bool:
+        """Whether ``seat`` is this seat or one of its partners."""
+        return seat == self.seat or seat in self.partners
 
     def holds(self, card: Card) -> bool:
         """Whether the seat holds ``card``."""
@@ -205,6 +219,26 @@ class Situation:
         top = self.top(play)
         return top is not None and best is not None and top.rank > best[1].rank
 
+    def partner_winning(self) -> bool:
+        """Whether a partner's card is winning the trick under way."""
+        best = self.best
+        return best is not None and best[0] in self.partners
+
+    def secure_for_team(self) -> bool:
+        """Whether a partner's card wins the trick whatever the seats after me play.
+
+        Each opponent still to play is known void in the led suit, or no
+        unseen card of it ranks above the winning card.
+        """
+        best = self.best
+        if best is None or best[0] not in self.partners:
+            return False
+        later = [(self.trick[0][0] + k) % SEATS for k in range(self.position + 1, SEATS)]
+        rivals = [seat for seat in later if seat not in self.partners]
+        if not rivals or not self.unseen_higher(best[1]):
+            return True
+        return all(best[1].suit in self.voids[seat] for seat in rivals)
+
     def following(self) -> bool:
         """Whether the seat can follow the led suit (its legal plays are of that suit)."""
         return bool(self.trick) and any(self.top(p) is not None for p in self.plays)
@@ -270,19 +304,53 @@ def first_show_decision(s: Situation) -> Action | None:
     return min(shows, key=lambda a: len(a.cards)) if shows else None
 
 
-def _wanted_shows(s: Situation) -> set[Card]:
-    holding = s.holding
-    spades = s.suit_cards(Suit.SPADES)
-    diamonds = s.suit_cards(Suit.DIAMONDS)
+def wanted_shows(holding: Sequence[Card]) -> set[Card]:
+    """The cards the show advice would show from ``holding`` (at most two).
+
+    Source 001, 17: "明什么，其相应花色的牌就要多一些" (show a card when you hold
+    many of its suit), "一家的明牌不要超過兩張" (never more than two shown);
+    4a: "羊牌少時不要明羊" (few diamonds: do not show the sheep); 5: the
+    transformer is a double-edged sword (not shown); the showable heart only
+    with a hand for 满红.
+    """
+    spades = [c for c in holding if c.suit is Suit.SPADES]
+    diamonds = [c for c in holding if c.suit is Suit.DIAMONDS]
+    hearts = [c for c in holding if c.suit is Suit.HEARTS]
     want: set[Card] = set()
     if PIG in holding and len(spades) >= 5:
-        want.add(PIG)  # 17: 明什么，其相应花色的牌就要多一些 (show with length in the suit)
+        want.add(PIG)
     if SHEEP in holding and len(diamonds) >= 5 and any(c.rank > Rank.JACK for c in diamonds):
-        want.add(SHEEP)  # 4a: 羊牌少時不要明羊 (few diamonds: do not show the sheep)
-    if s.full_hearts_plan and HEART_ACE in holding:
-        want.add(HEART_ACE)
-    # 5b: the transformer is a double-edged sword: never shown by choice
-    return set(sorted(want, key=lambda c: c.index)[:2])  # 17: 明牌不要超過兩張
+        want.add(SHEEP)
+    strong_hearts = sum(1 for c in hearts if c.rank >= Rank.TEN)
+    if HEART_ACE in holding and len(hearts) >= 8 and strong_hearts >= 4:
+        want.add(HEART_ACE)  # the 满红 plan (Situation.full_hearts_plan) before any trick
+    return set(sorted(want, key=lambda c: c.index)[:2])
+
+
+def nearest_show(legal: Sequence[Action], want: set[Card]) -> Show | None:
+    """The legal show closest to showing exactly ``want`` (a secret sale preferred), if any."""
+    shows = [a for a in legal if isinstance(a, Show)]
+    if not shows:
+        return None
+
+    def distance(show: Show) -> tuple[int, int, int]:
+        cards = set(show.cards)
+        kind_rank = 0 if show.kind is ShowKind.SECRET else 1
+        return (len(cards ^ want), len(show.cards), kind_rank)
+
+    return min(shows, key=distance)
+
+
+def quick_show(phase: Phase, legal: Sequence[Action], holding: Sequence[Card]) -> Action:
+    """The show rules' choice from a holding alone (no view): for playouts that reach a show.
+
+    :func:`first_show_decision` in the 首明 phase, :func:`show_decision` in
+    the show phase; the first legal action when neither has one.
+    """
+    if phase is Phase.FIRST_SHOW:
+        shows = [a for a in legal if isinstance(a, Show)]
+        return min(shows, key=lambda a: len(a.cards)) if shows else legal[0]
+    return nearest_show(legal, wanted_shows(holding)) or legal[0]
 
 
 def show_decision(s: Situation) -> Action | None:
@@ -293,21 +361,12 @@ def show_decision(s: Situation) -> Action | None:
     4a: "羊牌少時不要明羊" (few diamonds: do not show the sheep); 5: the
     transformer is a double-edged sword (not shown).  A secret sale of the
     same cards is preferred when offered: it scores the same and hides them.
-    Under forced-show rules the nearest legal show is taken.
+    Under forced-show rules the nearest legal show is taken
+    (:func:`wanted_shows`, :func:`nearest_show`).
     """
     if s.view.phase is not Phase.SHOW:
         return None
-    shows = [a for a in s.legal if isinstance(a, Show)]
-    if not shows:
-        return None
-    want = _wanted_shows(s)
-
-    def distance(show: Show) -> tuple[int, int, int]:
-        cards = set(show.cards)
-        kind_rank = 0 if show.kind is ShowKind.SECRET else 1
-        return (len(cards ^ want), len(show.cards), kind_rank)
-
-    return min(shows, key=distance)
+    return nearest_show(s.legal, wanted_shows(s.holding))
 
 
 # -- play rules: leading ---------------------------------------------------------------------
@@ -496,13 +555,13 @@ def guard_pig_until_safe(s: Situation) -> Action | None:
 
     Source 001, 3a/3b: hold the pig back and "以適當時機扔出豬" (throw it at the
     right moment): when a spade above the pig is winning, the pig goes to that
-    seat.  Holding the pig, follow spades low otherwise.
+    seat (never to a partner).  Holding the pig, follow spades low otherwise.
     """
     if s.led is not Suit.SPADES or not s.holds(PIG) or not s.following():
         return None
     best = s.best
     with_pig = _with(s.plays, PIG)
-    if best is not None and best[1].rank > Rank.QUEEN and with_pig:
+    if best is not None and best[1].rank > Rank.QUEEN and with_pig and not s.partner_winning():
         return _lowest(with_pig)
     below = [p for p in s.plays if PIG not in p.cards and not s.wins_now(p)]
     if below:
@@ -537,7 +596,7 @@ def dump_transformer_on_loser(s: Situation) -> Action | None:
     if not s.holds(TRANSFORMER) or s.best is None:
         return None
     winner, best_card = s.best
-    if s.taken[winner] >= 0 or winner == s.seat:
+    if s.taken[winner] >= 0 or s.friendly(winner):
         return None
     candidates = [p for p in _with(s.plays, TRANSFORMER) if not s.wins_now(p)]
     candidates = [p for p in s.penalty_free(candidates)] if candidates else []
@@ -633,7 +692,7 @@ def dump_pig_on_discard(s: Situation) -> Action | None:
     14: voiding a suit is what makes discarding the pig possible.  Not when a
     discard rule would make me take the trick's points for it.
     """
-    if not s.trick or s.following() or not s.holds(PIG):
+    if not s.trick or s.following() or not s.holds(PIG) or s.partner_winning():
         return None
     plays = s.penalty_free(_with(s.plays, PIG))
     plays = [p for p in plays if p in s.penalty_free(s.plays)]
@@ -662,7 +721,7 @@ def dump_big_hearts_on_discard(s: Situation) -> Action | None:
     Source 001, 2a: "在能墊到其他不收全紅家的情況下，立即墊出" (discard big hearts as
     soon as you can onto a seat not going for full hearts).
     """
-    if not s.trick or s.following():
+    if not s.trick or s.following() or s.partner_winning():
         return None
     plays = s.penalty_free(s.plays)
     hearts = [p for p in plays if any(c.suit is Suit.HEARTS for c in p.cards)]
@@ -686,14 +745,38 @@ def discard_dangerous_cards(s: Situation) -> Action | None:
         return None
     plays = s.penalty_free(s.plays)
     plays = [p for p in plays if SHEEP not in p.cards] or plays
+    if s.partner_winning():  # no points onto a partner's trick
+        plays = [p for p in plays if s.play_value(p) >= 0 and TRANSFORMER not in p.cards] or plays
+    return max(plays, key=lambda p: _discard_danger(s, p))
 
-    def danger(p: Play) -> tuple[int, int, int]:
-        card = s.top_any(p)
-        guard = card.suit is Suit.SPADES and card.rank in _SPADE_GUARDS and s.out(PIG)
-        length = len(s.suit_cards(card.suit))
-        return (1 if guard else 0, _rank(p) - 2 * length, -p.key)
 
-    return max(plays, key=danger)
+def _discard_danger(s: Situation, p: Play) -> tuple[int, int, int]:
+    """How much a discard is worth getting rid of: pig guards, then high cards of short suits."""
+    card = s.top_any(p)
+    guard = card.suit is Suit.SPADES and card.rank in _SPADE_GUARDS and s.out(PIG)
+    length = len(s.suit_cards(card.suit))
+    return (1 if guard else 0, _rank(p) - 2 * length, -p.key)
+
+
+def feed_partner(s: Situation) -> Action | None:
+    """2-vs-2: a partner surely wins the trick: give it the sheep; void, discard a clean high card.
+
+    Source 001, on 對家結組 (partners opposite, the competition format): "在出一張牌
+    時就要考慮扔的這張牌對于搭檔來說有利還是有弊…搭檔出方片A時考慮給羊是否合理" (weigh
+    each discard for the partner: with the partner's ♦A winning, give it the
+    sheep).  Partners score together: the pig and the hearts are kept for an
+    opponent's trick.
+    """
+    if not s.partners or not s.trick or not s.secure_for_team():
+        return None
+    plays = s.penalty_free(s.plays)
+    gifts = [p for p in plays if SHEEP in p.cards and s.play_value(p) > 0 and not s.wins_now(p)]
+    if gifts:
+        return gifts[0]
+    if s.following():
+        return None
+    clean = [p for p in plays if s.play_value(p) == 0 and TRANSFORMER not in p.cards]
+    return max(clean, key=lambda p: _discard_danger(s, p)) if clean else None
 
 
 def safe_fallback(s: Situation) -> Action:
@@ -712,6 +795,7 @@ SHOW_RULES: tuple[Rule, ...] = (first_show_decision, show_decision)
 
 PLAY_RULES: tuple[Rule, ...] = (
     run_full_hearts,
+    feed_partner,
     take_sheep_when_safe,
     capture_own_sheep,
     guard_pig_until_safe,
@@ -739,6 +823,8 @@ class HeuristicBot:
     :param rules: the ruleset being played (card values, showable cards,
         discard rule); the view does not carry it.  Default: 39baobao.
     :param rules_order: the play rules to use, in order (default :data:`PLAY_RULES`).
+    :param format: the table's format (:func:`~gongzhu.bots.format_of`): in
+        ``"2v2"`` the bot plays for its team; default: each seat for itself.
     """
 
     def __init__(
@@ -747,12 +833,19 @@ class HeuristicBot:
         *,
         rules: Rules | None = None,
         rules_order: Sequence[Rule] | None = None,
+        format: str | TableFormat | None = None,
     ) -> None:
         self._rng = random.Random(seed)
         self.rules = load_rules() if rules is None else rules
         self.play_rules = tuple(PLAY_RULES if rules_order is None else rules_order)
+        self.format: TableFormat = format_of(format)
+        """The table's format: the bot plays for its team when it has partners."""
         self.last_rule: str | None = None
         """The name of the rule that made the last decision (for tests and explanations)."""
+
+    def set_format(self, format: TableFormat) -> None:
+        """Hear the table's format (:func:`~gongzhu.bots.tell_format` calls this)."""
+        self.format = format
 
     def choose(self, view: SeatView) -> Action:
         """The first firing rule's action (always one of ``view.legal_actions``)."""
@@ -762,7 +855,7 @@ class HeuristicBot:
         if len(legal) == 1:
             self.last_rule = "only-action"
             return legal[0]
-        situation = Situation(view, self.rules)
+        situation = Situation(view, self.rules, self.format)
         rules = SHOW_RULES if view.phase is not Phase.PLAY else self.play_rules
         for rule in rules:
             action = rule(situation)

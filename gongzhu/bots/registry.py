@@ -8,6 +8,7 @@ from typing import Any
 from ..discovery import EntryPointLike, entry_points
 from ..errors import GongzhuError, UnknownName
 from .base import Bot
+from .teams import TableFormat, format_of, tell_format
 
 __all__ = ["BOTS", "ENTRY_POINT_GROUP", "BotRegistry", "UnknownBot", "bot_names", "make_bot"]
 
@@ -88,14 +89,28 @@ def bot_names() -> list[str]:
     return list(BOTS)
 
 
-def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
+def make_bot(
+    name: str,
+    seed: int | None = None,
+    *,
+    format: str | TableFormat | None = None,
+    **options: Any,
+) -> Bot:
     """The bot called ``name``, built from ``seed`` and its ``options``.
+
+    ``format``, when given, is told to the bot once it is built
+    (:func:`~gongzhu.bots.tell_format`): ``make_bot("search", seed=1, rules=rules,
+    format="2v2")`` plays for its team.  It is not passed to the factory, so
+    any bot takes it.
 
     >>> make_bot("first").__class__.__name__
     'FirstLegalBot'
 
     :raises UnknownBot: no bot has that name (the message lists the names).
+    :raises GongzhuError: an unknown format.
     """
     if not isinstance(name, str) or name not in BOTS:
         raise UnknownBot(str(name), BOTS)
-    return BOTS[name](seed=seed, **options)
+    fmt = None if format is None else format_of(format)  # refused before the bot is built
+    bot = BOTS[name](seed=seed, **options)
+    return bot if fmt is None else tell_format(bot, fmt)

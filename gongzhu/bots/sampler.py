@@ -6,7 +6,7 @@ import random
 import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -15,6 +15,8 @@ from ..cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Suit, full_deck
 from ..deal import SEATS, Deal
 from ..errors import GongzhuError, IllegalAction, InvalidHoldings
 from ..hand import HandState
+from ..masks import CardMask, add_copies, mask_of, subtract_copies
+from ..play import Capability, HandEngine
 from ..rules import Rules
 from ..view import Phase, SeatView
 
@@ -22,11 +24,13 @@ __all__ = [
     "Determinizer",
     "Inconsistent",
     "Knowledge",
+    "SampledEngine",
     "determinize",
     "knowledge",
     "no_pairs",
     "sample_deal",
     "sample_holdings",
+    "unpairable",
     "voids",
 ]
 
@@ -112,6 +116,35 @@ def no_pairs(view: SeatView) -> tuple[frozenset[Suit], ...]:
     return tuple(frozenset(v) for v in found)
 
 
+def unpairable(view: SeatView) -> tuple[frozenset[Card], ...]:
+    """Two decks: the cards of which each seat can hold no second copy now.
+
+    A seat that followed a pair lead with two unmatched cards of the led suit
+    held no pair of that suit then (:func:`no_pairs`): no card of the suit it
+    has played since, that trick's included, had its twin in the seat's hand,
+    so the twin of each is elsewhere.
+    """
+    found: list[set[Card]] = [set() for _ in range(SEATS)]
+    since: list[set[Suit]] = [set() for _ in range(SEATS)]
+    tricks = [t.plays for t in view.tricks]
+    if view.current_trick:
+        tricks.append(view.current_trick)
+    for plays in tricks:
+        lead = plays[0][1]
+        led = lead[0].suit if len(lead) == 2 and lead[0] == lead[1] else None
+        for seat, cards in plays[1:]:
+            if (
+                led is not None
+                and len(cards) == 2
+                and cards[0] != cards[1]
+                and all(c.suit is led for c in cards)
+            ):
+                since[seat].add(led)
+        for seat, cards in plays:
+            found[seat].update(c for c in cards if c.suit in since[seat])
+    return tuple(frozenset(cards) for cards in found)
+
+
 @attrs.frozen
 class Knowledge:
     """What a view fixes about the hidden cards (computed by :func:`knowledge`).
@@ -124,6 +157,8 @@ class Knowledge:
     :ivar pool: the cards no seat is known to hold, to be dealt.
     :ivar voids: the suits each seat holds none of.
     :ivar no_pairs: the suits in which each seat holds no pair (two decks).
+    :ivar unpairable: the cards of which each seat holds no second copy (two
+        decks, :func:`unpairable`).
     :ivar secret_need: for each seat, how many showable cards from the pool it
         must hold to have made its secret sales.
     :ivar secret_count: for each seat, the number of cards of its hidden secret sales.
@@ -143,6 +178,7 @@ class Knowledge:
     secret_count: tuple[int, ...]
     showable: frozenset[Card]
     hidden_showable_ok: bool
+    unpairable: tuple[frozenset[Card], ...] = (frozenset(),) * SEATS
 
 
 def _minus(cards: Iterable[Card], remove: Iterable[Card]) -> list[Card]:
@@ -220,6 +256,7 @@ def knowledge(view: SeatView, rules: Rules | None = None) -> Knowledge:
         secret_count=tuple(secret_count),
         showable=showable,
         hidden_showable_ok=hidden_ok,
+        unpairable=unpairable(view) if copies == 2 else (frozenset(),) * SEATS,
     )
 
 
@@ -267,7 +304,12 @@ def _deal_pool(facts: Knowledge, rng: random.Random) -> list[list[Card]] | None:
         seats = [s for s in by_suit[card.suit] if room[s] > 0]
         if pairs_checked:
             seats = [
-                s for s in seats if not (card.suit in facts.no_pairs[s] and card in holdings[s])
+                s
+                for s in seats
+                if not (
+                    card.suit in facts.no_pairs[s]
+                    and (card in holdings[s] or card in facts.unpairable[s])
+                )
             ]
         if showable_checked and card in showable:
             seats = [s for s in seats if s in sellers]
@@ -289,6 +331,73 @@ def _deal_pool(facts: Knowledge, rng: random.Random) -> list[list[Card]] | None:
             holdings[s].extend(free[start : start + room[s]])
             start += room[s]
     return holdings
+
+
+class _MaskDealer:
+    """:func:`_deal_pool` straight into card masks, for the common case: one deck, no
+    secret sale by another seat, no showable card whose holder is fixed by an auto-show.
+
+    What does not depend on the sample (each seat's known cards and room, which
+    seats may take each suit) is worked out once per view; :meth:`deal` then
+    deals the constrained cards one by one, most constrained first, each to a
+    seat with room weighted by its room, and the cards any seat may hold, in a
+    random order, into the room left (the same draws of chance as
+    :func:`_deal_pool`, not the same draws of ``rng``).
+    """
+
+    def __init__(self, facts: Knowledge) -> None:
+        self.known = [sum(card.bit for card in cards) for cards in facts.known]
+        room = [size - len(k) for size, k in zip(facts.sizes, facts.known, strict=True)]
+        self.room = room
+        anyone = tuple(s for s in range(SEATS) if room[s] > 0)
+        by_suit = {suit: tuple(s for s in anyone if suit not in facts.voids[s]) for suit in Suit}
+        levels: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+        free = []
+        for card in facts.pool:
+            seats = by_suit[card.suit]
+            if seats == anyone:
+                free.append(card.bit)
+            else:
+                levels.setdefault(len(seats), []).append((card.bit, seats))
+        self.levels = [levels[n] for n in sorted(levels)]
+        self.free = free
+
+    @classmethod
+    def of(cls, facts: Knowledge) -> _MaskDealer | None:
+        """A dealer for ``facts``, or ``None`` where :func:`_deal_pool` must deal."""
+        if facts.copies != 1 or any(facts.secret_count) or any(facts.secret_need):
+            return None
+        if not facts.hidden_showable_ok and any(c in facts.showable for c in facts.pool):
+            return None
+        return cls(facts)
+
+    def deal(self, rng: random.Random) -> list[CardMask] | None:
+        """Each seat's card mask in one sample, or ``None`` (a dead end)."""
+        masks = self.known[:]
+        room = self.room[:]
+        draw = rng.random
+        for level in self.levels:
+            for bit, seats in sorted(level, key=lambda _entry: draw()) if len(level) > 1 else level:
+                open_ = [s for s in seats if room[s]]
+                if not open_:
+                    return None
+                s = open_[0]
+                if len(open_) > 1:
+                    pick = int(draw() * sum(room[t] for t in open_))
+                    for s in open_:
+                        pick -= room[s]
+                        if pick < 0:
+                            break
+                masks[s] |= bit
+                room[s] -= 1
+        free = sorted(self.free, key=lambda _bit: draw())
+        start = 0
+        for s in range(SEATS):
+            if room[s]:
+                end = start + room[s]
+                masks[s] |= sum(free[start:end])
+                start = end
+        return masks
 
 
 def sample_holdings(
@@ -563,6 +672,15 @@ def _replayed_sample(
     return _replay(view, rules, deal, basis.explicit_leader(view, rules, deal), facts, rng)
 
 
+class SampledEngine(NamedTuple):
+    """A sampled hand as its engine (see :meth:`Determinizer.sample_engine`)."""
+
+    engine: HandEngine
+    """The sample's engine, at the view's point of the hand (the caller's to change)."""
+    dealt: tuple[CardMask, ...]
+    """Each seat's dealt cards in the sample (what scoring stages such as 自得 read)."""
+
+
 class Determinizer:
     """Many sampled states for one view, fast: :func:`determinize` without the replays.
 
@@ -574,11 +692,12 @@ class Determinizer:
     :func:`determinize` draws them (``check=False``), and a sample the
     template cannot take is replayed.  The copies are used only where the
     sampler's knowledge is exact, which is where a replay never refutes a
-    sample: one deck, in the play phase, without plug-in
-    :class:`~gongzhu.play.PlayRule` objects and without another seat's
-    secret sale (whose sold cards each replay picks).  Elsewhere (two decks,
-    whose pair-following the sampler knows in part; a show phase) every
-    sample is replayed.
+    sample: in the play phase, without plug-in :class:`~gongzhu.play.PlayRule`
+    objects, without another seat's secret sale (whose sold cards each
+    replay picks) and, with two decks, without another seat's show the
+    shown-card lock binds (which copy such a seat played first, the sampler
+    does not follow).  Elsewhere (a show phase included) every sample is
+    replayed.
 
     :param view: the seat's view.
     :param rules: the ruleset being played.
@@ -601,12 +720,64 @@ class Determinizer:
         self.tries = tries
         self._basis = _ReplayBasis.of(view, rules, self.facts)
         self._template: HandState | None = None
+        self._dealer = _MaskDealer.of(self.facts)
         self._redeal = (
             view.phase is Phase.PLAY
-            and rules.table.copies == 1
             and not rules.play_config.rules
             and not any(show.cards is None and show.seat != view.seat for show in view.shows)
+            and (rules.table.copies == 1 or not _locked_elsewhere(view, rules))
         )
+
+    @property
+    def redeals(self) -> bool:
+        """Whether later samples are re-dealt copies of one replayed state (see the class)."""
+        return self._redeal
+
+    def sample_engine(self, rng: random.Random) -> SampledEngine:
+        """A sample as a bare engine and the dealt cards it implies: :meth:`sample` for searches.
+
+        Where samples are re-dealt copies (:attr:`redeals`) and the engine can
+        re-deal (:attr:`~gongzhu.play.Capability.REDEAL`), the template's engine
+        is copied and re-dealt directly: no :class:`~gongzhu.hand.HandState` is
+        made, and the checks of :meth:`HandState.with_holdings
+        <gongzhu.hand.HandState.with_holdings>`, which the sampler's knowledge
+        makes true, are skipped.  Elsewhere it is :meth:`sample`'s state's engine.
+
+        :raises Inconsistent: no sample was found in ``tries`` attempts.
+        """
+        template = self._template
+        if template is None or not template.engine.offers(Capability.REDEAL):
+            state = self.sample(rng)
+            engine = state._engine  # the search's fast path
+            if state is self._template:  # kept for the next samples: the caller gets a copy
+                engine = engine.copy()
+            return SampledEngine(engine, state._dealt)
+        dealer = self._dealer
+        masks = None
+        for _ in range(self.tries):
+            if dealer is not None:
+                masks = dealer.deal(rng)
+            else:
+                holdings = _deal_pool(self.facts, rng)
+                masks = None if holdings is None else [mask_of(cards) for cards in holdings]
+            if masks is not None:
+                break
+        if masks is None:
+            raise Inconsistent(
+                f"no sample agreed with seat {self.view.seat}'s view in {self.tries} tries"
+            )
+        base = template._engine
+        now = base.holdings
+        engine = base.copy()
+        if self.facts.copies == 1:
+            dealt = tuple(d & ~h | m for d, h, m in zip(template._dealt, now, masks, strict=True))
+        else:
+            dealt = tuple(
+                add_copies(subtract_copies(d, h), m)
+                for d, h, m in zip(template._dealt, now, masks, strict=True)
+            )
+        engine.redeal(masks)  # type: ignore[attr-defined]  # (declared: REDEAL)
+        return SampledEngine(engine, dealt)
 
     def sample(self, rng: random.Random) -> HandState:
         """A state the seat cannot tell from the real one (unchecked against the view).
@@ -638,6 +809,17 @@ class Determinizer:
         raise Inconsistent(
             f"no sample agreed with seat {self.view.seat}'s view in {self.tries} tries"
         )
+
+
+def _locked_elsewhere(view: SeatView, rules: Rules) -> bool:
+    """Whether a seat other than the viewer made a show the shown-card lock binds."""
+    lock = rules.shown_card_lock
+    if lock is None:
+        return False
+    return any(
+        show.seat != view.seat and show.kind not in lock.exempt and show.cards
+        for show in view.shows
+    )
 
 
 def _first_show_state(

@@ -1,23 +1,42 @@
-"""The search bot: determinised Monte-Carlo search over deals sampled from the view."""
+"""The search bot: determinised Monte-Carlo search over deals sampled from the view.
+
+For each decision, cards to play or shows to make alike, the bot samples the
+hidden cards consistently with its view (:class:`~gongzhu.bots.sampler.Determinizer`),
+plays each legal action on the sample, plays the hand out with a fast policy
+(:mod:`gongzhu.bots.playout`) and scores it for its objective
+(:mod:`gongzhu.bots.objective`): its team's points in 2-vs-2, once told the
+format (:func:`~gongzhu.bots.tell_format`), its final score otherwise.
+"""
 
 from __future__ import annotations
 
 import random
 import time
-import weakref
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Final
 
-from ..actions import Action, Play, play_of_key
-from ..cards import PIG, SHEEP, TRANSFORMER, Card, Rank, Suit, full_deck
+from ..actions import Action
 from ..hand import HandState
+from ..play import Capability
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
-from .heuristic import HeuristicBot
+from .heuristic import HeuristicBot, quick_show
+from .objective import OBJECTIVES, EngineScorer, Objective, default_objective, seat_objective
+from .playout import (
+    RolloutPolicy,
+    card_values,
+    finish_trick_for_teams,
+    greedy_rollout_policy,
+    random_rollout_policy,
+)
 from .sampler import Determinizer, Inconsistent
+from .teams import TableFormat, format_of
 
 __all__ = [
+    "CLOCKS",
     "DEFAULT_BUDGET_MS",
+    "ROLLOUTS",
+    "SHOW_MODES",
     "RolloutPolicy",
     "SearchBot",
     "greedy_rollout_policy",
@@ -25,197 +44,36 @@ __all__ = [
 ]
 
 
-DEFAULT_BUDGET_MS = 50.0
+DEFAULT_BUDGET_MS: Final = 50.0
 """The default time budget of one decision, in milliseconds (on one core)."""
 
-RolloutPolicy = Callable[[HandState, random.Random], Action]
-"""A fast policy for playouts: the action to apply in a (full-information) state."""
-
-_QUEEN = int(Rank.QUEEN)
-_SPADES = Suit.SPADES
-_HEARTS = Suit.HEARTS
-
-
-class _PlayFacts(dict[int, tuple[int, int, int, int, int, int]]):
-    """What the greedy playout policy reads of each play, by play key, for one ruleset.
-
-    A play's facts are ``(top, top_rank, first_suit, value, max_rank, flags)``:
-    the index of its top card (the higher rank of two), that card's rank,
-    the suit of its first card, the sum of its cards' base values, the
-    highest rank in it, and ``_PIG_FLAG`` / ``_SHEEP_FLAG`` /
-    ``_TRANSFORMER_FLAG`` bits.  Two-card plays are added when first asked for.
-    """
-
-    def __init__(self, rules: Rules) -> None:
-        super().__init__()
-        self.rules = weakref.ref(rules)
-        self.card_values = tuple(rules.table.base_value(card) for card in full_deck())
-        for key in range(52):
-            self[key] = self._facts(key)
-
-    def __missing__(self, key: int) -> tuple[int, int, int, int, int, int]:
-        facts = self[key] = self._facts(key)
-        return facts
-
-    def _facts(self, key: int) -> tuple[int, int, int, int, int, int]:
-        cards = play_of_key(key).cards
-        top = _top(cards)
-        flags = 0
-        for card in cards:
-            flags |= _FLAGS.get(card.index, 0)
-        return (
-            top.index,
-            int(top.rank),
-            int(cards[0].suit),
-            sum(self.card_values[card.index] for card in cards),
-            max(int(card.rank) for card in cards),
-            flags,
-        )
-
-
-_PIG_FLAG = 1
-_SHEEP_FLAG = 2
-_TRANSFORMER_FLAG = 4
-_FLAGS = {PIG.index: _PIG_FLAG, SHEEP.index: _SHEEP_FLAG, TRANSFORMER.index: _TRANSFORMER_FLAG}
-_FACTS: weakref.WeakKeyDictionary[Rules, _PlayFacts] = weakref.WeakKeyDictionary()
-_LAST_FACTS: list[_PlayFacts] = []  # the last ruleset's, checked by identity first
-_SPADES_I = int(Suit.SPADES)
-_HEARTS_I = int(Suit.HEARTS)
-
-
-def _play_facts(rules: Rules) -> _PlayFacts:
-    if _LAST_FACTS and _LAST_FACTS[0].rules() is rules:
-        return _LAST_FACTS[0]
-    facts = _FACTS.get(rules)
-    if facts is None:
-        facts = _FACTS[rules] = _PlayFacts(rules)
-    _LAST_FACTS[:] = [facts]
-    return facts
-
-
-def random_rollout_policy(state: HandState, rng: random.Random) -> Action:
-    """A uniformly random legal action."""
-    return rng.choice(state.legal_actions())
-
-
-def _top(cards: tuple[Card, ...]) -> Card:
-    return cards[0] if len(cards) == 1 or cards[0].rank >= cards[1].rank else cards[1]
-
-
-def greedy_rollout_policy(state: HandState, rng: random.Random) -> Action:
-    """A cheap greedy player: the heuristic's main rules, reading only the trick and the cards.
-
-    Leads low (never the pig, its guards, the sheep or the transformer by
-    choice); follows under a trick holding points, wins a trick holding the
-    sheep, drops the pig under ♠K/♠A; discards the pig, then the transformer
-    onto points, the worst heart, then high cards, never the sheep.  A few
-    microseconds a decision, for playouts on sampled states: it reads plays
-    by their keys (:attr:`HandState.trick_keys <gongzhu.hand.HandState.trick_keys>`).
-    """
-    if state.phase is not Phase.PLAY:
-        return rng.choice(state.legal_actions())
-    legal = cast(tuple[Play, ...], state.legal_actions())
-    if len(legal) == 1:
-        return legal[0]
-    facts = _play_facts(state.rules)
-    trick = state.trick_keys
-    if not trick:
-        best_play = legal[0]
-        best_key = 1e9
-        random_ = rng.random
-        for play in legal:
-            top, rank, _suit, _value, _high, flags = facts[play.key]
-            key = rank + random_()
-            suit = top // 13
-            if suit == _SPADES_I:
-                if top == _PIG_INDEX:
-                    key += 30
-                elif rank > _QUEEN:
-                    key += 20
-            elif suit == _HEARTS_I:
-                key += 2
-            elif top in (_SHEEP_INDEX, _TRANSFORMER_INDEX):
-                key += 15
-            if key < best_key:
-                best_key, best_play = key, play
-        return best_play
-    values = facts.card_values
-    led = facts[trick[0]][2]
-    best_rank = 0
-    points = 0
-    negative = False
-    for key in trick:
-        if key < 52:
-            value = values[key]
-            points += value
-            negative = negative or value < 0
-            if key // 13 == led and key % 13 + 2 > best_rank:
-                best_rank = key % 13 + 2
-            continue
-        first, second = divmod(key - 52, 52)
-        for index in (first, second):
-            value = values[index]
-            points += value
-            negative = negative or value < 0
-            if index // 13 == led and index % 13 + 2 > best_rank:
-                best_rank = index % 13 + 2
-    last = len(trick) == 3
-    follow = [(facts[p.key], p) for p in legal]
-    follow = [entry for entry in follow if entry[0][2] == led]
-    if follow:
-        if led == _SPADES_I and best_rank > _QUEEN:
-            for f, play in follow:
-                if f[5] & _PIG_FLAG:
-                    return play
-        under = [entry for entry in follow if entry[0][1] < best_rank]
-        over = [entry for entry in follow if entry[0][1] > best_rank]
-        if negative or led == _HEARTS_I:
-            if under:
-                return max(under, key=_by_top_rank)[1]
-            return (max if last else min)(follow, key=_by_top_rank)[1]
-        safe = [entry for entry in follow if not entry[0][5] & _PIG_FLAG] or follow
-        if points > 0 and over:
-            return (min if last else max)(over, key=_by_top_rank)[1]
-        if last:
-            for f, play in over:
-                if f[5] & _SHEEP_FLAG:
-                    return play
-            keep = [entry for entry in safe if not entry[0][5] & (_SHEEP_FLAG | _TRANSFORMER_FLAG)]
-            return max(keep or safe, key=_by_top_rank)[1]
-        if under:
-            return max(under, key=_by_top_rank)[1]
-        return min(safe, key=_by_top_rank)[1]
-    worst = legal[0]
-    worst_key = -1e9
-    for play in legal:
-        _top_i, _rank, _suit, value, rank, flags = facts[play.key]
-        key = -value * 2 + rank
-        if flags & _PIG_FLAG:
-            key += 1000
-        if flags & _TRANSFORMER_FLAG:
-            key += 300 if negative else -30
-        if value > 0:
-            key -= 500
-        if key > worst_key:
-            worst_key, worst = key, play
-    return worst
-
-
-_PIG_INDEX = PIG.index
-_SHEEP_INDEX = SHEEP.index
-_TRANSFORMER_INDEX = TRANSFORMER.index
-
-
-def _by_top_rank(entry: tuple[tuple[int, int, int, int, int, int], Play]) -> int:
-    return entry[0][1]
-
-
-_OBJECTIVES = ("final", "raw", "team")
+SHOW_MODES: Final = ("search", "heuristic")
+"""How the search bot decides its shows (亮牌, 首明, 暗卖): by search, or by the heuristic's
+rules."""
 
 _POLICIES: dict[str, RolloutPolicy] = {
     "greedy": greedy_rollout_policy,
     "random": random_rollout_policy,
 }
+ROLLOUTS: Final = ("auto", *_POLICIES)
+"""The playout policies by name: ``"auto"`` is ``"greedy"`` where the ruleset's engine plays it
+itself (:attr:`~gongzhu.play.Capability.GREEDY_PLAYOUT`), else ``"random"`` (every engine
+plays random playouts itself, a hundred times as fast as a greedy one in Python)."""
+
+CLOCKS: Final[dict[str, Callable[[], float]]] = {
+    "wall": time.perf_counter,
+    "cpu": time.thread_time,
+}
+"""What a time budget measures: ``"wall"`` (elapsed time) or ``"cpu"`` (the thread's
+processor time)."""
+
+_PLAY_PHASE: Final = 2  # gongzhu.play.ENGINE_PHASES.index(Phase.PLAY)
+
+_RESERVE: Final = 0.04
+"""The part of the budget kept for choosing once the sampling stops."""
+
+_RESERVE_MS: Final = 0.3
+"""The least time kept for choosing, in milliseconds."""
 
 
 class SearchBot:
@@ -225,12 +83,14 @@ class SearchBot:
     :param rules: the ruleset being played (the view does not carry it; the
         sampled states are hands of this ruleset).  Default: 39baobao.
     :param budget_ms: the time budget of one decision, in milliseconds
-        (default :data:`DEFAULT_BUDGET_MS`); ``None`` for no time limit.
+        (default :data:`DEFAULT_BUDGET_MS`); ``None`` for no time limit.  The
+        bot stops sampling when the next sample would not fit, and drops a
+        sample a slow playout would overrun, so a decision takes no longer.
     :param samples: the most sampled deals per decision (``None``: as many
         as the time budget allows).  With ``budget_ms=None`` this makes the
         bot deterministic for a seed, whatever the machine.
-    :param rollout: the playout policy: ``"greedy"`` (default) or ``"random"``,
-        or a :data:`RolloutPolicy`.
+    :param rollout: the playout policy: ``"auto"`` (default, see :data:`ROLLOUTS`),
+        ``"greedy"`` or ``"random"``, or a :data:`~gongzhu.bots.playout.RolloutPolicy`.
     :param playouts: playouts per action per sampled deal.
     :param margin: the search overrules the heuristic's choice only when its
         best action beats it by more than ``margin`` standard errors (paired
@@ -239,12 +99,19 @@ class SearchBot:
         so more), stop playing out the actions whose mean is ``prune``
         standard errors (paired) below the best's, so the budget goes to the
         contenders; ``None`` plays out every action.
-    :param objective: what a playout is worth to the seat: ``"final"``
-        (default) its final score under the ruleset, normalisation included
-        (under 39baobao's zero-sum results that counts every other seat's
-        points against it); ``"raw"`` its own raw points only; ``"team"`` its
-        raw points plus its partner's (the seat opposite), for 2-vs-2
-        partnership play.
+    :param objective: what a playout is worth to the seat
+        (:mod:`gongzhu.bots.objective`): ``"final"``, ``"raw"`` or ``"team"``;
+        ``None`` (default) is ``"team"`` at a table with partners and
+        ``"final"`` otherwise.
+    :param format: the table's format (:func:`~gongzhu.bots.format_of`); a
+        bot may also be told it later (:meth:`set_format`).  Default: every
+        seat for itself.
+    :param shows: ``"search"`` (default) decides shows (亮牌, 首明, 暗卖) by
+        search too; ``"heuristic"`` leaves them to the heuristic's rules.
+    :param clock: what ``budget_ms`` measures (:data:`CLOCKS`): ``"wall"``
+        (default) the time a caller waits; ``"cpu"`` the processor time of the
+        bot's thread, which other programs on a busy machine do not take:
+        for measuring strength at a budget on a shared machine.
     """
 
     def __init__(
@@ -254,11 +121,15 @@ class SearchBot:
         rules: Rules | None = None,
         budget_ms: float | None = DEFAULT_BUDGET_MS,
         samples: int | None = None,
-        rollout: str | RolloutPolicy = "greedy",
+        rollout: str | RolloutPolicy = "auto",
         playouts: int = 1,
         margin: float | None = 1.0,
         prune: float | None = 2.0,
-        objective: str = "final",
+        objective: str | None = None,
+        format: str | TableFormat | None = None,
+        shows: str = "search",
+        clock: str = "wall",
+        team_trick: bool = True,
     ) -> None:
         if budget_ms is None and samples is None:
             raise ValueError("SearchBot needs a budget: budget_ms, samples or both")
@@ -266,116 +137,262 @@ class SearchBot:
             raise ValueError(f"budget_ms must be a positive number of ms, not {budget_ms}")
         if samples is not None and samples < 1:
             raise ValueError(f"samples must be at least 1, not {samples}")
-        if objective not in _OBJECTIVES:
+        if playouts < 1:
+            raise ValueError(f"playouts must be at least 1, not {playouts}")
+        if objective is not None and objective not in OBJECTIVES:
             raise ValueError(
-                f"objective must be one of {', '.join(map(repr, _OBJECTIVES))}, not {objective!r}"
+                f"objective must be one of {', '.join(map(repr, OBJECTIVES))}, not {objective!r}"
             )
-        self.objective = objective
+        if shows not in SHOW_MODES:
+            raise ValueError(
+                f"shows must be one of {', '.join(map(repr, SHOW_MODES))}, not {shows!r}"
+            )
+        if clock not in CLOCKS:
+            raise ValueError(f"clock must be one of {', '.join(map(repr, CLOCKS))}, not {clock!r}")
+        if isinstance(rollout, str) and rollout not in ROLLOUTS:
+            raise ValueError(
+                f"rollout must be one of {', '.join(map(repr, ROLLOUTS))} or a policy, "
+                f"not {rollout!r}"
+            )
         self.rules = load_rules() if rules is None else rules
+        if rollout == "auto":
+            greedy = self.rules.engine.offers(Capability.GREEDY_PLAYOUT)
+            rollout = "greedy" if greedy else "random"
         self.budget_ms = budget_ms
         self.samples = samples
         self.playouts = playouts
         self.margin = margin
         self.prune = prune
+        self.shows = shows
+        self.clock = clock
+        self.team_trick = team_trick
+        self._clock: Callable[[], float] = CLOCKS[clock]
         self.policy: RolloutPolicy = _POLICIES[rollout] if isinstance(rollout, str) else rollout
+        self._objective = objective
         self._rng = random.Random(seed)
         self._fallback = HeuristicBot(seed, rules=self.rules)
+        self._scorer = EngineScorer(self.rules)
+        self.format = format_of(format)
+        self.set_format(self.format)
         self.last_stats: dict[str, float] = {}
         """Of the last decision: ``samples`` drawn, ``playouts`` run, ``ms`` spent."""
 
+    @property
+    def objective(self) -> str:
+        """The objective in use: the one given, else the format's default."""
+        return self._objective or default_objective(self.format)
+
+    def set_format(self, format: TableFormat) -> None:
+        """Hear the table's format (:func:`~gongzhu.bots.tell_format` calls this)."""
+        self.format = format
+        self._fallback.set_format(format)
+
     def choose(self, view: SeatView) -> Action:
         """The legal action with the best mean score over sampled deals and playouts."""
+        start = self._clock()
         legal = view.legal_actions
         if not legal:
             raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
         if len(legal) == 1:
             return legal[0]
-        if view.phase is not Phase.PLAY:
+        if view.phase is not Phase.PLAY and self.shows != "search":
             return self._fallback.choose(view)
-        return self._search(view, legal)
+        return _Decision(self, view, start).run()
 
-    def _search(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        start = time.perf_counter()
-        deadline = None if self.budget_ms is None else start + self.budget_ms / 1000
-        rng = self._rng
-        seat = view.seat
-        prior = self._fallback.choose(view) if self.margin is not None else None
+
+class _Decision:
+    """One search: the sampling loop of :meth:`SearchBot.choose` and what it keeps."""
+
+    def __init__(self, bot: SearchBot, view: SeatView, start: float) -> None:
+        self.bot = bot
+        self.view = view
+        self.legal = view.legal_actions
+        self.start = start
+        self.clock = bot._clock
+        budget = bot.budget_ms
+        if budget is None:
+            self.deadline = None
+        else:
+            reserve = max(_RESERVE_MS, budget * _RESERVE) / 1000
+            self.deadline = start + budget / 1000 - reserve
+        rules = bot.rules
+        self.objective: Objective = seat_objective(bot.objective, view.seat, bot.format, rules)
+        self.play_phase = view.phase is Phase.PLAY
+        self.scores: list[list[float]] = [[] for _ in self.legal]
+        self.teams = (
+            bot.format.teams
+            if bot.team_trick and bot.format.has_teams and rules.table.copies == 1
+            else None
+        )
+
+    def _late(self) -> bool:
+        return self.deadline is not None and self.clock() > self.deadline
+
+    def run(self) -> Action:
+        bot, view, legal = self.bot, self.view, self.legal
+        prior = bot._fallback.choose(view) if bot.margin is not None else None
         keep = None if prior is None else legal.index(prior)
-        scores: list[list[float]] = [[] for _ in legal]
-        active = list(range(len(legal)))
         try:
-            sampler = Determinizer(view, self.rules)
+            sampler = Determinizer(view, bot.rules)
         except Inconsistent:
-            return self._fallback.choose(view)
-        samples = 0
-        playouts = 0
+            return prior or bot._fallback.choose(view)
+        sample_one = self._sampler_for(sampler)
+        rng = bot._rng
+        active = list(range(len(legal)))
+        samples = playouts = 0
         next_prune = 4
-        policy = self.policy
-        objective = self.objective
-        partner = (seat + 2) % 4
-        in_engine = policy is greedy_rollout_policy  # the engine may play it out itself
-        values = _play_facts(self.rules).card_values
-        draw = rng.random
-        while self.samples is None or samples < self.samples:
-            if deadline is not None and samples:
-                now = time.perf_counter()
-                per_sample = (now - start) / samples
-                if now + per_sample > deadline:  # the next sample would overrun the budget
+        clock = self.clock
+        loop_start = clock()
+        while bot.samples is None or samples < bot.samples:
+            if self.deadline is not None:
+                now = clock()
+                per_sample = (now - loop_start) / samples if samples else 0.0
+                if now + per_sample > self.deadline:  # the next sample would overrun
                     break
             try:
-                state = sampler.sample(rng)
+                values = sample_one(sampler, rng, active)
             except Inconsistent:
                 break
+            if values is None:  # a playout ran past the deadline: the sample is dropped
+                break
             samples += 1
-            for i in active:
-                total = 0.0
-                for _ in range(self.playouts):
-                    child = state.clone()
-                    child.apply(legal[i])
-                    if not (in_engine and child.greedy_play_out(values, draw)):
-                        while not child.is_over:
-                            child.apply(policy(child, rng))
-                    if objective == "final":
-                        total += child.returns()[seat]
-                    else:
-                        raw = child.raw_scores()
-                        total += raw[seat] + (raw[partner] if objective == "team" else 0)
-                scores[i].append(total / self.playouts)
-                playouts += self.playouts
-            if self.prune is not None and samples >= next_prune and len(active) > 2:
-                active = self._pruned(active, scores, keep)
+            playouts += len(active) * bot.playouts
+            for i, value in zip(active, values, strict=True):
+                self.scores[i].append(value)
+            if bot.prune is not None and samples >= next_prune and len(active) > 2:
+                active = _pruned(active, self.scores, keep, bot.prune)
                 next_prune = samples + 1 + samples // 8  # the test costs O(samples): not each time
-        self.last_stats = {
+        bot.last_stats = {
             "samples": samples,
             "playouts": playouts,
-            "ms": (time.perf_counter() - start) * 1000,
+            "ms": (clock() - self.start) * 1000,
         }
         if not samples:
-            return self._fallback.choose(view)
+            return prior or bot._fallback.choose(view)
+        scores = self.scores
         means = {i: sum(scores[i]) / len(scores[i]) for i in active}
         best = max(active, key=means.__getitem__)
         if keep is None or best == keep or samples < 2:
             return legal[best]
         # keep the heuristic's choice unless the search is sure enough it is worse
         mean, stderr = _paired(scores[best], scores[keep])
-        assert self.margin is not None
-        if mean > self.margin * stderr:
-            return legal[best]
-        return legal[keep]
+        assert bot.margin is not None
+        return legal[best] if mean > bot.margin * stderr else legal[keep]
 
-    def _pruned(self, active: list[int], scores: list[list[float]], keep: int | None) -> list[int]:
-        """``active`` less the actions clearly worse than the best so far (``prune`` errors)."""
-        assert self.prune is not None
-        best = max(active, key=lambda i: sum(scores[i]) / len(scores[i]))
+    # -- one sample ---------------------------------------------------------------------
+
+    def _sampler_for(
+        self, sampler: Determinizer
+    ) -> Callable[[Determinizer, random.Random, list[int]], list[float] | None]:
+        """How one sample is played: by bare engines where that fits, else by states."""
+        bot = self.bot
+        engine = bot.rules.engine
+        in_engine = bot.policy is random_rollout_policy or (
+            bot.policy is greedy_rollout_policy and engine.offers(Capability.GREEDY_PLAYOUT)
+        )
+        fast = self.play_phase and in_engine and bot.playouts == 1
+        return self._engine_sample if fast else self._state_sample
+
+    def _engine_sample(
+        self, sampler: Determinizer, rng: random.Random, active: list[int]
+    ) -> list[float] | None:
+        """Each active play's value on one sample, played out inside the engine."""
+        engine, dealt = sampler.sample_engine(rng)
+        values, factors = self._scorer_state(engine)
+        score = self.bot._scorer.raw
+        value_of = self.objective
+        draw = rng.random
+        legal = self.legal
+        greedy = self.bot.policy is greedy_rollout_policy
+        teams = self.teams
         out = []
         for i in active:
-            if i in (best, keep):
-                out.append(i)
-                continue
-            mean, stderr = _paired(scores[best], scores[i])
-            if mean <= self.prune * stderr:
-                out.append(i)
+            child = engine.copy()
+            child.play(legal[i].key)  # type: ignore[union-attr]  # (plays, in the play phase)
+            if child.phase == _PLAY_PHASE:
+                if teams is not None:
+                    finish_trick_for_teams(child, teams, values)
+                if greedy:
+                    child.greedy_playout(values, draw)  # type: ignore[attr-defined]
+                else:
+                    child.random_playout(draw)
+            out.append(value_of(score(child, dealt, factors)))
         return out
+
+    _cached_values: tuple[list[int], dict[int, int]] | None = None
+
+    def _scorer_state(self, engine: object) -> tuple[list[int], dict[int, int]]:
+        """The playout's card values and the scorer's show factors for a sample's shows.
+
+        The same for every sample unless another seat sold cards secretly (each
+        sample picks which).
+        """
+        cached = self._cached_values
+        if cached is not None and not self._secret_elsewhere:
+            return cached
+        scorer = self.bot._scorer
+        shows = scorer.shows(engine)  # type: ignore[arg-type]
+        shown = [(record.card, record.kind) for record in shows]
+        cached = self._cached_values = (card_values(self.bot.rules, shown), scorer.factors(shows))
+        return cached
+
+    @property
+    def _secret_elsewhere(self) -> bool:
+        view = self.view
+        return any(show.cards is None and show.seat != view.seat for show in view.shows)
+
+    def _state_sample(
+        self, sampler: Determinizer, rng: random.Random, active: list[int]
+    ) -> list[float] | None:
+        """Each active action's value on one sample, played out from a state."""
+        state = sampler.sample(rng)
+        bot = self.bot
+        out = []
+        for i in active:
+            total = 0.0
+            for _ in range(bot.playouts):
+                child = state.clone()
+                child.apply(self.legal[i])
+                total += self.objective(self._play_out(child, rng))
+                if self._late():
+                    return None
+            out.append(total / bot.playouts)
+        return out
+
+    def _play_out(self, state: HandState, rng: random.Random) -> tuple[int, ...]:
+        """Play ``state`` to its end (shows by the heuristic's rules); its raw scores."""
+        while state.phase is Phase.FIRST_SHOW or state.phase is Phase.SHOW:
+            seat = state.to_move
+            assert seat is not None
+            holding = state.holding(seat) if state.phase is Phase.SHOW else ()
+            state.apply(quick_show(state.phase, state.legal_actions(), holding))
+        policy = self.bot.policy
+        if policy is random_rollout_policy:
+            state.play_out(rng.random)  # inside the engine
+            return state.raw_scores()
+        if policy is greedy_rollout_policy and not state.is_over:
+            shown = [(card, show.kind) for show in state.shows for card in show.cards or ()]
+            if state.greedy_play_out(card_values(self.bot.rules, shown), rng.random):
+                return state.raw_scores()
+        while not state.is_over:
+            state.apply(policy(state, rng))
+        return state.raw_scores()
+
+
+def _pruned(
+    active: list[int], scores: list[list[float]], keep: int | None, prune: float
+) -> list[int]:
+    """``active`` less the actions clearly worse than the best so far (``prune`` errors)."""
+    best = max(active, key=lambda i: sum(scores[i]) / len(scores[i]))
+    out = []
+    for i in active:
+        if i in (best, keep):
+            out.append(i)
+            continue
+        mean, stderr = _paired(scores[best], scores[i])
+        if mean <= prune * stderr:
+            out.append(i)
+    return out
 
 
 def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:

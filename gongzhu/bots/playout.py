@@ -1,0 +1,363 @@
+"""Playout policies: how a search plays a sampled hand to its end, fast.
+
+The search bot (:class:`~gongzhu.bots.search.SearchBot`) plays each sampled
+deal out with a cheap policy.  :func:`greedy_rollout_policy` is the default:
+the engines that declare :attr:`~gongzhu.play.Capability.GREEDY_PLAYOUT` play
+it inside the engine (:meth:`HandState.greedy_play_out
+<gongzhu.hand.HandState.greedy_play_out>`), choice for choice and draw for draw,
+reading each card's value from :func:`card_values`: the values the shows so
+far give the cards (a shown pig is worth −200 to whoever takes it), so the
+playout ducks and discards for the stakes of the hand being played.
+"""
+
+from __future__ import annotations
+
+import random
+import weakref
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, cast
+
+from ..actions import Action, Play, ShowKind, play_of_key
+from ..cards import PIG, SHEEP, TRANSFORMER, Card, Rank, Suit, full_deck
+from ..hand import HandState
+from ..masks import SUIT_MASKS
+from ..rules import Rules
+from ..view import Phase
+
+__all__ = [
+    "RolloutPolicy",
+    "card_values",
+    "greedy_rollout_policy",
+    "random_rollout_policy",
+]
+
+
+RolloutPolicy = Callable[[HandState, random.Random], Action]
+"""A fast policy for playouts: the action to apply in a (full-information) state."""
+
+_QUEEN = int(Rank.QUEEN)
+
+
+class _PlayFacts(dict[int, tuple[int, int, int, int, int, int]]):
+    """What the greedy playout policy reads of each play, by play key, for one ruleset.
+
+    A play's facts are ``(top, top_rank, first_suit, value, max_rank, flags)``:
+    the index of its top card (the higher rank of two), that card's rank,
+    the suit of its first card, the sum of its cards' base values, the
+    highest rank in it, and ``_PIG_FLAG`` / ``_SHEEP_FLAG`` /
+    ``_TRANSFORMER_FLAG`` bits.  Two-card plays are added when first asked for.
+    """
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__()
+        self.rules = weakref.ref(rules)
+        self.card_values = tuple(rules.table.base_value(card) for card in full_deck())
+        for key in range(52):
+            self[key] = self._facts(key)
+
+    def __missing__(self, key: int) -> tuple[int, int, int, int, int, int]:
+        facts = self[key] = self._facts(key)
+        return facts
+
+    def _facts(self, key: int) -> tuple[int, int, int, int, int, int]:
+        cards = play_of_key(key).cards
+        top = _top(cards)
+        flags = 0
+        for card in cards:
+            flags |= _FLAGS.get(card.index, 0)
+        return (
+            top.index,
+            int(top.rank),
+            int(cards[0].suit),
+            sum(self.card_values[card.index] for card in cards),
+            max(int(card.rank) for card in cards),
+            flags,
+        )
+
+
+_PIG_FLAG = 1
+_SHEEP_FLAG = 2
+_TRANSFORMER_FLAG = 4
+_FLAGS = {PIG.index: _PIG_FLAG, SHEEP.index: _SHEEP_FLAG, TRANSFORMER.index: _TRANSFORMER_FLAG}
+_FACTS: weakref.WeakKeyDictionary[Rules, _PlayFacts] = weakref.WeakKeyDictionary()
+_LAST_FACTS: list[_PlayFacts] = []  # the last ruleset's, checked by identity first
+_SPADES_I = int(Suit.SPADES)
+_HEARTS_I = int(Suit.HEARTS)
+
+
+def _play_facts(rules: Rules) -> _PlayFacts:
+    if _LAST_FACTS and _LAST_FACTS[0].rules() is rules:
+        return _LAST_FACTS[0]
+    facts = _FACTS.get(rules)
+    if facts is None:
+        facts = _FACTS[rules] = _PlayFacts(rules)
+    _LAST_FACTS[:] = [facts]
+    return facts
+
+
+def random_rollout_policy(state: HandState, rng: random.Random) -> Action:
+    """A uniformly random legal action."""
+    return rng.choice(state.legal_actions())
+
+
+def _top(cards: tuple[Card, ...]) -> Card:
+    return cards[0] if len(cards) == 1 or cards[0].rank >= cards[1].rank else cards[1]
+
+
+def greedy_rollout_policy(state: HandState, rng: random.Random) -> Action:
+    """A cheap greedy player: the heuristic's main rules, reading only the trick and the cards.
+
+    Leads low (never the pig, its guards, the sheep or the transformer by
+    choice); follows under a trick holding points, wins a trick holding the
+    sheep, drops the pig under ♠K/♠A; discards the pig, then the transformer
+    onto points, the worst heart, then high cards, never the sheep.  A few
+    microseconds a decision, for playouts on sampled states: it reads plays
+    by their keys (:attr:`HandState.trick_keys <gongzhu.hand.HandState.trick_keys>`).
+    """
+    if state.phase is not Phase.PLAY:
+        return rng.choice(state.legal_actions())
+    legal = cast(tuple[Play, ...], state.legal_actions())
+    if len(legal) == 1:
+        return legal[0]
+    facts = _play_facts(state.rules)
+    trick = state.trick_keys
+    if not trick:
+        best_play = legal[0]
+        best_key = 1e9
+        random_ = rng.random
+        for play in legal:
+            top, rank, _suit, _value, _high, flags = facts[play.key]
+            key = rank + random_()
+            suit = top // 13
+            if suit == _SPADES_I:
+                if top == _PIG_INDEX:
+                    key += 30
+                elif rank > _QUEEN:
+                    key += 20
+            elif suit == _HEARTS_I:
+                key += 2
+            elif top in (_SHEEP_INDEX, _TRANSFORMER_INDEX):
+                key += 15
+            if key < best_key:
+                best_key, best_play = key, play
+        return best_play
+    values = facts.card_values
+    led = facts[trick[0]][2]
+    best_rank = 0
+    points = 0
+    negative = False
+    for key in trick:
+        if key < 52:
+            value = values[key]
+            points += value
+            negative = negative or value < 0
+            if key // 13 == led and key % 13 + 2 > best_rank:
+                best_rank = key % 13 + 2
+            continue
+        first, second = divmod(key - 52, 52)
+        for index in (first, second):
+            value = values[index]
+            points += value
+            negative = negative or value < 0
+            if index // 13 == led and index % 13 + 2 > best_rank:
+                best_rank = index % 13 + 2
+    last = len(trick) == 3
+    follow = [(facts[p.key], p) for p in legal]
+    follow = [entry for entry in follow if entry[0][2] == led]
+    if follow:
+        if led == _SPADES_I and best_rank > _QUEEN:
+            for f, play in follow:
+                if f[5] & _PIG_FLAG:
+                    return play
+        under = [entry for entry in follow if entry[0][1] < best_rank]
+        over = [entry for entry in follow if entry[0][1] > best_rank]
+        if negative or led == _HEARTS_I:
+            if under:
+                return max(under, key=_by_top_rank)[1]
+            return (max if last else min)(follow, key=_by_top_rank)[1]
+        safe = [entry for entry in follow if not entry[0][5] & _PIG_FLAG] or follow
+        if points > 0 and over:
+            return (min if last else max)(over, key=_by_top_rank)[1]
+        if last:
+            for f, play in over:
+                if f[5] & _SHEEP_FLAG:
+                    return play
+            keep = [entry for entry in safe if not entry[0][5] & (_SHEEP_FLAG | _TRANSFORMER_FLAG)]
+            return max(keep or safe, key=_by_top_rank)[1]
+        if under:
+            return max(under, key=_by_top_rank)[1]
+        return min(safe, key=_by_top_rank)[1]
+    worst = legal[0]
+    worst_key = -1e9
+    for play in legal:
+        _top_i, _rank, _suit, value, rank, flags = facts[play.key]
+        key = -value * 2 + rank
+        if flags & _PIG_FLAG:
+            key += 1000
+        if flags & _TRANSFORMER_FLAG:
+            key += 300 if negative else -30
+        if value > 0:
+            key -= 500
+        if key > worst_key:
+            worst_key, worst = key, play
+    return worst
+
+
+_PIG_INDEX = PIG.index
+_SHEEP_INDEX = SHEEP.index
+_TRANSFORMER_INDEX = TRANSFORMER.index
+
+
+def _by_top_rank(entry: tuple[tuple[int, int, int, int, int, int], Play]) -> int:
+    return entry[0][1]
+
+
+def card_values(rules: Rules, shown: Iterable[tuple[Card, ShowKind]] = ()) -> list[int]:
+    """Each card's value by card index, as the shows make it (for the greedy playout).
+
+    :param shown: each shown card with the kind of its show.
+
+    A shown card counts its base value times its show factor (a shown pig
+    −200, 首明 −400); a shown showable heart multiplies every heart.  The
+    transformer counts 0, as in :meth:`ScoreTable.base_value
+    <gongzhu.scoring.ScoreTable.base_value>`.
+
+    >>> import gongzhu
+    >>> from gongzhu import Card, ShowKind
+    >>> rules = gongzhu.load_rules()
+    >>> pig = Card.parse("QS")
+    >>> card_values(rules)[pig.index], card_values(rules, [(pig, ShowKind.OPEN)])[pig.index]
+    (-100, -200)
+    """
+    values = list(_play_facts(rules).card_values)
+    table = rules.table
+    factors = table.show_factors
+    heart = table.showable_heart
+    for card, kind in shown:
+        factor = factors[kind]
+        if heart is not None and card == heart:
+            for index in range(13, 26):  # the hearts
+                values[index] *= factor
+        elif card.suit is not Suit.HEARTS:
+            values[card.index] *= factor
+    return values
+
+
+def _highest_bit(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def _lowest_bit(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def finish_trick_for_teams(engine: Any, teams: tuple[int, ...], values: Sequence[int]) -> None:
+    """Play the rest of the trick under way as the greedy playout would, but for the teams.
+
+    One deck, in the play phase.  A seat that follows plays as
+    :func:`greedy_rollout_policy` follows; a seat that cannot follow and
+    whose teammate wins the trick so far gives it the sheep, else its
+    highest card that carries no points, rather than the pig or a heart.
+    Other discards are the greedy policy's.  The engine is left at the next
+    trick's lead (or over): :meth:`greedy_playout` goes on from there.
+    """
+    while engine.phase == _PLAY and engine.trick:
+        trick = engine.trick
+        seat = engine.seat
+        legal = engine.legal_mask()
+        led = trick[0] // 13
+        best = trick[0]
+        points = 0
+        negative = False
+        for key in trick:
+            value = values[key]
+            points += value
+            negative = negative or value < 0
+            if key // 13 == led and key > best:
+                best = key
+        winner = (engine.trick_leader + trick.index(best)) % 4
+        follow = legal & SUIT_MASKS[led]
+        if follow:
+            card = _greedy_follow(follow, led, best % 13 + 2, points, negative, len(trick) == 3)
+        elif teams[winner] == teams[seat]:
+            card = _friendly_discard(legal, values)
+        else:
+            card = _greedy_discard(legal, values, negative)
+        engine.play(card)
+
+
+def _greedy_follow(
+    follow: int, led: int, best_rank: int, points: int, negative: bool, last: bool
+) -> int:
+    """:func:`greedy_rollout_policy`'s card following suit, from a mask (one deck)."""
+    if follow & (follow - 1) == 0:
+        return _lowest_bit(follow)
+    if led == _SPADES_I and best_rank > _QUEEN and follow >> _PIG_INDEX & 1:
+        return _PIG_INDEX
+    under = over = 0
+    m = follow
+    while m:
+        bit = m & -m
+        card = bit.bit_length() - 1
+        rank = card % 13 + 2
+        if rank < best_rank:
+            under |= bit
+        elif rank > best_rank:
+            over |= bit
+        m ^= bit
+    if negative or led == _HEARTS_I:
+        if under:
+            return _highest_bit(under)
+        return _highest_bit(follow) if last else _lowest_bit(follow)
+    safe = follow & ~(1 << _PIG_INDEX) or follow
+    if points > 0 and over:
+        return _lowest_bit(over) if last else _highest_bit(over)
+    if last:
+        if over >> _SHEEP_INDEX & 1:
+            return _SHEEP_INDEX
+        keep = safe & ~(1 << _SHEEP_INDEX | 1 << _TRANSFORMER_INDEX)
+        return _highest_bit(keep or safe)
+    if under:
+        return _highest_bit(under)
+    return _lowest_bit(safe)
+
+
+def _greedy_discard(legal: int, values: Sequence[int], negative: bool) -> int:
+    """:func:`greedy_rollout_policy`'s discard, from a mask (one deck)."""
+    worst = -1
+    worst_key = 0
+    m = legal
+    while m:
+        bit = m & -m
+        card = bit.bit_length() - 1
+        m ^= bit
+        value = values[card]
+        key = -value * 2 + card % 13 + 2
+        if card == _PIG_INDEX:
+            key += 1000
+        if card == _TRANSFORMER_INDEX:
+            key += 300 if negative else -30
+        if value > 0:
+            key -= 500
+        if worst < 0 or key > worst_key:
+            worst, worst_key = card, key
+    return worst
+
+
+def _friendly_discard(legal: int, values: Sequence[int]) -> int:
+    """A discard onto a teammate's trick: the most valuable card, else the highest clean one."""
+    best = -1
+    best_key = 0
+    m = legal
+    while m:
+        bit = m & -m
+        card = bit.bit_length() - 1
+        m ^= bit
+        value = values[card]
+        key = value * 10 + card % 13 + 2 - (500 if card == _TRANSFORMER_INDEX else 0)
+        if best < 0 or key > best_key:
+            best, best_key = card, key
+    return best
+
+
+_PLAY = 2  # gongzhu.play.ENGINE_PHASES.index(Phase.PLAY)

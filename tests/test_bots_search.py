@@ -19,6 +19,7 @@ from gongzhu.bots import (
     play_hand,
     random_rollout_policy,
 )
+from gongzhu.bots import search as search_module
 
 from .conftest import SHORT_SPADES_DEAL
 
@@ -55,6 +56,45 @@ def test_search_keeps_to_its_time_budget() -> None:
     spent = (time.perf_counter() - start) * 1000
     assert action in view.legal_actions
     assert spent < 20 + 60  # one sample may run past the budget; a slow machine some more
+
+
+class _Ticks:
+    """A clock that moves 0.1 ms at each reading: the search's time without the machine's."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.0001
+        return self.now
+
+
+@pytest.mark.parametrize(
+    "names", [(), ("huapai",), ("same-colour-discard",), ("two-deck",), ("huapai", "two-deck")]
+)
+def test_every_decision_keeps_to_the_budget_in_every_ruleset(
+    monkeypatch: pytest.MonkeyPatch, names: tuple[str, ...]
+) -> None:
+    monkeypatch.setitem(search_module.CLOCKS, "cpu", _Ticks())
+    rules = gongzhu.load_rules(*names)
+    bots = [
+        SearchBot(seat, rules=rules, budget_ms=3, samples=400, clock="cpu", format="2v2")
+        for seat in range(4)
+    ]
+    hand = rules.new_hand(seed=8)
+    searched = {"show": 0, "play": 0}
+    while not hand.is_over:
+        seat = hand.to_move
+        assert seat is not None
+        view = hand.view(seat)
+        bot = bots[seat]
+        bot.last_stats = {}
+        hand.apply(bot.choose(view))
+        if bot.last_stats:  # a search ran (shows are searched too)
+            searched["play" if view.phase is Phase.PLAY else "show"] += 1
+            assert 0 < bot.last_stats["samples"] < 400
+            assert bot.last_stats["ms"] <= 3
+    assert searched["play"] > 10 and searched["show"] >= 1
 
 
 def test_search_drops_the_pig_under_the_ace() -> None:

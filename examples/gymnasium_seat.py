@@ -11,7 +11,8 @@ import importlib.util
 
 
 def main(episodes: int = 3) -> None:
-    """Play ``episodes`` hands from seat 0 against heuristic bots; print the rewards."""
+    """Play ``episodes`` hands from seat 0 against heuristic bots; print the rewards (raw
+    points times 0.01, the default)."""
     import gymnasium
 
     import gongzhu.envs.gymnasium  # noqa: F401  (registers gongzhu/Seat-v0)
@@ -28,7 +29,7 @@ def main(episodes: int = 3) -> None:
             total += float(reward)
             done = terminated or truncated
             steps += 1
-        print(f"episode {episode}: {steps} decisions, reward {total:+.0f}")
+        print(f"episode {episode}: {steps} decisions, reward {total:+.2f}")
     env.close()
 
 

@@ -19,7 +19,8 @@ def main(rules: str = "huapai+anmai", hands: int = 3, simulations: int = 20) -> 
 
     import gongzhu.envs.openspiel  # noqa: F401 (registers python_gongzhu)
 
-    game = pyspiel.load_game("python_gongzhu", {"rules": rules})
+    # reward_scale 1: returns in raw points (the default scale is 0.01)
+    game = pyspiel.load_game("python_gongzhu", {"rules": rules, "reward_scale": 1.0})
     for number in range(hands):
         rng = random.Random(number)
         searcher = ismcts.ISMCTSBot(

@@ -10,7 +10,8 @@ import importlib.util
 
 
 def main(hands: int = 3) -> None:
-    """Play ``hands`` hands of huapai with secret sales; print each hand's scores."""
+    """Play ``hands`` hands of huapai with secret sales; print each seat's reward (raw points
+    times 0.01, the default)."""
     from gongzhu.envs.pettingzoo import env
 
     game = env(rules=("huapai", "anmai"), render_mode="ansi")
@@ -24,7 +25,7 @@ def main(hands: int = 3) -> None:
             if not (termination or truncation):
                 action = game.action_space(agent).sample(observation["action_mask"])
             game.step(action)
-        print(f"hand {number}: " + "  ".join(f"{a} {s:+.0f}" for a, s in scores.items()))
+        print(f"hand {number}: " + "  ".join(f"{a} {s:+.2f}" for a, s in scores.items()))
     game.close()
 
 

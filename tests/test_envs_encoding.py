@@ -225,7 +225,14 @@ def test_score_bounds_hold_the_extreme_hands_and_random_ones() -> None:
     rules = gongzhu.load_rules()
     bounds = score_bounds(rules)
     assert (bounds.raw_low, bounds.raw_high) == (-2400, 3200)  # all shown, ×4 transformer
-    assert bounds.final_low == -29604 and default_illegal_reward(rules) == -59208.0
+    assert bounds.final_low == -29604
+    from gongzhu.envs.encoding import ILLEGAL_SPREADS, reward_spread
+
+    spread = reward_spread(rules)
+    assert 250 < spread < 330  # a seat's raw points in random 39baobao hands
+    assert default_illegal_reward(rules) == -ILLEGAL_SPREADS * spread * 0.01 == -14.4
+    assert default_illegal_reward(rules, "final") == -5 * reward_spread(rules, "final") * 0.001
+    assert default_illegal_reward(rules, "raw", 1.0) == -5 * spread
     for names in (("39baobao",), ("huapai", "anmai"), ("two-deck",)):
         rules = gongzhu.load_rules(*names)
         bounds = score_bounds(rules)
@@ -235,4 +242,206 @@ def test_score_bounds_hold_the_extreme_hands_and_random_ones() -> None:
             sheet = hand.score()
             assert all(bounds.raw_low <= x <= bounds.raw_high for x in sheet.raw)
             assert all(bounds.final_low <= x <= bounds.final_high for x in sheet.final)
-            assert default_illegal_reward(rules) < min(sheet.final)
+
+
+# -- the trick history, the layout per ruleset, the fast encoder ---------------------------
+
+
+def _trick_of(rules: gongzhu.Rules, plays: list[str]) -> gongzhu.HandState:
+    """A hand of ``rules`` on a deal built so that seat 0 leads ♣2 and the others play
+    ``plays`` (one card each, in seat order 1-3) to the first trick."""
+    from gongzhu.envs.encoding import CARDS
+
+    wanted = [Card.parse("2C"), *map(Card.parse, plays)]
+    rest = [c for c in gongzhu.full_deck() if c not in wanted]
+    holdings = [[wanted[seat], *rest[seat * 12 : seat * 12 + 12]] for seat in range(4)]
+    assert sum(map(len, holdings)) == CARDS
+    hand = rules.new_hand(deal=Deal.from_holdings(holdings))
+    while hand.phase is not Phase.PLAY:
+        hand.apply(Show(()))
+    assert hand.to_move == 0
+    hand.apply(Play.parse("2C"))
+    for card in plays:
+        hand.apply(Play.parse(card))
+    return hand
+
+
+def test_who_played_which_card_and_the_voids_it_shows() -> None:
+    """The issue's two histories: ♣2 ♥5 ♣3 ♣A (seat 1 shows a void in clubs) and
+    ♣2 ♣3 ♥5 ♣A (seat 2 does) encode differently, and each says whose void it is."""
+    rules = gongzhu.load_rules()
+    first = _trick_of(rules, ["5H", "3C", "AC"])
+    second = _trick_of(rules, ["3C", "5H", "AC"])
+    a, b = (encoding.encode_observation(rules, hand.view(0)) for hand in (first, second))
+    assert not np.array_equal(a, b)
+    played_by = slice(*_span(rules, "played-by"))
+    assert a[played_by].reshape(4, 52)[1, Card.parse("5H").index] == 1
+    assert b[played_by].reshape(4, 52)[2, Card.parse("5H").index] == 1
+    voids = slice(*_span(rules, "voids"))
+    clubs = gongzhu.Suit.CLUBS.value
+    assert np.flatnonzero(a[voids]).tolist() == [1 * 4 + clubs]
+    assert np.flatnonzero(b[voids]).tolist() == [2 * 4 + clubs]
+    from gongzhu.envs.fast import HandEncoder
+
+    for hand, expected in ((first, a), (second, b)):
+        encoder = HandEncoder(rules)
+        encoder.reset(hand)
+        assert np.array_equal(encoder.observation(0), expected)
+
+
+def test_segments_a_ruleset_cannot_use_are_left_out() -> None:
+    def names(*rules: str, **options: object) -> set[str]:
+        found = encoding.information_state_segments(gongzhu.load_rules(*rules, **options))
+        return {segment.name for segment in found}
+
+    baobao = names("39baobao")
+    assert {"first-card", "first-turns", "shown-first", "shown-secret", "sold-hidden"}.isdisjoint(
+        baobao
+    )
+    assert {"auto-shown", "voids", "played-by", "played-in", "trick-leaders"} <= baobao
+    assert "played-seat" not in baobao  # one deck: played-by says who played each card
+    huapai = names("huapai")
+    assert {"first-card", "first-turns", "shown-first"} <= huapai and "auto-shown" not in huapai
+    assert {"shown-secret", "sold-hidden"} <= names("anmai")
+    assert "played-seat" in names("two-deck")
+    rules = gongzhu.load_rules()
+    assert [p.value for p in encoding.layout(rules).phases] == ["show", "play", "over"]
+    assert encoding.layout(gongzhu.load_rules("huapai")).phases[0] is Phase.FIRST_SHOW
+
+
+@pytest.mark.parametrize(
+    ("names", "sizes"),
+    [
+        (("39baobao",), (739, 1467)),
+        (("huapai",), (740, 1524)),
+        (("huapai", "anmai"), (760, 1544)),
+        (("two-deck",), (723, 3947)),
+    ],
+    ids=lambda value: "+".join(value) if isinstance(value[0], str) else None,
+)
+def test_documented_sizes(names: tuple[str, ...], sizes: tuple[int, int]) -> None:
+    rules = gongzhu.load_rules(*names)
+    assert (encoding.observation_size(rules), encoding.information_state_size(rules)) == sizes
+    segments = encoding.information_state_segments(rules)
+    assert all(a.stop == b.start for a, b in itertools.pairwise(segments))
+    assert segments[-1].stop == sizes[1]
+    assert encoding.information_state_high(rules).shape == (sizes[1],)
+
+
+FAST_RULESETS: list[tuple[tuple[str, ...], dict[str, object]]] = [
+    (("39baobao",), {}),
+    (("huapai", "anmai"), {}),
+    (("two-deck", "anmai"), {}),
+    (("same-colour-discard",), {}),
+    (("same-colour-discard",), {"same_colour_strict": True}),
+    (("same-colour-discard",), {"same_colour_offender": "last"}),
+    (("huapai", "same-colour-discard"), {}),
+]
+
+
+@pytest.mark.parametrize(
+    ("names", "options"),
+    FAST_RULESETS,
+    ids=["+".join(n) + "".join(f",{k}={v}" for k, v in o.items()) for n, o in FAST_RULESETS],
+)
+def test_the_fast_encoder_gives_the_reference_vectors(
+    names: tuple[str, ...], options: dict[str, object]
+) -> None:
+    """At every step of random hands, for every seat: the observation, the information
+    state, the action mask and the legal indices of HandEncoder are the reference's."""
+    from gongzhu.envs.fast import HandEncoder
+
+    rules = gongzhu.load_rules(*names, **options)
+    encoder = HandEncoder(rules, information_state=True)
+    plain = HandEncoder(rules)  # no history: the adapters' faster path
+    hands = 6 if "two-deck" in names else 10
+    voids_seen = 0
+    for seed in range(hands):
+        hand = rules.new_hand(seed=seed)
+        encoder.reset(hand)
+        plain.reset(hand)
+        rng = random.Random(seed)
+        while True:
+            first_turns = {
+                seat
+                for seat, action in hand.history
+                if isinstance(action, Show) and action.kind is ShowKind.FIRST
+            }
+            for seat in range(4):
+                view = hand.view(seat)
+                reference = encoding.encode_information_state(
+                    rules, view, first_card=hand.deal.first_card(seat), first_turns=first_turns
+                )
+                assert np.array_equal(encoder.information_state(seat), reference)
+                size = encoding.observation_size(rules)
+                assert np.array_equal(encoder.observation(seat), reference[:size])
+                assert np.array_equal(plain.observation(seat), reference[:size])
+                mask = encoding.action_mask(rules, view.legal_actions)
+                assert np.array_equal(encoder.action_mask(seat), mask)
+            if hand.is_over:
+                break
+            legal = encoding.action_mask(rules, hand.legal_actions())
+            assert encoder.legal_indices() == np.flatnonzero(legal).tolist()
+            if len(hand.history) == 20:  # an encoder that joins mid-hand reads the past
+                late = HandEncoder(rules, information_state=True)
+                late.reset(hand)
+                assert np.array_equal(late.information_state(3), encoder.information_state(3))
+            hand.apply(rng.choice(hand.legal_actions()))
+        voids_seen += int(reference[slice(*_span(rules, "voids"))].sum())
+    assert voids_seen  # the hands did show voids
+
+
+def test_the_encoder_follows_any_way_of_playing_and_copies() -> None:
+    import copy
+    import pickle
+
+    from gongzhu.envs.fast import HandEncoder
+
+    rules = gongzhu.load_rules("huapai", "anmai")
+    hand = rules.new_hand(seed=8)
+    encoder = HandEncoder(rules, information_state=True)
+    encoder.reset(hand)
+    rng = random.Random(1)
+    for _ in range(9):
+        hand.apply(rng.choice(hand.legal_actions()))
+    twin = copy.deepcopy(encoder)
+    assert twin.hand is not None and twin.hand is not hand
+    assert twin.hand.history == hand.history
+    revived = pickle.loads(pickle.dumps(encoder))
+    clone = hand.clone()
+    follower = encoder.follow(clone)
+    assert follower.hand is clone
+    hand.play_out(random.Random(2).random)  # the bulk API: no step seen one by one
+    for other in (twin, revived, follower):
+        assert np.array_equal(other.observation(1), twin.observation(1))
+        assert not np.array_equal(other.observation(1), encoder.observation(1))
+    assert np.array_equal(encoder.observation(1), encoding.encode_observation(rules, hand.view(1)))
+    late = HandEncoder(rules)
+    late.reset(hand)  # a hand already over: its past is read at once
+    assert np.array_equal(late.observation(1), encoder.observation(1))
+    with pytest.raises(RuntimeError, match="information_state=True"):
+        late.information_state(1)
+    with pytest.raises(ValueError, match="another ruleset"):
+        late.reset(gongzhu.load_rules().new_hand(seed=1))
+
+
+def test_rewards_are_one_convention() -> None:
+    from gongzhu.envs.encoding import DEFAULT_REWARD, Reward, make_reward
+
+    assert make_reward() == Reward("raw", 0.01) and DEFAULT_REWARD == "raw"
+    assert make_reward("final") == Reward("final", 0.001)
+    assert make_reward("raw", 1) == Reward("raw", 1.0)
+    for bad_kind in ("points", ""):
+        with pytest.raises(ValueError, match="'raw' or 'final'"):
+            make_reward(bad_kind)
+    for bad_scale in (0, -1.0, True, "1", float("inf")):
+        with pytest.raises(ValueError, match="positive"):
+            make_reward("raw", bad_scale)  # type: ignore[arg-type]
+    rules = gongzhu.load_rules()
+    hand = rules.new_hand(seed=4)
+    hand.play_out(random.Random(4).random)
+    assert make_reward().of(hand) == tuple(x * 0.01 for x in hand.raw_scores())
+    assert make_reward("final", 1).of(hand) == tuple(map(float, hand.returns()))
+    assert make_reward().bounds(rules) == (-24.0, 32.0)
+    assert make_reward().illegal(rules) == -14.4
+    assert make_reward().spread(rules) == 2.88

@@ -19,6 +19,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
     [
         ("pettingzoo_random.py", "pettingzoo", "hand "),
         ("gymnasium_seat.py", "gymnasium", "episode "),
+        ("gymnasium_match.py", "gymnasium", "match "),
         ("openspiel_ismcts.py", "pyspiel", "hand "),
         ("ray_arena.py", "ray", "raw points per hand"),
     ],
@@ -49,7 +50,13 @@ class Block(importlib.abc.MetaPathFinder):
 sys.meta_path.insert(0, Block())
 import gongzhu, gongzhu.envs
 import gongzhu.envs.encoding, gongzhu.envs.pettingzoo, gongzhu.envs.gymnasium
-import gongzhu.envs.openspiel
+import gongzhu.envs.openspiel, gongzhu.envs.fast
+try:
+    gongzhu.envs.fast.HandEncoder(gongzhu.load_rules())
+except ImportError as error:
+    assert "numpy" in str(error), error
+else:
+    raise AssertionError("HandEncoder was built without numpy")
 try:
     gongzhu.envs.openspiel.GongzhuGame()
 except ImportError as error:

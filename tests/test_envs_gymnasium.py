@@ -52,14 +52,33 @@ def _episode(env: SeatEnv, seed: int) -> tuple[float, int]:
 
 
 @pytest.mark.parametrize("seat", range(4))
-def test_reward_is_the_seats_final_score(seat: int) -> None:
+def test_reward_is_the_seats_raw_score_scaled(seat: int) -> None:
     env = SeatEnv(rules=("huapai", "anmai"), seat=seat, bots=["random", "first", "random"])
     total, steps = _episode(env, seed=seat)
     hand = env.hand
     assert hand is not None and hand.is_over
-    assert total == float(hand.returns()[seat])
+    assert total == hand.raw_scores()[seat] * 0.01
     assert steps == sum(1 for who, _ in hand.history if who == seat)
-    assert not env.action_masks().any()
+
+
+def test_final_rewards() -> None:
+    env = SeatEnv(reward="final", reward_scale=1.0)
+    total, _steps = _episode(env, seed=3)
+    assert env.hand is not None and total == float(env.hand.returns()[0])
+
+
+def test_an_ended_episode_asks_for_reset_and_marks_every_action_legal() -> None:
+    """The terminal mask is not empty (a masked sampler draws from it before a vector
+    environment resets), and stepping on raises instead of playing on."""
+    env = SeatEnv()
+    _episode(env, seed=2)
+    mask = env.action_masks()
+    assert mask.all()
+    env.action_space.sample(mask.astype(np.int8))  # what crashed on an all-False mask
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env.reset(seed=3)
+    assert 0 < env.action_masks().sum() < encoding.action_size(env.rules)
 
 
 def test_the_same_seed_plays_the_same_hand() -> None:
@@ -73,8 +92,13 @@ def test_illegal_action_ends_the_episode() -> None:
     env = SeatEnv(illegal_reward=-123.0)
     env.reset(seed=1)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
+    before = env.hand.history if env.hand is not None else ()
     _obs, reward, terminated, _truncated, info = env.step(illegal)
     assert (reward, terminated, info["illegal_action"]) == (-123.0, True, True)
+    assert info["action_mask"].all()
+    with pytest.raises(RuntimeError, match="reset"):  # it used to step on
+        env.step(0)
+    assert env.hand is not None and env.hand.history == before
 
 
 def test_a_given_deal() -> None:
@@ -109,15 +133,183 @@ def test_render_modes(capsys: pytest.CaptureFixture[str]) -> None:
     assert "seat 0:" in capsys.readouterr().out
 
 
-def test_the_default_illegal_reward_is_below_every_result_of_the_ruleset() -> None:
-    from gongzhu.envs.encoding import default_illegal_reward, score_bounds
+def test_the_default_illegal_reward_is_five_spreads_down_on_the_rewards_scale() -> None:
+    from gongzhu.envs.encoding import default_illegal_reward, reward_spread
 
     for names in ("39baobao", ("huapai", "anmai"), "two-deck"):
         env = SeatEnv(rules=names)
         assert env.illegal_reward == default_illegal_reward(env.rules)
-        assert env.illegal_reward < score_bounds(env.rules).final_low < 0
-    assert SeatEnv(rules="two-deck").illegal_reward < -400_000  # two-deck finals pass -300 000
+        assert env.illegal_reward == pytest.approx(-5 * reward_spread(env.rules) * 0.01)
+        final = SeatEnv(rules=names, reward="final")
+        assert final.illegal_reward == pytest.approx(-5 * reward_spread(env.rules, "final") / 1000)
     env = SeatEnv(rules="two-deck")
     env.reset(seed=3)
     illegal = int(np.flatnonzero(~env.action_masks())[0])
-    assert env.step(illegal)[1] == default_illegal_reward(env.rules)
+    assert env.step(illegal)[1] == -63.0
+
+
+class _Counting:
+    """A bot object: the first legal action, counting its moves."""
+
+    def __init__(self) -> None:
+        self.moves = 0
+
+    def choose(self, view: gongzhu.SeatView) -> gongzhu.Action:
+        self.moves += 1
+        return view.legal_actions[0]
+
+
+class _Model:
+    """What sb3-contrib's MaskablePPO offers an opponent seat: predict(obs, action_masks)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, bool]] = []
+
+    def predict(
+        self, observation: np.ndarray, action_masks: np.ndarray, deterministic: bool = False
+    ) -> tuple[np.int64, None]:
+        self.calls.append((observation.shape[0], deterministic))
+        return np.int64(np.flatnonzero(action_masks)[-1]), None
+
+
+def test_opponents_may_be_bots_callables_and_policies() -> None:
+    rules = gongzhu.load_rules()
+    bot = _Counting()
+    seen: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def policy(observation: np.ndarray, mask: np.ndarray) -> int:
+        seen.append((observation, mask))
+        return int(np.flatnonzero(mask)[0])
+
+    model = _Model()
+    env = SeatEnv(rules=rules, seat=1, bots=[bot, policy, model])
+    assert env.bot_names == ("bot", "policy", "policy")
+    _episode(env, seed=5)
+    hand = env.hand
+    assert hand is not None and hand.is_over
+    moves = {seat: sum(1 for who, _ in hand.history if who == seat) for seat in range(4)}
+    assert bot.moves == moves[0] and len(seen) == moves[2] and len(model.calls) == moves[3]
+    assert model.calls[0] == (encoding.observation_size(rules), False)  # sampled, not argmax
+    from gongzhu.envs.encoding import encode_observation
+
+    observation, mask = seen[0]  # the policy saw seat 2's own observation and mask
+    assert mask.sum() >= 1 and observation.shape == (encoding.observation_size(rules),)
+    env.set_opponents("heuristic")
+    assert env.bot_names == ("heuristic",) * 3
+    env.reset(seed=6)
+    assert env.hand is not None
+    assert np.array_equal(env._observation(), encode_observation(rules, env.hand.view(1)))
+    with pytest.raises(TypeError, match="opponent"):
+        env.set_opponents(3)
+
+
+def test_self_play_with_the_policy_that_learns() -> None:
+    """A policy_opponent of the agent's own model sits at the three other seats."""
+    from gongzhu.envs.gymnasium import policy_opponent
+
+    model = _Model()
+    env = SeatEnv(bots=policy_opponent(model, deterministic=True))
+    _episode(env, seed=7)
+    assert model.calls and all(deterministic for _size, deterministic in model.calls)
+
+
+def test_a_policy_choosing_outside_its_mask_is_refused() -> None:
+    env = SeatEnv(seat=0, bots=lambda observation, mask: int(np.flatnonzero(mask == 0)[0]))
+    with pytest.raises(gongzhu.errors.IllegalAction, match="outside its action mask"):
+        for seed in range(20):  # a hand in which another seat moves before seat 0's turn ends
+            _episode(env, seed=seed)
+
+
+def test_match_env_plays_until_the_ruleset_ends_the_match(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from gongzhu.envs.gymnasium import MATCH_ENV_ID, MatchEnv
+
+    env = gymnasium.make(MATCH_ENV_ID, rules="huapai", bots="first")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    match_env = MatchEnv(rules="huapai", seat=2)
+    observation, info = match_env.reset(seed=1)
+    rewards, ends, done = 0.0, 0, False
+    while not done:
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        observation, reward, done, _truncated, info = match_env.step(action)
+        rewards += float(reward)
+        ends += info["hand_over"]
+    match = match_env.match
+    assert match is not None and match.is_over and ends == len(match.hands) >= 1
+    assert max(abs(t) for t in match.totals) >= 1000  # huapai: a total reaching 1000
+    assert rewards == pytest.approx(sum(h.raw_scores()[2] for h in match.hands) * 0.01)
+    size = encoding.observation_size(match_env.rules)
+    assert observation[size:].tolist() == pytest.approx(
+        [t * 0.001 for t in (match.totals[2:] + match.totals[:2])] + [len(match.hands)]
+    )
+    assert info["totals"] == tuple(match.totals)
+    short = MatchEnv(rules="39baobao", hands=3)
+    observation, _info = short.reset(seed=0)
+    size = encoding.observation_size(short.rules)
+    done, played = False, [observation[-1]]
+    while not done:
+        observation, _r, done, _t, info = short.step(int(np.flatnonzero(short.action_masks())[0]))
+        if info["hand_over"] and not done:  # the next hand dealt in the same step
+            played.append(observation[-1])
+            assert observation[:size].sum() > 0 and short.hand is not None
+            assert not short.hand.history or short.hand.to_move == 0
+    assert short.match is not None and len(short.match.hands) == 3
+    assert played == [0, 1, 2]
+    with pytest.raises(gongzhu.errors.GongzhuError, match="never ends"):
+        MatchEnv(rules="39baobao")
+
+
+def test_vector_env_steps_hands_together() -> None:
+    from gongzhu.envs.gymnasium import SeatVectorEnv
+
+    vector = SeatVectorEnv(3, rules="39baobao", bots="random")
+    observations, info = vector.reset(seed=10)
+    assert observations.shape == (3, encoding.observation_size(vector.envs[0].rules))
+    assert vector.observation_space.contains(observations)
+    single = SeatEnv(rules="39baobao", bots="random")
+    first, _ = single.reset(seed=11)
+    assert np.array_equal(observations[1], first)  # hand i is seeded seed + i
+    finished = 0
+    rewards = []
+    for _ in range(60):
+        masks = vector.action_masks()
+        assert masks.any(axis=1).all()
+        actions = np.array([np.flatnonzero(m)[0] for m in masks])
+        observations, reward, terminated, truncated, info = vector.step(actions)
+        assert not truncated.any() and info["action_mask"].shape == masks.shape
+        for i in np.flatnonzero(terminated):
+            assert info["_final_obs"][i] and info["final_obs"][i].shape == observations[i].shape
+            assert (
+                observations[i][encoding.layout(single.rules).segment("played-by").start :].sum()
+                >= 0
+            )
+            rewards.append(reward[i])
+        finished += int(terminated.sum())
+    assert finished >= 6 and any(rewards)
+    illegal = np.array([np.flatnonzero(m == 0)[0] for m in vector.action_masks()])
+    _obs, reward, terminated, _t, info = vector.step(illegal)
+    assert terminated.all() and info["illegal_action"].all()
+    assert (reward == vector.envs[0].illegal_reward).all()
+    assert vector.action_masks().any(axis=1).all()  # reset in the same step
+
+
+def test_random_opponents_are_the_random_bot_draw_for_draw() -> None:
+    """ "random" skips building views, and plays exactly what the random bot would."""
+    from gongzhu.bots import RandomBot
+
+    fast = SeatEnv(bots="random")
+    slow = SeatEnv(bots=[RandomBot(0), RandomBot(0), RandomBot(0)])
+    fast.reset(seed=12)
+    seeds = [int(s) for s in np.random.default_rng(12).integers(0, 2**63, size=4)]
+    slow.set_opponents([RandomBot(seed) for seed in seeds[1:]])
+    slow.reset(seed=12)
+    done = False
+    while not done:
+        action = int(np.flatnonzero(fast.action_masks())[0])
+        done = fast.step(action)[2]
+        slow.step(action)
+    assert fast.hand is not None and slow.hand is not None
+    assert fast.hand.history == slow.hand.history

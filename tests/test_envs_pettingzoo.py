@@ -66,13 +66,22 @@ def _play_out(game: Any, seed: int) -> dict[str, float]:
 
 
 @pytest.mark.parametrize("rules", RULES, ids=IDS)
-def test_rewards_are_the_final_scores(rules: Any) -> None:
+def test_rewards_are_raw_points_scaled_by_default(rules: Any) -> None:
     game = env(rules=rules)
     totals = _play_out(game, seed=5)
     hand = game.unwrapped.hand
     assert hand.is_over
-    assert tuple(totals[a] for a in AGENTS) == tuple(map(float, hand.returns()))
+    assert tuple(totals[a] for a in AGENTS) == tuple(x * 0.01 for x in hand.raw_scores())
     assert not game.agents
+
+
+def test_final_rewards_and_a_scale_of_ones_own() -> None:
+    game = env(reward="final", reward_scale=1.0)
+    totals = _play_out(game, seed=6)
+    hand = game.unwrapped.hand
+    assert tuple(totals[a] for a in AGENTS) == tuple(map(float, hand.returns()))
+    with pytest.raises(ValueError, match="'raw' or 'final'"):
+        raw_env(reward="points")  # type: ignore[arg-type]
 
 
 def test_reset_seed_gives_the_same_deal_and_a_sequence_without_one() -> None:
@@ -127,14 +136,67 @@ def test_rules_and_render_mode_are_checked() -> None:
         raw_env(render_mode="rgb_array")
 
 
-def test_the_default_illegal_reward_follows_the_ruleset() -> None:
+def test_the_default_illegal_reward_is_on_the_rewards_scale() -> None:
     from gongzhu.envs.encoding import default_illegal_reward
 
-    for names in ("39baobao", "two-deck"):
-        wrapped = env(rules=names)
-        wrapped.reset(seed=2)
-        agent = wrapped.agent_selection
-        mask = wrapped.observe(agent)["action_mask"]
-        wrapped.step(int(np.flatnonzero(mask == 0)[0]))
-        expected = default_illegal_reward(gongzhu.load_rules(names))
-        assert wrapped.rewards[agent] == expected < -50_000
+    for names, expected in (("39baobao", -14.4), ("two-deck", -63.0)):
+        for kind in ("raw", "final"):
+            wrapped = env(rules=names, reward=kind)
+            wrapped.reset(seed=2)
+            agent = wrapped.agent_selection
+            mask = wrapped.observe(agent)["action_mask"]
+            wrapped.step(int(np.flatnonzero(mask == 0)[0]))
+            rules = gongzhu.load_rules(names)
+            assert wrapped.rewards[agent] == default_illegal_reward(rules, kind)
+            if kind == "raw":
+                assert wrapped.rewards[agent] == expected
+
+
+def test_rllib_keys() -> None:
+    """observation_key="observations": the two keys RLlib's action-masking module reads."""
+    game = env(observation_key="observations")
+    game.reset(seed=1)
+    space = game.observation_space(game.agent_selection)
+    assert set(space.spaces) == {"observations", "action_mask"}
+    observation, *_ = game.last()
+    assert set(observation) == {"observations", "action_mask"}
+    assert space.contains(observation)
+    with pytest.raises(ValueError, match="observation_key"):
+        raw_env(observation_key="action_mask")
+
+
+def test_the_fast_wrappers_keep_the_classic_checks() -> None:
+    """env()'s wrappers read the environment directly, and still refuse what PettingZoo's
+    refuse: attributes before reset, actions outside the space."""
+    game = env()
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = game.agent_selection
+    with pytest.raises(AttributeError, match="before reset"):
+        game.last()
+    game.reset(seed=3)
+    assert game.agent_selection == game.unwrapped.agent_selection
+    assert game.terminations is game.unwrapped.terminations
+    with pytest.raises(AssertionError, match="action space"):
+        game.step(10_000)
+    with pytest.raises(AssertionError, match="action space"):
+        game.step(-1)
+
+
+def test_observations_follow_the_hand_through_the_wrappers() -> None:
+    from gongzhu.envs.encoding import encode_observation
+
+    game = env(rules=("huapai", "anmai"))
+    game.reset(seed=4)
+    rules = game.unwrapped.rules
+    steps = 0
+    for agent in game.agent_iter():
+        observation, _reward, termination, truncation, _info = game.last()
+        seat = AGENTS.index(agent)
+        view = game.unwrapped.hand.view(seat)
+        assert np.array_equal(observation["observation"], encode_observation(rules, view))
+        if termination or truncation:
+            game.step(None)
+            continue
+        game.step(int(np.flatnonzero(observation["action_mask"])[-1]))
+        steps += 1
+    assert steps > 13

@@ -1,11 +1,13 @@
-"""Fixed-size encodings of actions and seat views, for learning agents.
+"""Fixed-size encodings of actions, seat views and rewards, for learning agents.
 
-Both adapters (:mod:`gongzhu.envs.pettingzoo`, :mod:`gongzhu.envs.gymnasium`)
-use these encodings; they depend on the ruleset only through its deck count
-(:attr:`Rules.table.copies <gongzhu.scoring.ScoreTable.copies>`), its showable
-cards (:attr:`Rules.table.showable <gongzhu.scoring.ScoreTable.showable>`) and
-the show kinds it offers (:attr:`Rules.show_kinds <gongzhu.rules.Rules.show_kinds>`).
-:func:`layout` computes them once per ruleset.
+Every adapter (:mod:`gongzhu.envs.pettingzoo`, :mod:`gongzhu.envs.gymnasium`,
+:mod:`gongzhu.envs.openspiel`) uses these encodings; they depend on the
+ruleset only through its deck count (:attr:`Rules.table.copies
+<gongzhu.scoring.ScoreTable.copies>`), its showable cards
+(:attr:`Rules.table.showable <gongzhu.scoring.ScoreTable.showable>`), the
+show kinds it offers (:attr:`Rules.show_kinds <gongzhu.rules.Rules.show_kinds>`),
+whether it has 首明 and auto-show, and its scoring cards.  :func:`layout`
+computes them once per ruleset.
 
 **Actions** are the integers of one ``Discrete(action_size(rules))`` space:
 
@@ -19,24 +21,28 @@ the show kinds it offers (:attr:`Rules.show_kinds <gongzhu.rules.Rules.show_kind
   ``(copies + 1) ** i``, and the index is ``Σ count_i · (copies + 1) ** i``
   (0 is the empty show).  One deck: 16 per kind; two decks: 81.
 
-**Observations** are flat ``float32`` vectors built from a
-:class:`~gongzhu.view.SeatView` only, so they hold exactly what the seat may
-know.  Seats are relative to the observer (0 the observer, 1 the next seat
-in playing order, …); cards are counted in copies (0, 1 or 2), by card index.
-:func:`observation_segments` lists the layout of a ruleset; in order:
+**Observations** are flat ``float32`` vectors of what one seat may know.
+Seats are relative to the observer (0 the observer, 1 the next seat in
+playing order, …); cards are counted in copies (0, 1 or 2), by card index.
+:func:`observation_segments` lists the layout of a ruleset; in order (a
+segment marked *if* is left out of a ruleset that cannot use it):
 
 =================  ================  ==============================================
 segment            size              contents
 =================  ================  ==============================================
 ``holding``        52                the observer's cards (in 首明, its first card)
-``played``         52                every card played so far, this trick included
+``played-by``      4 × 52            the cards each seat has played, this trick
+                                     included: who played which card
 ``trick``          4 × 52            the trick under way, by relative seat
 ``taken``          4 × 52            the cards each seat has taken in tricks
 ``shown-<kind>``   4 × showable      per offered show kind: each seat's shown cards
-``sold-hidden``    4                 (with secret sales) how many cards each other
+``auto-shown``     4 × showable      *if* auto-show: the cards shown for each seat
+``sold-hidden``    4                 *if* secret sales: how many cards each other
                                      seat sold secretly, cards unseen
+``voids``          4 × 4             the suits (♠ ♥ ♦ ♣) each seat is known to hold
+                                     none of (:func:`gongzhu.bots.voids`)
 ``holding-sizes``  4                 how many cards each seat holds
-``phase``          4                 one-hot: first-show, show, play, over
+``phase``          3 or 4            one-hot: first-show (*if* 首明), show, play, over
 ``leader``         4                 one-hot relative seat leading this trick
 ``to-move``        4                 one-hot relative seat to move (zeros when over)
 =================  ================  ==============================================
@@ -47,6 +53,42 @@ The observer's own secret sales appear with their cards under
 "taken" follow the rules of a trick: every card goes to its winner, except
 its scoring cards, which go to its taker (a 垫牌 penalty's offender).
 
+**Information states** (OpenSpiel's perfect-recall tensor) are the
+observation followed by the whole history, trick by trick
+(:func:`information_state_segments`; ``T`` is the most tricks a hand has,
+13 per deck):
+
+=================  ========================  ======================================
+segment            size                      contents
+=================  ========================  ======================================
+``first-card``     52                        *if* 首明: the observer's first dealt card
+``first-turns``    4                         *if* 首明: the seats that had a 首明 turn
+``played-in``      copies × 52 × T           per copy of each card (the first played,
+                                             then the second): the trick it was
+                                             played in, one-hot
+``played-seat``    2 × 52 × 4                *if* two decks: per copy, who played it
+                                             (one deck: ``played-by`` says it)
+``trick-leaders``  T × 4                     per trick begun, the relative seat that
+                                             led it
+=================  ========================  ======================================
+
+Together with the observation they determine every turn of the hand as the
+observer saw it (the order of a trick follows from its leader; the show
+turns are taken in a fixed order), and nothing more.
+
+**Rewards** (:class:`Reward`) are a seat's score of the hand, ``"raw"``
+points (:attr:`ScoreSheet.raw <gongzhu.scoring.ScoreSheet.raw>`) or
+``"final"`` (normalised) ones (:meth:`HandState.returns
+<gongzhu.hand.HandState.returns>`), times a scale: by default raw points
+times 0.01 (:data:`DEFAULT_REWARD`, :data:`DEFAULT_SCALES`), in all three
+adapters.  An illegal action's default reward, :func:`default_illegal_reward`,
+is on the same scale: five spreads (:func:`reward_spread`) below zero.
+
+:func:`encode_observation` and :func:`encode_information_state` compute the
+vectors from a :class:`~gongzhu.view.SeatView`: they are the reference.
+The adapters use :class:`gongzhu.envs.fast.HandEncoder`, which keeps them up
+to date as the hand is played and gives the same vectors.
+
 numpy is imported on first use, not when this module is imported.
 """
 
@@ -55,7 +97,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import attrs
 
@@ -72,8 +114,12 @@ if TYPE_CHECKING:
     from ..hand import HandState
 
 __all__ = [
+    "DEFAULT_REWARD",
+    "DEFAULT_SCALES",
     "PAIR_COUNT",
     "Layout",
+    "Reward",
+    "RewardKind",
     "RulesLike",
     "ScoreBounds",
     "Segment",
@@ -82,22 +128,27 @@ __all__ = [
     "decode_action",
     "default_illegal_reward",
     "encode_action",
+    "encode_information_state",
     "encode_observation",
+    "information_state_high",
+    "information_state_segments",
+    "information_state_size",
     "layout",
+    "make_reward",
     "observation_high",
     "observation_segments",
     "observation_size",
     "render_text",
     "resolve_rules",
+    "reward_spread",
     "score_bounds",
 ]
 
 SEATS: Final = 4
 CARDS: Final = 52
+SUITS: Final = 4
 PAIR_COUNT: Final = CARDS * (CARDS + 1) // 2
 """How many two-card plays the two-deck action range holds (1378)."""
-
-_PHASES: Final = tuple(Phase)
 
 RulesLike = Rules | str | Sequence[str] | None
 """What the adapters accept as a ruleset: a :class:`~gongzhu.rules.Rules`, a
@@ -146,7 +197,7 @@ def resolve_rules(rules: RulesLike) -> Rules:
 
 @attrs.frozen
 class Segment:
-    """One named slice ``[start, stop)`` of the observation vector.
+    """One named slice ``[start, stop)`` of an observation vector.
 
     :ivar high: the largest value an entry of the slice takes.
     """
@@ -174,6 +225,13 @@ class Layout:
     :ivar action_size: the size of the action space.
     :ivar segments: the observation's slices, in order.
     :ivar observation_size: the length of the observation vector.
+    :ivar phases: the phases the ``phase`` segment has an entry for, in order.
+    :ivar first_shows: whether the ruleset has 首明.
+    :ivar auto_show: whether the ruleset has auto-show.
+    :ivar tricks: the most tricks a hand has (13 per deck).
+    :ivar history_segments: the slices the information state adds after the
+        observation, in order (their offsets count from the information state's start).
+    :ivar information_state_size: the length of the information-state vector.
     """
 
     copies: int
@@ -184,18 +242,30 @@ class Layout:
     action_size: int
     segments: tuple[Segment, ...]
     observation_size: int
+    phases: tuple[Phase, ...]
+    first_shows: bool
+    auto_show: bool
+    tricks: int
+    history_segments: tuple[Segment, ...]
+    information_state_size: int
     _pairs: tuple[tuple[int, int], ...] = attrs.field(repr=False)
     _show_cards: tuple[tuple[Card, ...], ...] = attrs.field(repr=False)
+    _show_index: dict[Show, int] = attrs.field(factory=dict, repr=False)
+    _actions: list[Action] = attrs.field(factory=list, repr=False)
 
     def segment(self, name: str) -> Segment:
-        """The observation slice called ``name``.
+        """The slice called ``name``, of the observation or of the information state.
 
         :raises KeyError: no slice has that name in this ruleset.
         """
-        for segment in self.segments:
+        for segment in (*self.segments, *self.history_segments):
             if segment.name == name:
                 return segment
         raise KeyError(name)
+
+    def has(self, name: str) -> bool:
+        """Whether this ruleset's encodings have a slice called ``name``."""
+        return any(s.name == name for s in (*self.segments, *self.history_segments))
 
     # -- actions ------------------------------------------------------------------------
 
@@ -210,6 +280,9 @@ class Layout:
                 return CARDS + a * CARDS - a * (a - 1) // 2 + (b - a)
             raise ValueError(f"{action} has no index: this ruleset plays one card at a time")
         if isinstance(action, Show):
+            found = self._show_index.get(action)
+            if found is not None:
+                return found
             offset = self.show_offsets.get(action.kind)
             if offset is None:
                 raise ValueError(
@@ -224,14 +297,22 @@ class Layout:
                 index += count * base**position
             if any(card not in self.showable for card in action.cards):
                 raise ValueError(f"{action} has no index: it shows a card that is not showable")
+            self._show_index[action] = offset + index
             return offset + index
         raise TypeError(f"not an action: {action!r}")
 
     def decode(self, index: int) -> Action:
         """The action numbered ``index`` (see :func:`decode_action`)."""
+        if type(index) is int and 0 <= index < self.action_size:
+            actions = self._actions
+            if not actions:
+                actions.extend(self._decode(i) for i in range(self.action_size))
+            return actions[index]
         if isinstance(index, bool) or not 0 <= index < self.action_size:
             raise ValueError(f"action index {index!r} is outside [0, {self.action_size})")
-        index = int(index)
+        return self.decode(int(index))
+
+    def _decode(self, index: int) -> Action:
         if index < CARDS:
             return play_of_key(index)
         if self.copies == 2 and index < CARDS + PAIR_COUNT:
@@ -243,6 +324,20 @@ class Layout:
                 return Show(self._show_cards[index - offset], kind)
         raise AssertionError("unreachable: the ranges cover [0, action_size)")  # pragma: no cover
 
+    def key_of(self, index: int) -> int:
+        """The play key (:attr:`Play.key <gongzhu.actions.Play.key>`) of play index
+        ``index``, or -1 for a show's index."""
+        if index < CARDS:
+            return index
+        if self.copies == 2 and index < CARDS + PAIR_COUNT:
+            a, b = self._pairs[index - CARDS]
+            return CARDS + a * CARDS + b
+        return -1
+
+
+def _phases(first_shows: bool) -> tuple[Phase, ...]:
+    return tuple(p for p in Phase if first_shows or p is not Phase.FIRST_SHOW)
+
 
 @functools.lru_cache(maxsize=64)
 def layout(rules: Rules) -> Layout:
@@ -250,6 +345,8 @@ def layout(rules: Rules) -> Layout:
     copies = rules.table.copies
     showable = tuple(sorted(rules.table.showable))
     kinds = tuple(kind for kind in ShowKind if kind in rules.show_kinds)
+    first_shows = ShowKind.FIRST in kinds
+    auto_show = bool(rules.show_phase.auto_show)
     block = (copies + 1) ** len(showable)
     start = CARDS + (PAIR_COUNT if copies == 2 else 0)
     offsets = {kind: start + k * block for k, kind in enumerate(kinds)}
@@ -261,24 +358,38 @@ def layout(rules: Rules) -> Layout:
             tuple(reversed(c)) for c in itertools.product(range(copies + 1), repeat=len(showable))
         )
     )
+    phases = _phases(first_shows)
+    tricks = 13 * copies
     segments: list[Segment] = []
 
-    def add(name: str, size: int, high: float) -> None:
-        begin = segments[-1].stop if segments else 0
-        segments.append(Segment(name, begin, begin + size, high))
+    def add(into: list[Segment], name: str, size: int, high: float, begin: int = 0) -> None:
+        begin = into[-1].stop if into else begin
+        into.append(Segment(name, begin, begin + size, high))
 
-    add("holding", CARDS, copies)
-    add("played", CARDS, copies)
-    add("trick", SEATS * CARDS, copies)
-    add("taken", SEATS * CARDS, copies)
+    add(segments, "holding", CARDS, copies)
+    add(segments, "played-by", SEATS * CARDS, copies)
+    add(segments, "trick", SEATS * CARDS, copies)
+    add(segments, "taken", SEATS * CARDS, copies)
     for kind in kinds:
-        add(f"shown-{kind.value}", SEATS * len(showable), copies)
+        add(segments, f"shown-{kind.value}", SEATS * len(showable), copies)
+    if auto_show:
+        add(segments, "auto-shown", SEATS * len(showable), copies)
     if ShowKind.SECRET in kinds:
-        add("sold-hidden", SEATS, copies * len(showable))
-    add("holding-sizes", SEATS, copies * CARDS // SEATS)
-    add("phase", len(_PHASES), 1)
-    add("leader", SEATS, 1)
-    add("to-move", SEATS, 1)
+        add(segments, "sold-hidden", SEATS, copies * len(showable))
+    add(segments, "voids", SEATS * SUITS, 1)
+    add(segments, "holding-sizes", SEATS, copies * CARDS // SEATS)
+    add(segments, "phase", len(phases), 1)
+    add(segments, "leader", SEATS, 1)
+    add(segments, "to-move", SEATS, 1)
+    size = segments[-1].stop
+    history: list[Segment] = []
+    if first_shows:
+        add(history, "first-card", CARDS, 1, size)
+        add(history, "first-turns", SEATS, 1, size)
+    add(history, "played-in", copies * CARDS * tricks, 1, size)
+    if copies == 2:
+        add(history, "played-seat", copies * CARDS * SEATS, 1, size)
+    add(history, "trick-leaders", tricks * SEATS, 1, size)
     return Layout(
         copies=copies,
         showable=showable,
@@ -287,7 +398,13 @@ def layout(rules: Rules) -> Layout:
         show_block=block,
         action_size=start + len(kinds) * block,
         segments=tuple(segments),
-        observation_size=segments[-1].stop,
+        observation_size=size,
+        phases=phases,
+        first_shows=first_shows,
+        auto_show=auto_show,
+        tricks=tricks,
+        history_segments=tuple(history),
+        information_state_size=history[-1].stop,
         pairs=pairs,
         show_cards=show_cards,
     )
@@ -342,7 +459,7 @@ def action_mask(rules: Rules, legal_actions: Iterable[Action]) -> npt.NDArray[np
 def observation_size(rules: Rules) -> int:
     """The length of the ruleset's observation vector.
 
-    552 for 39baobao, 588 for huapai + anmai, 552 for two-deck.
+    739 for 39baobao, 740 for huapai, 760 for huapai + anmai, 723 for two-deck.
     """
     return layout(rules).observation_size
 
@@ -352,23 +469,52 @@ def observation_segments(rules: Rules) -> tuple[Segment, ...]:
     return layout(rules).segments
 
 
-def observation_high(rules: Rules) -> npt.NDArray[np.float32]:
-    """The largest value each entry of the observation takes (the lowest is 0)."""
+def information_state_size(rules: Rules) -> int:
+    """The length of the ruleset's information-state vector (observation and history).
+
+    1467 for 39baobao, 1524 for huapai, 1544 for huapai + anmai, 3947 for two-deck.
+    """
+    return layout(rules).information_state_size
+
+
+def information_state_segments(rules: Rules) -> tuple[Segment, ...]:
+    """The named slices of the information-state vector: the observation's, then the
+    history's."""
+    codec = layout(rules)
+    return codec.segments + codec.history_segments
+
+
+def _high(segments: Iterable[Segment], size: int) -> npt.NDArray[np.float32]:
     import numpy as np
 
-    high = np.zeros(layout(rules).observation_size, dtype=np.float32)
-    for segment in layout(rules).segments:
+    high = np.zeros(size, dtype=np.float32)
+    for segment in segments:
         high[segment.start : segment.stop] = segment.high
     return high
+
+
+def observation_high(rules: Rules) -> npt.NDArray[np.float32]:
+    """The largest value each entry of the observation takes (the lowest is 0)."""
+    codec = layout(rules)
+    return _high(codec.segments, codec.observation_size)
+
+
+def information_state_high(rules: Rules) -> npt.NDArray[np.float32]:
+    """The largest value each entry of the information state takes (the lowest is 0)."""
+    codec = layout(rules)
+    return _high(information_state_segments(rules), codec.information_state_size)
 
 
 def encode_observation(rules: Rules, view: SeatView) -> npt.NDArray[np.float32]:
     """The observation vector of ``view`` (see the module docs for its layout).
 
     It reads nothing but ``view``: two hands that look the same to a seat
-    encode the same for it.
+    encode the same for it.  This is the reference implementation;
+    :class:`gongzhu.envs.fast.HandEncoder` gives the same vectors faster.
     """
     import numpy as np
+
+    from ..bots.sampler import voids
 
     codec = layout(rules)
     obs = np.zeros(codec.observation_size, dtype=np.float32)
@@ -385,29 +531,151 @@ def encode_observation(rules: Rules, view: SeatView) -> npt.NDArray[np.float32]:
     count("holding", view.holding)
     is_scoring = rules.table.is_scoring
     for trick in view.tricks:
+        for seat, cards in trick.plays:
+            count("played-by", cards, rel(seat))
         cards = trick.cards
-        count("played", cards)
         count("taken", (c for c in cards if not is_scoring(c)), rel(trick.winner))
         count("taken", (c for c in cards if is_scoring(c)), rel(trick.taker))
     for seat, played in view.current_trick:
-        count("played", played)
+        count("played-by", played, rel(seat))
         count("trick", played, rel(seat))
     showable = codec.showable
     for show in view.shows:
         if show.cards is None:
             obs[codec.segment("sold-hidden").start + rel(show.seat)] += show.count
             continue
-        base = codec.segment(f"shown-{show.kind.value}").start + rel(show.seat) * len(showable)
+        name = "auto-shown" if show.forced else f"shown-{show.kind.value}"
+        base = codec.segment(name).start + rel(show.seat) * len(showable)
         for card in show.cards:
             obs[base + showable.index(card)] += 1
+    start = codec.segment("voids").start
+    for seat, suits in enumerate(voids(view, rules)):
+        for suit in suits:
+            obs[start + rel(seat) * SUITS + suit.value] = 1
     sizes = codec.segment("holding-sizes").start
     for seat, size in enumerate(view.holding_sizes):
         obs[sizes + rel(seat)] = size
-    obs[codec.segment("phase").start + _PHASES.index(view.phase)] = 1
+    obs[codec.segment("phase").start + codec.phases.index(view.phase)] = 1
     obs[codec.segment("leader").start + rel(view.leader)] = 1
     if view.to_move is not None:
         obs[codec.segment("to-move").start + rel(view.to_move)] = 1
     return obs
+
+
+def encode_information_state(
+    rules: Rules,
+    view: SeatView,
+    *,
+    first_card: Card | None = None,
+    first_turns: Iterable[int] = (),
+) -> npt.NDArray[np.float32]:
+    """The information-state vector of ``view``: its observation, then the history.
+
+    :param first_card: the observer's first dealt card (read with 首明 only).
+    :param first_turns: the seats that had a 首明 turn so far (read with 首明 only).
+
+    The reference implementation, as :func:`encode_observation`.
+    """
+    import numpy as np
+
+    codec = layout(rules)
+    state = np.zeros(codec.information_state_size, dtype=np.float32)
+    state[: codec.observation_size] = encode_observation(rules, view)
+    me = view.seat
+    if codec.first_shows:
+        if first_card is not None:
+            state[codec.segment("first-card").start + first_card.index] = 1
+        for seat in first_turns:
+            state[codec.segment("first-turns").start + (seat - me) % SEATS] = 1
+    played_in = codec.segment("played-in").start
+    seats = codec.segment("played-seat").start if codec.copies == 2 else 0
+    leaders = codec.segment("trick-leaders").start
+    tricks = [trick.plays for trick in view.tricks]
+    if view.current_trick:
+        tricks.append(view.current_trick)
+    copies_played = [0] * CARDS
+    for number, plays in enumerate(tricks):
+        state[leaders + number * SEATS + (plays[0][0] - me) % SEATS] = 1
+        for seat, cards in plays:
+            for card in cards:
+                slot = copies_played[card.index]
+                copies_played[card.index] += 1
+                where = slot * CARDS + card.index
+                state[played_in + where * codec.tricks + number] = 1
+                if codec.copies == 2:
+                    state[seats + where * SEATS + (seat - me) % SEATS] = 1
+    return state
+
+
+# -- rewards -------------------------------------------------------------------------------
+
+RewardKind = Literal["raw", "final"]
+"""Which score a reward pays: ``"raw"`` points or ``"final"`` (normalised) ones."""
+
+DEFAULT_REWARD: Final[RewardKind] = "raw"
+"""The adapters' default reward kind: raw points."""
+
+DEFAULT_SCALES: Final[dict[str, float]] = {"raw": 0.01, "final": 0.001}
+"""The default scale of each reward kind: a reward is the score times its scale."""
+
+
+@attrs.frozen
+class Reward:
+    """How an adapter pays a hand: a seat's score of one kind, times a scale.
+
+    Make one with :func:`make_reward`.
+
+    :ivar kind: ``"raw"`` (:attr:`ScoreSheet.raw <gongzhu.scoring.ScoreSheet.raw>`)
+        or ``"final"`` (:meth:`HandState.returns <gongzhu.hand.HandState.returns>`).
+    :ivar scale: what the score is multiplied by.
+    """
+
+    kind: RewardKind
+    scale: float
+
+    def scores(self, hand: HandState) -> tuple[int, ...]:
+        """The unscaled scores of the finished ``hand`` (raw or final)."""
+        return hand.raw_scores() if self.kind == "raw" else hand.returns()
+
+    def of(self, hand: HandState) -> tuple[float, ...]:
+        """Each seat's reward for the finished ``hand``.
+
+        :raises HandNotOver: while cards remain to be played.
+        """
+        scale = self.scale
+        return tuple(float(score) * scale for score in self.scores(hand))
+
+    def bounds(self, rules: Rules) -> tuple[float, float]:
+        """The lowest and the highest reward of a hand of ``rules`` (:func:`score_bounds`)."""
+        found = score_bounds(rules)
+        if self.kind == "raw":
+            return found.raw_low * self.scale, found.raw_high * self.scale
+        return found.final_low * self.scale, found.final_high * self.scale
+
+    def spread(self, rules: Rules) -> float:
+        """The standard deviation of a seat's reward in random play (:func:`reward_spread`,
+        scaled)."""
+        return reward_spread(rules, self.kind) * self.scale
+
+    def illegal(self, rules: Rules) -> float:
+        """The default reward of an illegal action, five spreads below zero
+        (:func:`default_illegal_reward`)."""
+        return default_illegal_reward(rules, self.kind, self.scale)
+
+
+def make_reward(kind: str = DEFAULT_REWARD, scale: float | None = None) -> Reward:
+    """The :class:`Reward` of ``kind`` and ``scale`` (``None``: :data:`DEFAULT_SCALES`).
+
+    :raises ValueError: a kind other than ``"raw"`` and ``"final"``, or a scale that is
+        not a positive finite number.
+    """
+    if kind not in DEFAULT_SCALES:
+        raise ValueError(f"reward must be 'raw' or 'final', not {kind!r}")
+    if scale is None:
+        scale = DEFAULT_SCALES[kind]
+    if isinstance(scale, bool) or not isinstance(scale, int | float) or not 0 < scale < 1e300:
+        raise ValueError(f"reward_scale must be a positive number, not {scale!r}")
+    return Reward(kind, float(scale))  # type: ignore[arg-type]
 
 
 # -- text ----------------------------------------------------------------------------------
@@ -527,11 +795,47 @@ def score_bounds(rules: Rules) -> ScoreBounds:
     return ScoreBounds(min(raw), max(raw), min(final), max(final))
 
 
-def default_illegal_reward(rules: Rules) -> float:
-    """The adapters' default reward for an illegal action: below any hand's result.
+ILLEGAL_SPREADS: Final = 5
+"""How many spreads (:func:`reward_spread`) below zero the default illegal-action reward is."""
 
-    Twice the lowest final score :func:`score_bounds` finds (and at most -1):
-    -59 208 for 39baobao, -28 800 for huapai, -692 808 for two-deck (whose
-    final scores reach several hundred thousand).
+SPREAD_HANDS: Final = 1000
+"""How many seeded random hands :func:`reward_spread` plays."""
+
+
+@functools.lru_cache(maxsize=64)
+def reward_spread(rules: Rules, kind: str = DEFAULT_REWARD) -> float:
+    """The spread of a seat's score of ``kind`` (unscaled): its standard deviation over
+    :data:`SPREAD_HANDS` hands of uniformly random legal actions, seeded 0, 1, …, to three
+    significant digits (the same on every engine and in every process; computed once per
+    ruleset, a fraction of a second, then cached).
+
+    39baobao: 288 raw points (4 260 final); huapai: 643; two-deck: 1 260 (18 200 final).
     """
-    return float(min(-1, 2 * score_bounds(rules).final_low))
+    import random
+    import statistics
+
+    make_reward(kind)  # checks the kind
+    scores: list[int] = []
+    for seed in range(SPREAD_HANDS):
+        hand = rules.new_hand(seed)
+        hand.play_out(random.Random(seed).random)
+        scores.extend(hand.raw_scores() if kind == "raw" else hand.returns())
+    return float(f"{statistics.pstdev(scores):.3g}") or 1.0  # three significant digits
+
+
+def default_illegal_reward(
+    rules: Rules, kind: str = DEFAULT_REWARD, scale: float | None = None
+) -> float:
+    """The adapters' default reward for an illegal action: five spreads below zero.
+
+    :data:`ILLEGAL_SPREADS` times :func:`reward_spread` of ``kind``, times
+    ``scale`` (``None``: the kind's :data:`DEFAULT_SCALES` entry), negated: on
+    the rewards' own scale, worse than all but the rarest hands whatever the
+    ruleset (-14.4 for 39baobao's raw points at the default scale, -32.15 for
+    huapai, -63 for two-deck), where the worst hand's score would lie 8 to 23
+    spreads down.
+
+    :raises ValueError: a bad ``kind`` or ``scale`` (see :func:`make_reward`).
+    """
+    reward = make_reward(kind, scale)
+    return -ILLEGAL_SPREADS * reward_spread(rules, reward.kind) * reward.scale

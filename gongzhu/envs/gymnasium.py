@@ -1,21 +1,35 @@
-"""A Gymnasium environment: one seat against bots (extra ``gongzhu[gymnasium]``).
+"""Gymnasium environments: one seat against opponents (extra ``gongzhu[gymnasium]``).
 
 :class:`SeatEnv` plays one hand per episode from ``seat``'s chair; the other
-three seats are bots chosen by name (:func:`gongzhu.bots.make_bot`), whose
-moves are played inside :meth:`~SeatEnv.reset` and :meth:`~SeatEnv.step`
-until the agent is to move again or the hand is over.  Observations are
-:func:`~gongzhu.envs.encoding.encode_observation` vectors, actions
-:func:`~gongzhu.envs.encoding.encode_action` indices; the reward is 0 until
-the hand ends, then the seat's final score (:meth:`HandState.returns
-<gongzhu.hand.HandState.returns>`).  :meth:`~SeatEnv.action_masks` (and
-``info["action_mask"]``) give the legal actions, for masked policies such as
-sb3-contrib's ``MaskablePPO``.
+three seats are *opponents* whose moves are played inside
+:meth:`~SeatEnv.reset` and :meth:`~SeatEnv.step` until the agent is to move
+again or the hand is over.  An opponent is a bot by name
+(:func:`gongzhu.bots.make_bot`), a bot object (anything with
+``choose(view) -> action``), a callable ``policy(observation, action_mask) ->
+action index`` (the agent's own policy, for self-play), or an object with
+sb3-contrib's ``predict(observation, action_masks=...)`` (a ``MaskablePPO``
+model or a checkpoint loaded with ``MaskablePPO.load``).
+:meth:`~SeatEnv.set_opponents` changes them between episodes.
 
-Importing this module registers the environment as ``gongzhu/Seat-v0``
+Observations are the observation vectors of :mod:`gongzhu.envs.encoding`
+(kept up to date by :class:`~gongzhu.envs.fast.HandEncoder`), actions
+:func:`~gongzhu.envs.encoding.encode_action` indices; the reward is 0 until
+the hand ends, then the seat's score (by default raw points times 0.01: see
+:class:`~gongzhu.envs.encoding.Reward`).  :meth:`~SeatEnv.action_masks` (and
+``info["action_mask"]``) give the legal actions, for masked policies such as
+sb3-contrib's ``MaskablePPO``; once an episode has ended every action is
+marked legal (the next call must be ``reset()``, which ignores it), so that a
+masked sampler never faces an empty mask.
+
+:class:`SeatVectorEnv` steps several hands at once behind Gymnasium's vector
+API, and :class:`MatchEnv` plays a whole match: hands until the ruleset (or
+the ``target`` or ``hands`` given) ends it.
+
+Importing this module registers ``gongzhu/Seat-v0`` and ``gongzhu/Match-v0``
 (when Gymnasium is installed)::
 
     import gymnasium
-    import gongzhu.envs.gymnasium  # registers gongzhu/Seat-v0
+    import gongzhu.envs.gymnasium  # registers gongzhu/Seat-v0 and gongzhu/Match-v0
 
     env = gymnasium.make("gongzhu/Seat-v0", rules="huapai", bots="random")
     observation, info = env.reset(seed=1)
@@ -26,11 +40,13 @@ builds); building an environment then raises :class:`ImportError`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, SupportsFloat
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Literal, SupportsFloat, TypeAlias
 
-from ..bots import Bot, make_bot
-from ..errors import IllegalAction
+from ..actions import Action
+from ..bots import Bot, RandomBot, make_bot
+from ..errors import GongzhuError, IllegalAction
 from . import encoding
 from .encoding import RulesLike, resolve_rules
 
@@ -38,42 +54,171 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
     from gymnasium import Env
+    from gymnasium.vector import VectorEnv
 
     from ..hand import HandState
+    from ..match import Match
     from ..rules import Rules
+    from .fast import HandEncoder
 else:
     try:
         from gymnasium import Env
+        from gymnasium.vector import VectorEnv
     except ImportError:  # the module stays importable (docs, doctest collection)
-        Env = encoding.stand_in(
-            "gymnasium.Env",
-            "gongzhu.envs.gymnasium needs Gymnasium: python -m pip install 'gongzhu[gymnasium]'",
+        _MISSING = (
+            "gongzhu.envs.gymnasium needs Gymnasium: python -m pip install 'gongzhu[gymnasium]'"
         )
+        Env = encoding.stand_in("gymnasium.Env", _MISSING)
+        VectorEnv = encoding.stand_in("gymnasium.vector.VectorEnv", _MISSING)
 
 
-__all__ = ["ENV_ID", "SeatEnv"]
+__all__ = [
+    "ENV_ID",
+    "MATCH_ENV_ID",
+    "MatchEnv",
+    "Opponent",
+    "Policy",
+    "SeatEnv",
+    "SeatVectorEnv",
+    "policy_opponent",
+]
 
 ENV_ID = "gongzhu/Seat-v0"
 """The id this module registers :class:`SeatEnv` under."""
 
+MATCH_ENV_ID = "gongzhu/Match-v0"
+"""The id this module registers :class:`MatchEnv` under."""
+
 _SEATS = 4
+_MATCH_BOUND = 1e6  # the match segment's bound: totals (scaled) and hands played
+
+Policy: TypeAlias = "Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]"
+"""An opponent's policy: ``policy(observation, action_mask) -> action index``, given the
+seat's observation vector and its ``int8`` action mask (an int or a numpy integer)."""
+
+Opponent: TypeAlias = "str | Bot | Policy | Any"
+"""What may sit at another seat: a bot name, a bot object (``choose(view)``), a
+:data:`Policy`, or an object with sb3-contrib's ``predict(observation, action_masks=...)``."""
+
+
+def policy_opponent(model: Any, *, deterministic: bool = False) -> Policy:
+    """A :data:`Policy` playing ``model``'s choices: anything with sb3-contrib's
+    ``predict(observation, action_masks=..., deterministic=...)`` (``MaskablePPO``).
+
+    ``deterministic=False`` (the default) samples from the policy, as a
+    self-play opponent should; its randomness is the model's (torch's), not the
+    environment's seed.
+    """
+
+    def policy(observation: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> Any:
+        action, _state = model.predict(
+            observation, action_masks=mask.astype(bool), deterministic=deterministic
+        )
+        return action
+
+    return policy
+
+
+class _Seat:
+    """One opponent seat: how it moves."""
+
+    def reset(self, seed: int, rules: Rules) -> None:
+        """A new episode, seeded."""
+
+    def choose(self, env: SeatEnv, seat: int) -> Action:
+        raise NotImplementedError  # pragma: no cover
+
+
+class _NamedBot(_Seat):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.bot: Bot | None = None
+
+    def reset(self, seed: int, rules: Rules) -> None:
+        self.bot = make_bot(self.name, seed=seed, rules=rules)
+
+    def choose(self, env: SeatEnv, seat: int) -> Action:
+        assert self.bot is not None
+        return self.bot.choose(env._hand().view(seat))
+
+
+class _Random(_Seat):
+    """The shipped ``random`` bot's choices, draw for draw (``RandomBot(seed)`` chooses
+    among ``view.legal_actions``, the hand's legal actions), without building a view."""
+
+    def __init__(self) -> None:
+        self.choice = random.Random().choice
+
+    def reset(self, seed: int, rules: Rules) -> None:
+        self.choice = random.Random(seed).choice
+
+    def choose(self, env: SeatEnv, seat: int) -> Action:
+        return self.choice(env._hand().legal_actions())
+
+
+class _BotObject(_Seat):
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def choose(self, env: SeatEnv, seat: int) -> Action:
+        return self.bot.choose(env._hand().view(seat))
+
+
+class _PolicySeat(_Seat):
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+
+    def choose(self, env: SeatEnv, seat: int) -> Action:
+        encoder = env.encoder
+        observation, mask = encoder.observe(seat)
+        index = int(self.policy(observation, mask))
+        if not 0 <= index < len(mask) or not mask[index]:
+            raise IllegalAction(
+                env._codec.decode(index) if 0 <= index < len(mask) else index,
+                seat,
+                f"the policy at seat {seat} chose action {index}, outside its action mask",
+            )
+        return env._codec.decode(index)
+
+
+def _seat_of(opponent: Opponent) -> _Seat:
+    if isinstance(opponent, str):
+        bot = make_bot(opponent)  # an unknown name fails here, not at reset
+        return _Random() if type(bot) is RandomBot else _NamedBot(opponent)
+    if isinstance(opponent, Bot):
+        return _BotObject(opponent)
+    predict = getattr(opponent, "predict", None)
+    if callable(predict):
+        return _PolicySeat(policy_opponent(opponent))
+    if callable(opponent):
+        return _PolicySeat(opponent)
+    raise TypeError(
+        f"an opponent is a bot name, a bot, a policy(observation, mask) or a model with "
+        f"predict(), not {opponent!r}"
+    )
 
 
 class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
-    """One seat of a hand of ``rules`` against three bots.
+    """One seat of a hand of ``rules`` against three opponents.
 
     :param rules: the ruleset: a :class:`~gongzhu.rules.Rules`, a name, a
         sequence of names, or ``None`` for the default rules.
     :param seat: the agent's seat, 0-3.
-    :param bots: the bots' name (:func:`gongzhu.bots.bot_names`), or three
-        names for the other seats in seat order.
+    :param bots: the opponents (see :data:`Opponent`): one for all three seats,
+        or three for the other seats in seat order.  Bot names are built anew,
+        seeded, at every reset.
     :param render_mode: ``"ansi"`` (:meth:`render` returns the text),
         ``"human"`` (it prints it) or ``None``.
+    :param reward: what a hand pays, ``"raw"`` or ``"final"`` scores.
+    :param reward_scale: what the scores are multiplied by (``None``: 0.01
+        for raw points, 0.001 for final scores; see
+        :func:`~gongzhu.envs.encoding.make_reward`).
     :param illegal_reward: the reward of an action outside the mask, which
         ends the episode (``info["illegal_action"]`` is then ``True``).  The
-        default ``"auto"`` is the ruleset's
-        :func:`~gongzhu.envs.encoding.default_illegal_reward`, below any
-        hand's result (-59 208 for 39baobao, -692 808 for two-deck).
+        default ``"auto"`` is :meth:`Reward.illegal
+        <gongzhu.envs.encoding.Reward.illegal>`: five spreads of the reward
+        below zero, on the same scale (-14.4 for 39baobao's raw points at the
+        default scale).
 
     ``reset(seed=...)`` seeds the deals and the bots; ``reset(options={"deal":
     deal})`` plays the given :class:`~gongzhu.deal.Deal`.
@@ -85,13 +230,18 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         self,
         rules: RulesLike = None,
         seat: int = 0,
-        bots: str | Sequence[str] = "random",
+        bots: Opponent | Sequence[Opponent] = "random",
         render_mode: str | None = None,
+        *,
+        reward: Literal["raw", "final"] = encoding.DEFAULT_REWARD,
+        reward_scale: float | None = None,
         illegal_reward: float | Literal["auto"] = "auto",
     ) -> None:
         super().__init__()  # without Gymnasium: ImportError, naming the extra
         import numpy
         from gymnasium import spaces
+
+        from .fast import HandEncoder
 
         if seat not in range(_SEATS):
             raise ValueError(f"seat must be 0-3, not {seat!r}")
@@ -100,31 +250,56 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
                 f"render_mode must be one of {self.metadata['render_modes']} or None, "
                 f"not {render_mode!r}"
             )
-        names = [bots] * (_SEATS - 1) if isinstance(bots, str) else list(bots)
-        if len(names) != _SEATS - 1:
-            raise ValueError(f"bots must be one name or three, not {len(names)}")
-        for name in names:
-            make_bot(name)  # an unknown name fails here, not at reset
         self.rules: Rules = resolve_rules(rules)
         """The ruleset played."""
         self.seat = seat
         """The agent's seat."""
-        self.bot_names: tuple[str, ...] = tuple(names)
-        """The other seats' bots, in seat order."""
+        self.reward: encoding.Reward = encoding.make_reward(reward, reward_scale)
+        """What a hand pays."""
         self.render_mode = render_mode
         self.illegal_reward: float = (
-            encoding.default_illegal_reward(self.rules)
-            if illegal_reward == "auto"
-            else float(illegal_reward)
+            self.reward.illegal(self.rules) if illegal_reward == "auto" else float(illegal_reward)
         )
         """The reward of an illegal action (it ends the episode)."""
-        self.action_space = spaces.Discrete(encoding.action_size(self.rules))
-        self.observation_space = spaces.Box(
-            low=0.0, high=encoding.observation_high(self.rules), dtype=numpy.float32
-        )
+        self._codec = encoding.layout(self.rules)
+        self.action_space = spaces.Discrete(self._codec.action_size)
+        self.observation_space = self._observation_space()
+        self.encoder: HandEncoder = HandEncoder(self.rules)
+        """The encoder following :attr:`hand`."""
         self.hand: HandState | None = None
         """The hand being played (``None`` before the first reset)."""
-        self._bots: dict[int, Bot] = {}
+        self._seats: dict[int, _Seat] = {}
+        self.bot_names: tuple[str, ...] = ()
+        """The opponents given by name, in seat order (others appear as ``"policy"``
+        or ``"bot"``)."""
+        self.set_opponents(bots)
+        self._done = True
+        self._ones = numpy.ones(self._codec.action_size, dtype=numpy.int8)
+
+    def _observation_space(self) -> Any:
+        import numpy
+        from gymnasium import spaces
+
+        return spaces.Box(low=0.0, high=encoding.observation_high(self.rules), dtype=numpy.float32)
+
+    def set_opponents(self, bots: Opponent | Sequence[Opponent]) -> None:
+        """Seat other opponents (see :data:`Opponent`); they play from the next reset on
+        (or from the next move, for policies and bot objects).
+
+        :raises ValueError: neither one opponent nor three.
+        :raises UnknownBot: an unknown bot name.
+        """
+        if isinstance(bots, str) or not isinstance(bots, Sequence):
+            chosen = [bots] * (_SEATS - 1)
+        else:
+            chosen = list(bots)
+        if len(chosen) != _SEATS - 1:
+            raise ValueError(f"bots must be one opponent or three, not {len(chosen)}")
+        others = [s for s in range(_SEATS) if s != self.seat]
+        self._seats = {seat: _seat_of(o) for seat, o in zip(others, chosen, strict=True)}
+        self.bot_names = tuple(
+            o if isinstance(o, str) else "bot" if isinstance(o, Bot) else "policy" for o in chosen
+        )
 
     def _hand(self) -> HandState:
         if self.hand is None:
@@ -132,28 +307,44 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         return self.hand
 
     def _observation(self) -> npt.NDArray[np.float32]:
-        return encoding.encode_observation(self.rules, self._hand().view(self.seat))
+        return self.encoder.observation(self.seat)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        return {"action_mask": self.action_masks().astype("int8"), **extra}
+        return {"action_mask": self._mask(), **extra}
 
-    def _play_bots(self) -> None:
+    def _outputs(self, **extra: Any) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """The observation and the info a step or a reset returns."""
+        if self._done:
+            return self._observation(), self._info(**extra)
+        observation, mask = self.encoder.observe(self.seat)
+        return observation, {"action_mask": mask, **extra}
+
+    def _mask(self) -> npt.NDArray[np.int8]:
+        if self._done:
+            return self._ones.copy()
+        return self.encoder.action_mask(self.seat)
+
+    def _play_opponents(self) -> None:
         hand = self._hand()
-        while not hand.is_over and hand.to_move != self.seat:
-            seat = hand.to_move
-            assert seat is not None
-            hand.apply(self._bots[seat].choose(hand.view(seat)))
+        seats = self._seats
+        mine = self.seat
+        while (seat := hand.to_move) is not None and seat != mine:
+            hand.apply(seats[seat].choose(self, seat))
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """Which actions are legal now (a boolean vector; all ``False`` once the hand is over)."""
-        hand = self._hand()
-        legal = hand.legal_actions() if hand.to_move == self.seat else ()
-        return encoding.action_mask(self.rules, legal).astype(bool)
+        """Which actions are legal now (a boolean vector); once the episode has ended,
+        every action (none is: call reset(), which ignores the action)."""
+        return self._mask().astype(bool)
+
+    def _deal(self, seed: int | None, options: dict[str, Any] | None) -> HandState:
+        """The next hand (``seed``: its seed, unless ``options`` gives a deal)."""
+        deal = (options or {}).get("deal")
+        return self.rules.new_hand(seed=None if deal else seed, deal=deal)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Deal a new hand and let the bots play up to the agent's first decision.
+        """Deal a new hand and let the opponents play up to the agent's first decision.
 
         :param seed: seeds the environment's random generator, which draws the
             deal and the bots' seeds.
@@ -161,47 +352,59 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         """
         super().reset(seed=seed)
         draw = self.np_random.integers(0, 2**63, size=_SEATS)
-        others = [s for s in range(_SEATS) if s != self.seat]
-        self._bots = {
-            s: make_bot(name, seed=int(draw[k + 1]), rules=self.rules)
-            for k, (s, name) in enumerate(zip(others, self.bot_names, strict=True))
-        }
-        deal = (options or {}).get("deal")
-        self.hand = self.rules.new_hand(seed=None if deal else int(draw[0]), deal=deal)
-        self._play_bots()
+        for k, seat in enumerate(sorted(self._seats)):
+            self._seats[seat].reset(int(draw[k + 1]), self.rules)
+        self.hand = self._deal(int(draw[0]), options)
+        self.encoder.reset(self.hand)
+        self._done = False
+        self._play_opponents()
+        self._after_opponents()
         if self.render_mode == "human":
             self.render()
-        return self._observation(), self._info()
+        return self._outputs()
+
+    def _after_opponents(self) -> float:
+        """The reward once the opponents have played (the hand may be over); for
+        :class:`MatchEnv`, which goes on to the next hand."""
+        hand = self._hand()
+        if not hand.is_over:
+            return 0.0
+        self._done = True
+        return self.reward.of(hand)[self.seat]
 
     def step(
         self, action: int | np.integer[Any]
     ) -> tuple[npt.NDArray[np.float32], SupportsFloat, bool, bool, dict[str, Any]]:
-        """Take the action numbered ``action``, then let the bots play up to the agent's turn.
+        """Take the action numbered ``action``, then let the opponents play up to the agent's
+        turn.
 
         :returns: ``(observation, reward, terminated, truncated, info)``; the
             episode terminates when the hand is over, or on an illegal action.
+        :raises RuntimeError: the episode is over (after the last card or an
+            illegal action): call :meth:`reset`.
         """
-        hand = self._hand()
-        if hand.is_over:
-            raise RuntimeError("the hand is over: call reset()")
-        try:
-            hand.apply(encoding.decode_action(self.rules, int(action)))
-        except (IllegalAction, ValueError):
-            return (
-                self._observation(),
-                self.illegal_reward,
-                True,
-                False,
-                self._info(illegal_action=True),
-            )
-        self._play_bots()
-        reward = float(hand.returns()[self.seat]) if hand.is_over else 0.0
-        if self.render_mode == "human":
+        reward, illegal = self._advance(action)
+        if self.render_mode == "human" and not illegal:
             self.render()
-        return self._observation(), reward, hand.is_over, False, self._info()
+        observation, info = self._outputs(illegal_action=True) if illegal else self._outputs()
+        return observation, reward, self._done, False, info
 
-    def render(self) -> str | None:
-        """The hand as text (``"ansi"``), printed (``"human"``), or nothing without a mode."""
+    def _advance(self, action: int | np.integer[Any]) -> tuple[float, bool]:
+        """Take the action, let the opponents play: ``(reward, illegal)``."""
+        hand = self._hand()
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        try:
+            hand.apply(self._codec.decode(int(action)))
+        except (IllegalAction, ValueError):
+            self._done = True
+            return self.illegal_reward, True
+        self._play_opponents()
+        return self._after_opponents(), False
+
+    def render(self) -> Any:
+        """The hand as text (``"ansi"``, a ``str``), printed (``"human"``), or nothing
+        (``None``) without a mode."""
         if self.render_mode is None or self.hand is None:
             return None
         text = encoding.render_text(self.hand)
@@ -211,6 +414,235 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         return text
 
 
+class MatchEnv(SeatEnv):
+    """One seat of a whole match against three opponents: an episode is a match.
+
+    Hands follow one another (the next hand's leader by the ruleset's rule,
+    :class:`gongzhu.match.Match`) until the match is over: by the ruleset's
+    own end (华牌: a total reaching its ``match_target``, 1000), at ``target``,
+    or after ``hands`` hands.  Each step that ends a hand pays the agent's
+    score of it (as :class:`SeatEnv` does, ``reward`` and ``reward_scale``);
+    the next hand is dealt in the same step, and ``info["hand_over"]`` is
+    ``True``.  The observation is the hand's, followed by ``match``: the four
+    seats' running totals (final scores, relative seats as everywhere, times
+    ``reward_scale`` of final scores: 0.001 by default) and the number of hands
+    played.
+
+    The other parameters are :class:`SeatEnv`'s.
+
+    :raises GongzhuError: a match that cannot end (no ``target``, no ``hands``
+        and a ruleset with no end of its own, as 39baobao).
+    """
+
+    def __init__(
+        self,
+        rules: RulesLike = None,
+        seat: int = 0,
+        bots: Opponent | Sequence[Opponent] = "random",
+        render_mode: str | None = None,
+        *,
+        target: int | None = None,
+        hands: int | None = None,
+        reward: Literal["raw", "final"] = encoding.DEFAULT_REWARD,
+        reward_scale: float | None = None,
+        illegal_reward: float | Literal["auto"] = "auto",
+    ) -> None:
+        self._hand_over = False
+        self.target = target
+        """The total that ends the match (``None``: the ruleset's own end)."""
+        self.max_hands = hands
+        """The most hands a match has (``None``: no limit)."""
+        super().__init__(
+            rules,
+            seat,
+            bots,
+            render_mode,
+            reward=reward,
+            reward_scale=reward_scale,
+            illegal_reward=illegal_reward,
+        )
+        if hands is None and target is None and not self.rules.decides_match_end:
+            raise GongzhuError(
+                f"a match of {self.rules!r} never ends by itself: give target= or hands="
+            )
+        self.match: Match | None = None
+        """The match being played (``None`` before the first reset)."""
+        self._totals_scale = encoding.DEFAULT_SCALES["final"]
+
+    def _observation_space(self) -> Any:
+        import numpy
+        from gymnasium import spaces
+
+        high = encoding.observation_high(self.rules)
+        low = numpy.zeros(len(high) + _SEATS + 1, dtype=numpy.float32)
+        low[len(high) : len(high) + _SEATS] = -_MATCH_BOUND
+        top = numpy.concatenate([high, numpy.full(_SEATS + 1, _MATCH_BOUND, numpy.float32)])
+        return spaces.Box(low=low, high=top.astype(numpy.float32), dtype=numpy.float32)
+
+    def _observation(self) -> npt.NDArray[np.float32]:
+        import numpy
+
+        size = self._codec.observation_size
+        out = numpy.empty(size + _SEATS + 1, dtype=numpy.float32)
+        self.encoder.observation(self.seat, out[:size])
+        match = self.match
+        assert match is not None
+        for seat in range(_SEATS):
+            total = match.totals[seat] * self._totals_scale
+            out[size + (seat - self.seat) % _SEATS] = max(-_MATCH_BOUND, min(_MATCH_BOUND, total))
+        out[-1] = min(len(match.hands), _MATCH_BOUND)
+        return out
+
+    def _deal(self, seed: int | None, options: dict[str, Any] | None) -> HandState:
+        deal = (options or {}).get("deal")
+        if deal is not None:
+            raise ValueError("a match deals its own hands: reset(options={'deal': ...}) is refused")
+        self.match = self.rules.new_match(seed, target=self.target, hands=self.max_hands)
+        return self.match.new_hand()
+
+    def _after_opponents(self) -> float:
+        hand = self._hand()
+        match = self.match
+        assert match is not None
+        paid = 0.0
+        self._hand_over = False
+        while hand.is_over:
+            paid += self.reward.of(hand)[self.seat]
+            match.record_hand(hand)
+            self._hand_over = True
+            if match.is_over:
+                self._done = True
+                return paid
+            hand = self.hand = match.new_hand()
+            self.encoder.reset(hand)
+            self._play_opponents()
+        return paid
+
+    def _outputs(self, **extra: Any) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        return self._observation(), self._info(**extra)
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        info = super()._info(**extra)
+        info["hand_over"] = self._hand_over
+        if self.match is not None:
+            info["totals"] = tuple(self.match.totals)
+        return info
+
+
+class SeatVectorEnv(VectorEnv):
+    """``num_envs`` :class:`SeatEnv` hands stepped together, behind Gymnasium's vector API.
+
+    One process, no pickling: each step takes a batch of actions and returns
+    batched observations (``num_envs`` rows written in place), rewards and
+    flags.  An episode that ends is reset in the same step (Gymnasium's
+    ``AutoresetMode.SAME_STEP``): its last observation is in
+    ``info["final_obs"]`` (an object array, ``None`` for the others, with the
+    boolean ``info["_final_obs"]``), and the returned row is the next hand's.
+    ``info["action_mask"]`` is the ``(num_envs, actions)`` ``int8`` masks and
+    :meth:`action_masks` the same as booleans.
+
+    :param num_envs: how many hands at once.
+    :param kwargs: :class:`SeatEnv`'s parameters, the same for every hand.
+    """
+
+    def __init__(self, num_envs: int = 8, **kwargs: Any) -> None:
+        import numpy
+        from gymnasium.vector import AutoresetMode
+        from gymnasium.vector.utils import batch_space
+
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs!r}")
+        self.envs = [SeatEnv(**kwargs) for _ in range(num_envs)]
+        """The hands' environments."""
+        first = self.envs[0]
+        self.num_envs = num_envs
+        self.metadata = {
+            "autoreset_mode": AutoresetMode.SAME_STEP,
+            "render_modes": [],
+        }
+        self.render_mode = None
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = batch_space(first.observation_space, num_envs)
+        self.action_space = batch_space(first.action_space, num_envs)
+        size = encoding.observation_size(first.rules)
+        actions = first._codec.action_size
+        self._obs = numpy.zeros((num_envs, size), dtype=numpy.float32)
+        self._masks = numpy.zeros((num_envs, actions), dtype=numpy.int8)
+        self._rewards = numpy.zeros(num_envs, dtype=numpy.float64)
+        self._terminated = numpy.zeros(num_envs, dtype=numpy.bool_)
+        self._truncated = numpy.zeros(num_envs, dtype=numpy.bool_)
+
+    def _row(self, i: int) -> None:
+        env = self.envs[i]
+        env.encoder.observation(env.seat, self._obs[i])
+        env.encoder.action_mask(env.seat, self._masks[i])
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Reset every hand; ``seed`` an int seeds hand ``i`` with ``seed + i``."""
+        seeds: list[int | None]
+        if seed is None:
+            seeds = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
+        for i, env in enumerate(self.envs):
+            env.reset(seed=seeds[i], options=options)
+            self._row(i)
+        return self._obs.copy(), {"action_mask": self._masks.copy()}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """Step every hand with its action; hands that end are reset at once."""
+        import numpy
+
+        info: dict[str, Any] = {}
+        final: Any = None
+        for i, env in enumerate(self.envs):
+            reward, illegal = env._advance(actions[i])
+            self._rewards[i] = reward
+            terminated = self._terminated[i] = env._done
+            if terminated:
+                if final is None:
+                    final = numpy.full(self.num_envs, None, dtype=object)
+                    info["_final_obs"] = numpy.zeros(self.num_envs, dtype=numpy.bool_)
+                    info["illegal_action"] = numpy.zeros(self.num_envs, dtype=numpy.bool_)
+                final[i] = env._observation()
+                info["_final_obs"][i] = True
+                info["illegal_action"][i] = illegal
+                env.reset()
+            self._row(i)
+        if final is not None:
+            info["final_obs"] = final
+        info["action_mask"] = self._masks.copy()
+        return (
+            self._obs.copy(),
+            self._rewards.copy(),
+            self._terminated.copy(),
+            self._truncated.copy(),
+            info,
+        )
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Each hand's legal actions now, as a ``(num_envs, actions)`` boolean array."""
+        return self._masks.astype(bool)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release."""
+
+
 def _register() -> None:
     try:
         import gymnasium
@@ -218,6 +650,8 @@ def _register() -> None:
         return
     if ENV_ID not in gymnasium.registry:
         gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:SeatEnv")
+    if MATCH_ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=MATCH_ENV_ID, entry_point=f"{__name__}:MatchEnv")
 
 
 _register()

@@ -25,19 +25,22 @@ first card; with two decks the first seat dealt a ♣2 leads), part of it.
 shows, secret sales, two-deck pairs): ``num_distinct_actions`` is
 :func:`~gongzhu.envs.encoding.action_size` of the ruleset.
 
-**Returns** are the raw points of the hand (:attr:`ScoreSheet.raw
-<gongzhu.scoring.ScoreSheet.raw>`), paid at the end.  The game's utility
-bounds are twice the extremes :func:`~gongzhu.envs.encoding.score_bounds`
-finds.
+**Returns** are the rewards of :mod:`gongzhu.envs.encoding`, paid at the
+end: by default each seat's raw points (:attr:`ScoreSheet.raw
+<gongzhu.scoring.ScoreSheet.raw>`) times 0.01, as in the other adapters.
+The game's utility bounds are twice the extremes
+:func:`~gongzhu.envs.encoding.score_bounds` finds, on the same scale.
 
-**Observations** come from :meth:`HandState.view <gongzhu.hand.HandState.view>`
-(:class:`~gongzhu.view.SeatView`) alone.  The observation tensor is
-:func:`~gongzhu.envs.encoding.encode_observation`; the information state
-tensor adds the seat's first dealt card and which seats had a 首明 turn;
-the information state string is the seat's view with its first card and
-every turn so far as the seat saw it (another seat's secret sale shows only
-its size), so it has perfect recall.  While the cards are dealt a seat
-knows only its first card, as in the 首明 phase.
+**Observations** are what the seat may know, kept up to date by the
+state's :class:`~gongzhu.envs.fast.HandEncoder`.  The observation tensor
+is the observation vector of :mod:`gongzhu.envs.encoding`; the information
+state tensor is the observation followed by the history (who played which
+card in which trick, who led each trick, and with 首明 the seat's first
+card and who had a 首明 turn); the information state string is the seat's
+view and every turn so far as the seat saw it (another seat's secret sale
+shows only its size).  Both have perfect recall, and one information state
+has one tensor.  With 首明 a seat knows its first card from the moment it
+is dealt; without, the order of its cards is no part of what it knows.
 
 **Resampling**: :meth:`GongzhuState.resample_from_infostate` deals the
 hidden cards with :func:`gongzhu.bots.sample_deal` and replays the public
@@ -45,17 +48,22 @@ turns, so OpenSpiel's IS-MCTS searches over deals the seat cannot tell
 from the real one.
 
 The game parameters are ``rules``, the ruleset's variant names joined by
-``+`` (default ``"39baobao"``), and ``options``, its options as
-``name=value`` pairs joined by ``,`` (values read as JSON, else as text;
-default none).  This module imports without OpenSpiel installed (so that
+``+`` (default ``"39baobao"``); ``options``, its options as ``name:value``
+items joined by ``;`` (``name=value`` and ``,`` are read too; values read
+as JSON, else as text; default none); ``reward`` (``"raw"`` or
+``"final"``) and ``reward_scale`` (0: the kind's default).  The game keeps
+them in canonical form, so that its game string loads the same game again
+and it pickles.  This module imports without OpenSpiel installed (so that
 documentation builds); then it registers nothing and building a game
 raises :class:`ImportError`.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -74,7 +82,7 @@ if TYPE_CHECKING:
     import pyspiel
 
     from ..hand import HandState
-    from ..scoring import ScoreSheet
+    from .fast import HandEncoder
 
     _Game = pyspiel.Game
     _State = pyspiel.State
@@ -95,6 +103,7 @@ __all__ = [
     "GongzhuGame",
     "GongzhuObserver",
     "GongzhuState",
+    "options_parameter",
     "parse_options",
 ]
 
@@ -110,31 +119,58 @@ _MISSING: Final = (
 _SEATS: Final = 4
 _CARDS: Final = 52
 _RESAMPLE_TRIES: Final = 500
+_UNSAFE: Final = re.compile(r"[,;=()]")
 
 
 def parse_options(text: str) -> dict[str, Any]:
-    """The ruleset options of the ``options`` game parameter (``"name=value,..."``).
+    """The ruleset options of the ``options`` game parameter.
 
-    Each value is read as JSON (``3``, ``true``, ``"exact"``) and, when that
-    fails, taken as text (``zero_sum=exact``).
+    Items are ``name:value`` (the form :func:`options_parameter` writes, which
+    survives OpenSpiel's game strings) or ``name=value``, separated by ``;`` or
+    ``,``.  Each value is read as JSON (``3``, ``true``, ``"exact"``) and, when
+    that fails, taken as text (``zero_sum:exact``).
 
-    :raises GongzhuError: an item that is not ``name=value``.
+    :raises GongzhuError: an item that is neither ``name:value`` nor ``name=value``.
     """
     options: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise GongzhuError(f"game parameter options: {item!r} is not name=value")
+    for item in filter(None, (part.strip() for part in re.split(r"[;,]", text))):
+        cut = min((item.find(sep) for sep in ":=" if sep in item), default=-1)
+        name, value = item[:cut].strip(), item[cut + 1 :].strip()
+        if cut < 0 or not name:
+            raise GongzhuError(f"game parameter options: {item!r} is not name:value")
         try:
-            options[name.strip()] = json.loads(value)
+            options[name] = json.loads(value)
         except json.JSONDecodeError:
-            options[name.strip()] = value.strip()
+            options[name] = value
     return options
 
 
-def _rules_of(params: dict[str, Any]) -> Rules:
-    names = [name.strip() for name in str(params.get("rules", DEFAULT_RULES)).split("+")]
-    return load_rules(*filter(None, names), **parse_options(str(params.get("options", ""))))
+def options_parameter(options: dict[str, Any]) -> str:
+    """The ``options`` game parameter of ruleset ``options``: ``name:value`` items joined by
+    ``;``, in name order, which :func:`parse_options` reads back and OpenSpiel's game
+    strings carry unchanged (``pyspiel.load_game(str(game))`` gives the same game).
+
+    :raises GongzhuError: a name or value that a game string cannot carry (one
+        holding ``,``, ``;``, ``=``, ``(`` or ``)``: a list, say).
+    """
+    items = []
+    for name, value in sorted(options.items()):
+        text = value if isinstance(value, str) else json.dumps(value, separators=(",", ":"))
+        if isinstance(value, str):
+            try:
+                json.loads(value)
+            except json.JSONDecodeError:
+                pass
+            else:  # text that reads as JSON ("true", "3"): keep it a string
+                text = json.dumps(value)
+        for part in (name, text):
+            if _UNSAFE.search(part) or ":" in name:
+                raise GongzhuError(
+                    f"the ruleset option {name}={value!r} cannot be written in an OpenSpiel "
+                    "game string (it holds one of , ; = ( ))"
+                )
+        items.append(f"{name}:{text}")
+    return ";".join(items)
 
 
 def _game_type() -> pyspiel.GameType:
@@ -152,7 +188,12 @@ def _game_type() -> pyspiel.GameType:
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"rules": DEFAULT_RULES, "options": ""},
+        parameter_specification={
+            "rules": DEFAULT_RULES,
+            "options": "",
+            "reward": encoding.DEFAULT_REWARD,
+            "reward_scale": 0.0,
+        },
     )
 
 
@@ -164,27 +205,51 @@ def _max_turns(rules: Rules) -> int:
 class GongzhuGame(_Game):  # type: ignore[misc,valid-type]
     """The ``python_gongzhu`` game: one hand of a ruleset (see the module docs).
 
-    :param params: the game parameters ``rules`` and ``options`` (strings).
+    :param params: the game parameters: ``rules`` and ``options`` (strings),
+        ``reward`` (``"raw"`` or ``"final"``) and ``reward_scale`` (a float; 0,
+        the default, for the kind's default scale).  The game keeps them in a
+        canonical form (``options`` as :func:`options_parameter` writes them, the
+        scale actually used), so that ``pyspiel.load_game(str(game))`` gives the
+        same game.
     :ivar rules: the ruleset played.
+    :ivar reward: what a hand pays (:class:`~gongzhu.envs.encoding.Reward`).
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         if pyspiel is None:
             raise ImportError(_MISSING)
-        params = {"rules": DEFAULT_RULES, "options": "", **(params or {})}
-        rules = _rules_of(params)
-        bounds = encoding.score_bounds(rules)
+        params = {
+            "rules": DEFAULT_RULES,
+            "options": "",
+            "reward": encoding.DEFAULT_REWARD,
+            "reward_scale": 0.0,
+            **(params or {}),
+        }
+        options = parse_options(str(params["options"]))
+        names = [name.strip() for name in str(params["rules"]).split("+")]
+        rules = load_rules(*filter(None, names), **options)
+        scale = float(params["reward_scale"])
+        reward = encoding.make_reward(str(params["reward"]), scale if scale else None)
+        low, high = reward.bounds(rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=encoding.action_size(rules),
             max_chance_outcomes=_CARDS,
             num_players=_SEATS,
-            min_utility=float(2 * min(bounds.raw_low, 0)),
-            max_utility=float(2 * max(bounds.raw_high, 0)),
+            min_utility=2 * min(low, 0.0),
+            max_utility=2 * max(high, 0.0),
             utility_sum=None,
             max_game_length=_max_turns(rules),
         )
+        params = {
+            **params,
+            "rules": "+".join(filter(None, names)),
+            "options": options_parameter(options),
+            "reward": reward.kind,
+            "reward_scale": reward.scale,
+        }
         super().__init__(_game_type(), info, params)
         self.rules: Rules = rules
+        self.reward: encoding.Reward = reward
 
     def new_initial_state(self) -> GongzhuState:
         """The state before the deal (a chance node)."""
@@ -203,47 +268,70 @@ class GongzhuState(_State):  # type: ignore[misc,valid-type]
     """A state of the hand: the deal under way, or a :class:`~gongzhu.hand.HandState`.
 
     :ivar order: the card indices dealt so far, in dealing order.
-    :ivar hand: the hand once every card is dealt (``None`` before).
+    :ivar encoder: the :class:`~gongzhu.envs.fast.HandEncoder` following the hand
+        once every card is dealt (``None`` before).
     """
 
     def __init__(self, game: GongzhuGame) -> None:
         super().__init__(game)
         self.rules: Rules = game.rules
         self.order: list[int] = []
-        self.hand: HandState | None = None
+        self.encoder: HandEncoder | None = None
+        self._player = _CHANCE  # kept up to date: OpenSpiel asks for it many times a step
+        self._reward: encoding.Reward = game.reward
         self._undealt = [self.rules.table.copies] * _CARDS
-        self._sheet: ScoreSheet | None = None
+        self._remaining = list(range(_CARDS))  # the cards with a copy left to deal
+        self._returns: list[float] | None = None
+
+    @property
+    def hand(self) -> HandState | None:
+        """The hand once every card is dealt (``None`` before).
+
+        The encoder holds it: OpenSpiel clones a Python state by deep-copying each of its
+        attributes apart, which would give two attributes two copies of the hand.
+        """
+        encoder = self.encoder
+        return None if encoder is None else encoder.hand
 
     # -- the OpenSpiel API -----------------------------------------------------------------
 
     def current_player(self) -> int:
         """The seat to move, or ``pyspiel.PlayerId.CHANCE`` / ``TERMINAL``."""
-        if self.hand is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        seat = self.hand.to_move
-        return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.hand is not None and player == self.hand.to_move
-        codec = encoding.layout(self.rules)
-        return sorted(codec.encode(action) for action in self.hand.legal_actions())
+        assert self.encoder is not None and player == self._player
+        return self.encoder.legal_indices()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards that may be dealt next, each with its probability."""
         left = _CARDS * self.rules.table.copies - len(self.order)
-        return [(card, count / left) for card, count in enumerate(self._undealt) if count]
+        if self.rules.table.copies == 1:
+            return list(zip(self._remaining, itertools.repeat(1.0 / left)))
+        undealt = self._undealt
+        return [(card, undealt[card] / left) for card in self._remaining]
 
     def _apply_action(self, action: int) -> None:
         if self.hand is None:
             if not self._undealt[action]:
                 raise GongzhuError(f"card {Card.from_index(action)} is dealt out already")
             self._undealt[action] -= 1
+            if not self._undealt[action]:
+                self._remaining.remove(action)
             self.order.append(action)
             if len(self.order) == _CARDS * self.rules.table.copies:
                 deal = Deal(tuple(Card.from_index(index) for index in self.order))
-                self.hand = self.rules.new_hand(deal=deal)
+                from .fast import HandEncoder
+
+                hand = self.rules.new_hand(deal=deal)
+                self.encoder = HandEncoder(self.rules, information_state=True)
+                self.encoder.reset(hand)
+                self._player = _player_of(hand)
             return
-        self.hand.apply(encoding.decode_action(self.rules, action))
+        playing = self.hand
+        assert playing is not None
+        playing.apply(encoding.layout(self.rules).decode(action))
+        self._player = _player_of(playing)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -252,16 +340,17 @@ class GongzhuState(_State):  # type: ignore[misc,valid-type]
 
     def is_terminal(self) -> bool:
         """Whether every card has been played."""
-        return self.hand is not None and self.hand.is_over
+        return self._player == _TERMINAL
 
     def returns(self) -> list[float]:
-        """Each seat's raw points once the hand is over (zeros before)."""
+        """Each seat's reward once the hand is over, zeros before: by default its raw
+        points times 0.01 (the game's ``reward`` and ``reward_scale``)."""
         if not self.is_terminal():
             return [0.0] * _SEATS
-        if self._sheet is None:
+        if self._returns is None:
             assert self.hand is not None
-            self._sheet = self.hand.score()
-        return [float(points) for points in self._sheet.raw]
+            self._returns = list(self._reward.of(self.hand))
+        return self._returns[:]
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float] | None = None
@@ -309,15 +398,16 @@ class GongzhuState(_State):  # type: ignore[misc,valid-type]
     # -- resampling ------------------------------------------------------------------------
 
     def _resample_deal(self, game: GongzhuGame, player: int, rng: random.Random) -> GongzhuState:
-        """During the deal: the player's first card kept, every other dealt card redrawn."""
-        known = self.order[player] if len(self.order) > player else None
+        """During the deal: with 首明 the player's first card kept, every other dealt card
+        redrawn."""
+        known = _first_card(self, player)
         deck = [card for card in range(_CARDS) for _ in range(self.rules.table.copies)]
         if known is not None:
             deck.remove(known)
         rng.shuffle(deck)
         state = game.new_initial_state()
         for position in range(len(self.order)):
-            state.apply_action(known if position == player else deck.pop())
+            state.apply_action(known if known is not None and position == player else deck.pop())
         return state
 
     def _order_of(
@@ -339,15 +429,15 @@ class GongzhuState(_State):  # type: ignore[misc,valid-type]
             cards = list(cards)
             rng.shuffle(cards)
             first: Card | None
-            if seat == player:
+            if not self.rules.first_shows:
+                first = None  # no 首明: the order of a seat's cards is no one's knowledge
+            elif seat == player:
                 first = Card.from_index(self.order[player])
             elif seat in shown_first:
                 first = shown_first[seat]
-            elif self.rules.first_shows:
+            else:
                 wanted = seat in first_turns
                 first = next((c for c in cards if bool(c.bit & showable) == wanted), None)
-            else:
-                first = None
             if first is not None and first in cards:
                 cards.remove(first)
                 cards.insert(0, first)
@@ -385,6 +475,11 @@ class GongzhuState(_State):  # type: ignore[misc,valid-type]
         except (GongzhuError, pyspiel.SpielError):
             return None
         return state
+
+
+def _player_of(hand: HandState) -> int:
+    seat = hand.to_move
+    return _TERMINAL if seat is None else seat
 
 
 def _kind(action: Action) -> ShowKind | None:
@@ -430,18 +525,35 @@ def _view_lines(view: SeatView) -> list[str]:
     return lines
 
 
+def _first_card(state: GongzhuState, player: int) -> int | None:
+    """The index of ``player``'s first dealt card when the ruleset has 首明 (which makes it
+    part of what the seat knows) and it is dealt; else ``None``."""
+    if not state.rules.first_shows or len(state.order) <= player:
+        return None
+    return state.order[player]
+
+
+def _first_turns(state: GongzhuState) -> set[int]:
+    if state.hand is None or not state.rules.first_shows:
+        return set()
+    return {seat for seat, action in state.hand.history if _kind(action) is ShowKind.FIRST}
+
+
 class GongzhuObserver:
     """OpenSpiel's observer of a :class:`GongzhuState` (the ``PyObserver`` interface).
 
-    With ``perfect_recall`` (the information state) the tensor is the
-    :func:`~gongzhu.envs.encoding.encode_observation` vector, then 52
-    entries for the seat's first dealt card and 4 for the seats (relative)
-    that had a 首明 turn; the string lists the view and every turn so far.
-    Without it, the tensor is the observation vector and the string the
-    view.  Private information: ``SINGLE_PLAYER`` (the default) sees the
-    seat's own cards; ``NONE`` sees no holding (and the seat's own
-    secret sales only by their size); ``ALL_PLAYERS`` adds every seat's
-    holding (``holdings``: 4 × 52 entries, relative seats) to the public part.
+    Without ``perfect_recall`` the tensor is the seat's observation vector;
+    with it (the information state) the observation followed by the history
+    (:func:`~gongzhu.envs.encoding.information_state_segments`: with 首明
+    the seat's first card and who had a 首明 turn, then who played which card
+    in which trick and who led each trick), and the string lists the view and
+    every turn so far.  Both come from the state's
+    :class:`~gongzhu.envs.fast.HandEncoder`.  Private information:
+    ``SINGLE_PLAYER`` (the default) sees the seat's own cards; ``NONE`` sees
+    no holding (and the seat's own secret sales only by their size);
+    ``ALL_PLAYERS`` adds every seat's holding (``holdings``: 4 × 52 entries,
+    relative seats).  :attr:`dict` names the tensor's parts: ``observation``,
+    ``history`` (with perfect recall) and ``holdings`` (with every seat's cards).
 
     :raises ValueError: observer parameters (there are none).
     """
@@ -461,12 +573,14 @@ class GongzhuObserver:
             if private == pyspiel.PrivateInfoType.ALL_PLAYERS
             else "single"
         )
-        size = encoding.observation_size(rules)
-        pieces = [("observation", size)]
+        codec = encoding.layout(rules)
+        self._size = codec.observation_size
+        self._state_size = codec.information_state_size if self.perfect_recall else self._size
+        pieces = [("observation", codec.observation_size)]
+        if self.perfect_recall:
+            pieces.append(("history", codec.information_state_size - codec.observation_size))
         if self.private == "all":
             pieces.append(("holdings", _SEATS * _CARDS))
-        if self.perfect_recall:
-            pieces += [("first_card", _CARDS), ("first_turns", _SEATS)]
         self.tensor: npt.NDArray[np.float32] = numpy.zeros(sum(n for _, n in pieces), numpy.float32)
         self.dict: dict[str, npt.NDArray[np.float32]] = {}
         start = 0
@@ -494,15 +608,34 @@ class GongzhuObserver:
 
     def set_from(self, state: GongzhuState, player: int) -> None:
         """Fill :attr:`tensor` with ``state`` as ``player`` observes it."""
+        encoder = state.encoder
+        if encoder is not None and self.private == "single":
+            if self.perfect_recall:
+                encoder.information_state(player, self.tensor)
+            else:
+                encoder.observation(player, self.tensor)
+            return
         self.tensor.fill(0)
+        if not state.order:  # nothing dealt (OpenSpiel sizes tensors on a new state)
+            return
+        first = _first_card(state, player) if self.private != "none" else None
         view = self._view(state, player)
-        observation = self.dict["observation"]
-        codec = encoding.layout(self.rules)
-        first = state.order[player] if len(state.order) > player else None
+        part = self.tensor[: self._state_size]
         if view is not None:
-            observation[:] = encoding.encode_observation(self.rules, view)
-        elif first is not None and self.private != "none":
-            observation[codec.segment("holding").start + first] = 1  # dealing: the first card
+            if self.perfect_recall:
+                part[:] = encoding.encode_information_state(
+                    self.rules,
+                    view,
+                    first_card=None if first is None else Card.from_index(first),
+                    first_turns=_first_turns(state),
+                )
+            else:
+                part[:] = encoding.encode_observation(self.rules, view)
+        elif first is not None:  # dealing: a seat knows its first card (with 首明)
+            codec = encoding.layout(self.rules)
+            part[codec.segment("holding").start + first] = 1
+            if self.perfect_recall:
+                part[codec.segment("first-card").start + first] = 1
         if self.private == "all":
             holdings = self.dict["holdings"]
             for seat in range(_SEATS):
@@ -514,19 +647,12 @@ class GongzhuObserver:
                 )
                 for card in cards:
                     holdings[row * _CARDS + card.index] += 1
-        if self.perfect_recall:
-            if first is not None and self.private != "none":
-                self.dict["first_card"][first] = 1
-            if state.hand is not None:
-                for seat, action in state.hand.history:
-                    if _kind(action) is ShowKind.FIRST:
-                        self.dict["first_turns"][(seat - player) % _SEATS] = 1
 
     def string_from(self, state: GongzhuState, player: int) -> str:
         """``state`` as ``player`` observes it, as text."""
         lines = [f"seat {player}"]
-        first = state.order[player] if len(state.order) > player else None
-        if self.private != "none" and first is not None:
+        first = _first_card(state, player) if self.private != "none" else None
+        if first is not None:
             lines.append(f"first card {Card.from_index(first).symbol}")
         if self.private == "all":
             for seat in range(_SEATS):
@@ -550,4 +676,8 @@ class GongzhuObserver:
 
 
 if pyspiel is not None:
+    _CHANCE = int(pyspiel.PlayerId.CHANCE)
+    _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
     pyspiel.register_game(_game_type(), GongzhuGame)
+else:
+    _CHANCE, _TERMINAL = -1, -4

@@ -2,13 +2,14 @@
 
 It follows PettingZoo's classic games: agents ``player_0`` … ``player_3``
 are seats 0-3; each observation is a dict of ``observation`` (the seat's
-:func:`~gongzhu.envs.encoding.encode_observation`, a ``float32`` Box) and
+observation vector, :mod:`gongzhu.envs.encoding`, a ``float32`` Box) and
 ``action_mask`` (an ``int8`` Box, all zeros for a seat not to move); actions
 are :func:`~gongzhu.envs.encoding.encode_action` indices of one ``Discrete``
 space.  Rewards are 0 until the hand ends, then every agent receives its
-final score (:meth:`HandState.returns <gongzhu.hand.HandState.returns>`) and
-is terminated.  ``reset(seed=...)`` makes the deals reproducible: the seed
-starts a sequence of hand seeds, one per reset.
+score of the hand (by default raw points times 0.01: see
+:class:`~gongzhu.envs.encoding.Reward`) and is terminated.
+``reset(seed=...)`` makes the deals reproducible: the seed starts a
+sequence of hand seeds, one per reset.
 
 Use :func:`env` (wrapped like the classic games) or :class:`raw_env`::
 
@@ -22,6 +23,11 @@ Use :func:`env` (wrapped like the classic games) or :class:`raw_env`::
         if not (termination or truncation):
             action = game.action_space(agent).sample(observation["action_mask"])
         game.step(action)
+
+``observation_key="observations"`` names the vector as RLlib's
+action-masking module reads it (:doc:`/scale`).  The observations come from
+:class:`~gongzhu.envs.fast.HandEncoder`, which keeps them up to date as the
+hand is played.
 
 This module imports without PettingZoo installed (so that documentation
 builds); building an environment then raises :class:`ImportError`.
@@ -41,17 +47,29 @@ if TYPE_CHECKING:
     import numpy.typing as npt
     from gymnasium import spaces
     from pettingzoo import AECEnv
+    from pettingzoo.utils.wrappers import (
+        AssertOutOfBoundsWrapper,
+        OrderEnforcingWrapper,
+        TerminateIllegalWrapper,
+    )
 
     from ..hand import HandState
     from ..plugin import Deal
+    from .fast import HandEncoder
 else:
     try:
         from pettingzoo import AECEnv
-    except ImportError:  # the module stays importable (docs, doctest collection)
-        AECEnv = encoding.stand_in(
-            "pettingzoo.AECEnv",
-            "gongzhu.envs.pettingzoo needs PettingZoo: python -m pip install 'gongzhu[pettingzoo]'",
+        from pettingzoo.utils.wrappers import (
+            AssertOutOfBoundsWrapper,
+            OrderEnforcingWrapper,
+            TerminateIllegalWrapper,
         )
+    except ImportError:  # the module stays importable (docs, doctest collection)
+        _MISSING = (
+            "gongzhu.envs.pettingzoo needs PettingZoo: python -m pip install 'gongzhu[pettingzoo]'"
+        )
+        AECEnv = encoding.stand_in("pettingzoo.AECEnv", _MISSING)
+        AssertOutOfBoundsWrapper = OrderEnforcingWrapper = TerminateIllegalWrapper = AECEnv
 
 
 __all__ = ["AGENTS", "env", "raw_env"]
@@ -59,35 +77,45 @@ __all__ = ["AGENTS", "env", "raw_env"]
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 """The agents, seat by seat."""
 
+_SEAT = {agent: seat for seat, agent in enumerate(AGENTS)}
+
 
 def env(
     rules: RulesLike = None,
     render_mode: str | None = None,
     *,
+    reward: Literal["raw", "final"] = encoding.DEFAULT_REWARD,
+    reward_scale: float | None = None,
     illegal_reward: float | Literal["auto"] | None = "auto",
+    observation_key: str = "observation",
 ) -> AECEnv:
     """A wrapped :class:`raw_env`, as PettingZoo's classic games build theirs.
 
-    The wrappers: PettingZoo's ``TerminateIllegalWrapper`` (an action outside
-    the mask ends the hand, the offender receiving ``illegal_reward`` and the
-    others 0; ``illegal_reward=None`` leaves it out, so that an illegal
-    action raises :class:`~gongzhu.errors.IllegalAction`), then
-    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``.  The default
-    ``"auto"`` is the ruleset's
-    :func:`~gongzhu.envs.encoding.default_illegal_reward`, below any hand's
-    result (-59 208 for 39baobao, -692 808 for two-deck).
+    The wrappers are PettingZoo's: ``TerminateIllegalWrapper`` (an action
+    outside the mask ends the hand, the offender receiving ``illegal_reward``
+    and the others 0; ``illegal_reward=None`` leaves it out, so that an
+    illegal action raises :class:`~gongzhu.errors.IllegalAction`), then
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, each
+    subclassed to read the environment's attributes directly rather than
+    through each other (they do the same, faster).  The default ``"auto"``
+    is :meth:`Reward.illegal <gongzhu.envs.encoding.Reward.illegal>`: five
+    spreads of the reward below zero, on the same scale (-14.4 for
+    39baobao's raw points at the default scale).  The other parameters are :class:`raw_env`'s.
     """
-    from pettingzoo.utils import wrappers
-
-    raw = raw_env(rules=rules, render_mode=render_mode)
+    raw = raw_env(
+        rules=rules,
+        render_mode=render_mode,
+        reward=reward,
+        reward_scale=reward_scale,
+        observation_key=observation_key,
+    )
     game: AECEnv = raw
     if illegal_reward == "auto":
-        illegal_reward = encoding.default_illegal_reward(raw.rules)
+        illegal_reward = raw.reward.illegal(raw.rules)
     if illegal_reward is not None:
-        game = wrappers.TerminateIllegalWrapper(game, illegal_reward=float(illegal_reward))
-    game = wrappers.AssertOutOfBoundsWrapper(game)
-    game = wrappers.OrderEnforcingWrapper(game)
-    return game
+        game = _TerminateIllegal(game, illegal_reward=float(illegal_reward))
+    game = _AssertOutOfBounds(game)
+    return _OrderEnforcing(game)
 
 
 class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
@@ -96,6 +124,12 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     :param rules: the ruleset (see :data:`~gongzhu.envs.encoding.RulesLike`).
     :param render_mode: ``"ansi"`` (:meth:`render` returns the text),
         ``"human"`` (it prints it) or ``None``.
+    :param reward: what a hand pays, ``"raw"`` or ``"final"`` scores.
+    :param reward_scale: what the scores are multiplied by (``None``: 0.01
+        for raw points, 0.001 for final scores; see
+        :func:`~gongzhu.envs.encoding.make_reward`).
+    :param observation_key: the key of the observation vector in each
+        observation dict (``"observations"`` for RLlib's action-masking module).
 
     An illegal action raises :class:`~gongzhu.errors.IllegalAction` and leaves
     the hand unchanged (:func:`env` adds the classic games' wrapper that ends
@@ -105,46 +139,64 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
-        "name": "gongzhu_v0",
+        "name": "gongzhu_v1",
         "is_parallelizable": False,
     }
 
-    def __init__(self, rules: RulesLike = None, render_mode: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: RulesLike = None,
+        render_mode: str | None = None,
+        *,
+        reward: Literal["raw", "final"] = encoding.DEFAULT_REWARD,
+        reward_scale: float | None = None,
+        observation_key: str = "observation",
+    ) -> None:
         super().__init__()  # without PettingZoo: ImportError, naming the extra
         import numpy
         from gymnasium import spaces
+
+        from .fast import HandEncoder
 
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']} or None, "
                 f"not {render_mode!r}"
             )
+        if observation_key == "action_mask" or not observation_key:
+            raise ValueError(f"observation_key cannot be {observation_key!r}")
         self.rules: Rules = resolve_rules(rules)
         """The ruleset played."""
+        self.reward: encoding.Reward = encoding.make_reward(reward, reward_scale)
+        """What a hand pays."""
+        self.observation_key = observation_key
+        """The key of the observation vector in each observation dict."""
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
-        size = encoding.action_size(self.rules)
+        self._codec = encoding.layout(self.rules)
+        size = self._codec.action_size
         self.action_spaces: dict[str, spaces.Discrete] = {
             agent: spaces.Discrete(size) for agent in AGENTS
         }
-        self.observation_spaces: dict[str, spaces.Dict] = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(
-                        low=0.0, high=encoding.observation_high(self.rules), dtype=numpy.float32
-                    ),
-                    "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=numpy.int8),
-                }
-            )
-            for agent in AGENTS
-        }
+        space = spaces.Dict(
+            {
+                observation_key: spaces.Box(
+                    low=0.0, high=encoding.observation_high(self.rules), dtype=numpy.float32
+                ),
+                "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=numpy.int8),
+            }
+        )
+        self.observation_spaces: dict[str, spaces.Dict] = dict.fromkeys(AGENTS, space)
         self._seeds = random.Random()
+        self.encoder: HandEncoder = HandEncoder(self.rules)
+        """The encoder following :attr:`hand`."""
         self.hand: HandState = self.rules.new_hand(seed=self._seeds.getrandbits(63))
         """The hand being played (read it; do not apply actions to it)."""
         self._start()
 
     def _start(self) -> None:
+        self.encoder.reset(self.hand)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -164,16 +216,13 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
-        """``agent``'s observation: its encoded view and its action mask."""
-        view = self.hand.view(AGENTS.index(agent))
-        return {
-            "observation": encoding.encode_observation(self.rules, view),
-            "action_mask": encoding.action_mask(self.rules, view.legal_actions),
-        }
+        """``agent``'s observation: its observation vector and its action mask."""
+        observation, mask = self.encoder.observe(_SEAT[agent])
+        return {self.observation_key: observation, "action_mask": mask}
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
         """``agent``'s action mask (zeros unless it is to move)."""
-        return encoding.action_mask(self.rules, self.hand.view(AGENTS.index(agent)).legal_actions)
+        return self.encoder.action_mask(_SEAT[agent])
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new hand.
@@ -198,18 +247,16 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
             self._was_dead_step(action)
             return
         assert action is not None, "a live agent's action cannot be None"
-        self.hand.apply(encoding.decode_action(self.rules, int(action)))
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        if self.hand.is_over:
-            for name, score in zip(AGENTS, self.hand.returns(), strict=True):
-                self.rewards[name] = float(score)
-            self.terminations = dict.fromkeys(self.agents, True)
-            self.agent_selection = AGENTS[(AGENTS.index(agent) + 1) % len(AGENTS)]
-        else:
-            seat = self.hand.to_move
-            assert seat is not None
+        hand = self.hand
+        hand.apply(self._codec.decode(int(action)))
+        seat = hand.to_move
+        if seat is not None:
             self.agent_selection = AGENTS[seat]
+            return  # rewards stay 0 until the hand ends
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict(zip(AGENTS, self.reward.of(hand), strict=True))
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = AGENTS[(_SEAT[agent] + 1) % len(AGENTS)]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -226,3 +273,84 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+# -- the classic games' wrappers, reading the environment's attributes directly -----------
+
+_BEFORE_RESET = frozenset(
+    {"rewards", "terminations", "truncations", "infos", "agent_selection", "num_agents", "agents"}
+)
+
+
+def _direct(name: str) -> property:
+    """A property reading ``name`` from the unwrapped environment (PettingZoo's wrappers
+    find it through ``__getattr__`` at every level, which costs more than a step)."""
+
+    def get(self: Any) -> Any:
+        if name in _BEFORE_RESET and not self._ready():
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._raw, name)
+
+    return property(get, doc=f"The unwrapped environment's ``{name}``.")
+
+
+class _Direct:
+    """The attributes every step reads, from the unwrapped environment."""
+
+    _raw: Any
+
+    def _ready(self) -> bool:
+        return True
+
+    agent_selection = _direct("agent_selection")
+    agents = _direct("agents")
+    rewards = _direct("rewards")
+    terminations = _direct("terminations")
+    truncations = _direct("truncations")
+    infos = _direct("infos")
+    _cumulative_rewards = _direct("_cumulative_rewards")
+
+
+class _TerminateIllegal(_Direct, TerminateIllegalWrapper):
+    def __init__(self, game: AECEnv, illegal_reward: float) -> None:
+        self._raw = game.unwrapped
+        super().__init__(game, illegal_reward)
+
+
+class _AssertOutOfBounds(_Direct, AssertOutOfBoundsWrapper):
+    def __init__(self, game: AECEnv) -> None:
+        self._raw = game.unwrapped
+        self._size = int(self._raw.action_spaces[AGENTS[0]].n)
+        super().__init__(game)
+
+    def step(self, action: Any) -> None:
+        if type(action) is int and 0 <= action < self._size:
+            self.env.step(action)  # in the space: what the parent's check says, faster
+        else:
+            super().step(action)
+
+
+class _OrderEnforcing(_Direct, OrderEnforcingWrapper):
+    def __init__(self, game: AECEnv) -> None:
+        self._raw = game.unwrapped
+        super().__init__(game)
+
+    def _ready(self) -> bool:
+        return self._has_reset
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, npt.NDArray[Any]] | None, float, bool, bool, dict[str, Any]]:
+        """As :meth:`AECEnv.last <pettingzoo.AECEnv.last>` (through the wrappers' ``observe``)."""
+        raw = self._raw
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        agent = raw.agent_selection
+        observation = self.observe(agent) if observe else None
+        return (
+            observation,
+            raw._cumulative_rewards[agent],
+            raw.terminations[agent],
+            raw.truncations[agent],
+            raw.infos[agent],
+        )

@@ -35,6 +35,7 @@ from gongzhu.bots import (
     take_sheep_when_safe,
     void_short_suit,
 )
+from gongzhu.bots.heuristic import points_at_stake
 from gongzhu.hand import HandState
 
 RULES = gongzhu.load_rules()
@@ -116,7 +117,7 @@ def test_every_rule_is_named_and_cites_its_advice() -> None:
 def test_dump_pig_on_discard() -> None:
     s = situation(position(DEAL1, ["AC"]))
     assert dump_pig_on_discard(s) == Play.parse("QS")
-    bot = HeuristicBot(rules=RULES)
+    bot = HeuristicBot(rules=RULES, check=0)
     assert bot.choose(s.view) == Play.parse("QS")
     assert bot.last_rule == "dump_pig_on_discard"
 
@@ -244,3 +245,41 @@ def test_heuristic_beats_nothing_but_plays_whole_hands(names: tuple[str, ...]) -
     for seed in range(3):
         bots = [make_bot("heuristic", seed=seat, rules=rules) for seat in range(4)]
         assert play_hand(rules.new_hand(seed=seed), bots).is_over
+
+
+def test_points_at_stake_where_a_play_moves_points() -> None:
+    assert not points_at_stake(situation(position(DEAL1)))  # a lead
+    assert points_at_stake(situation(position(DEAL1, ["AC"])))  # the pig among the discards
+    # seat 2 follows clubs: nothing worth points in the trick or in its clubs
+    assert not points_at_stake(situation(position(DEAL1, ["AC", "2D"])))
+
+
+def test_the_check_searches_where_points_are_at_stake() -> None:
+    hands = [RULES.new_hand(seed=seed) for seed in range(3)]
+    overruled = 0
+    for hand in hands:
+        for phase_action in [Show(())] * 4:
+            hand.apply(phase_action)
+        bots = [HeuristicBot(seat, rules=RULES, format="2v2") for seat in range(4)]
+        twins = [HeuristicBot(seat, rules=RULES, format="2v2") for seat in range(4)]
+        plain = [HeuristicBot(seat, rules=RULES, format="2v2", check=0) for seat in range(4)]
+        while not hand.is_over:
+            seat = hand.to_move
+            assert seat is not None
+            view = hand.view(seat)
+            action = bots[seat].choose(view)
+            assert action in view.legal_actions
+            assert twins[seat].choose(view) == action  # the same for a seat's seed
+            by_rules = plain[seat].choose(view)
+            if action != by_rules:
+                overruled += 1
+                assert bots[seat].last_rule == "checked"
+                assert points_at_stake(Situation(view, RULES, bots[seat].format))
+            hand.apply(action)
+        assert all(bot._checker is None for bot in plain)
+    assert overruled > 0
+
+
+def test_a_negative_check_is_refused() -> None:
+    with pytest.raises(ValueError, match="check must be"):
+        HeuristicBot(rules=RULES, check=-1)

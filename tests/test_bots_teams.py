@@ -91,17 +91,17 @@ def test_telling_the_format_reaches_the_bots_that_listen() -> None:
 
 def test_the_heuristic_gives_the_sheep_to_its_partner() -> None:
     view = position(SHEEP_DEAL, ("AD", "8D")).view(0)
-    team = HeuristicBot(rules=RULES, format="2v2")
+    team = HeuristicBot(rules=RULES, format="2v2", check=0)
     assert team.choose(view) == Play.parse("JD") and team.last_rule == "feed_partner"
-    alone = HeuristicBot(rules=RULES)
+    alone = HeuristicBot(rules=RULES, check=0)
     assert alone.choose(view) != Play.parse("JD")  # the ♦A is an opponent's: keep the sheep
     assert feed_partner(gongzhu.bots.Situation(view, RULES)) is None
 
 
 def test_the_heuristic_keeps_the_pig_from_its_partner() -> None:
     view = position(PIG_DEAL, ("AC", "9C")).view(0)
-    assert HeuristicBot(rules=RULES).choose(view) == Play.parse("QS")  # 垫猪 on another seat
-    team = HeuristicBot(rules=RULES, format="2v2")
+    assert HeuristicBot(rules=RULES, check=0).choose(view) == Play.parse("QS")  # 垫猪 elsewhere
+    team = HeuristicBot(rules=RULES, format="2v2", check=0)
     choice = team.choose(view)
     assert choice != Play.parse("QS") and team.last_rule == "feed_partner"
     assert all(RULES.table.base_value(card) == 0 for card in choice.cards)
@@ -109,8 +109,8 @@ def test_the_heuristic_keeps_the_pig_from_its_partner() -> None:
 
 def test_the_heuristic_does_not_drop_the_pig_under_its_partners_ace() -> None:
     view = position(GUARD_DEAL, ("AS", "TS")).view(0)
-    assert HeuristicBot(rules=RULES).choose(view) == Play.parse("QS")
-    assert HeuristicBot(rules=RULES, format="2v2").choose(view) == Play.parse("3S")
+    assert HeuristicBot(rules=RULES, check=0).choose(view) == Play.parse("QS")
+    assert HeuristicBot(rules=RULES, format="2v2", check=0).choose(view) == Play.parse("3S")
 
 
 def test_the_search_plays_for_its_team_once_told() -> None:

@@ -7,6 +7,7 @@ import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cached_property
+from typing import TYPE_CHECKING, Final
 
 from ..actions import Action, Play, Show, ShowKind
 from ..cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Rank, Suit, full_deck
@@ -16,7 +17,11 @@ from ..view import Phase, SeatView
 from .sampler import voids
 from .teams import SOLO, TableFormat, format_of
 
+if TYPE_CHECKING:
+    from .search import SearchBot
+
 __all__ = [
+    "CHECK_SAMPLES",
     "PLAY_RULES",
     "SHOW_RULES",
     "HeuristicBot",
@@ -37,6 +42,7 @@ __all__ = [
     "lead_low_safe_card",
     "natural_following",
     "nearest_show",
+    "points_at_stake",
     "quick_show",
     "run_full_hearts",
     "safe_fallback",
@@ -815,16 +821,42 @@ PLAY_RULES: tuple[Rule, ...] = (
 """The rules asked in the play phase, in order; :func:`safe_fallback` after them."""
 
 
+CHECK_SAMPLES: Final = 24
+"""The sampled deals with which the heuristic bot checks a decision that moves points."""
+
+
+def points_at_stake(s: Situation) -> bool:
+    """Whether a decision may move points: following or discarding with scoring cards about.
+
+    A card worth points (the pig, the sheep, a heart that counts) or the
+    transformer lies in the trick under way or among the seat's legal plays
+    (leads are not checked).
+    """
+    if not s.trick or len(s.plays) < 2:
+        return False
+    table = s.rules.table
+    for _, cards in s.trick:
+        for card in cards:
+            if card is TRANSFORMER or table.base_value(card):
+                return True
+    return any(card is TRANSFORMER or table.base_value(card) for p in s.plays for card in p.cards)
+
+
 class HeuristicBot:
     """A rule-based player (see the module docstring and :data:`PLAY_RULES`).
 
-    :param seed: seeds the tie-breaking among equal choices (the rules are
-        deterministic; the seed is accepted for a uniform factory interface).
+    :param seed: seeds the tie-breaking among equal choices and the checks.
     :param rules: the ruleset being played (card values, showable cards,
         discard rule); the view does not carry it.  Default: 39baobao.
     :param rules_order: the play rules to use, in order (default :data:`PLAY_RULES`).
     :param format: the table's format (:func:`~gongzhu.bots.format_of`): in
         ``"2v2"`` the bot plays for its team; default: each seat for itself.
+    :param check: where points are at stake (:func:`points_at_stake`), the
+        rules' play is checked on this many sampled deals played out (a small
+        :class:`~gongzhu.bots.SearchBot` search, which keeps the rules' play
+        unless another is better by more than a standard error); 0 plays by
+        the rules alone.  The number of samples, not a time, bounds a check:
+        the bot plays the same for a seed on any machine.
     """
 
     def __init__(
@@ -834,18 +866,26 @@ class HeuristicBot:
         rules: Rules | None = None,
         rules_order: Sequence[Rule] | None = None,
         format: str | TableFormat | None = None,
+        check: int = CHECK_SAMPLES,
     ) -> None:
+        if check < 0:
+            raise ValueError(f"check must be a number of samples, at least 0, not {check}")
         self._rng = random.Random(seed)
+        self._seed = seed
         self.rules = load_rules() if rules is None else rules
         self.play_rules = tuple(PLAY_RULES if rules_order is None else rules_order)
         self.format: TableFormat = format_of(format)
         """The table's format: the bot plays for its team when it has partners."""
+        self.check = check
+        self._checker: SearchBot | None = None
         self.last_rule: str | None = None
         """The name of the rule that made the last decision (for tests and explanations)."""
 
     def set_format(self, format: TableFormat) -> None:
         """Hear the table's format (:func:`~gongzhu.bots.tell_format` calls this)."""
         self.format = format
+        if self._checker is not None:
+            self._checker.set_format(format)
 
     def choose(self, view: SeatView) -> Action:
         """The first firing rule's action (always one of ``view.legal_actions``)."""
@@ -856,11 +896,37 @@ class HeuristicBot:
             self.last_rule = "only-action"
             return legal[0]
         situation = Situation(view, self.rules, self.format)
-        rules = SHOW_RULES if view.phase is not Phase.PLAY else self.play_rules
+        action = self._by_rules(situation)
+        if self.check and view.phase is Phase.PLAY and points_at_stake(situation):
+            checked = self._checker_for().choose(view)
+            if checked != action:
+                self.last_rule = "checked"
+            return checked
+        return action
+
+    def _by_rules(self, situation: Situation) -> Action:
+        rules = SHOW_RULES if situation.view.phase is not Phase.PLAY else self.play_rules
         for rule in rules:
             action = rule(situation)
-            if action is not None and action in legal:
+            if action is not None and action in situation.legal:
                 self.last_rule = rule.__name__
                 return action
         self.last_rule = "safe_fallback"
         return safe_fallback(situation)
+
+    def _checker_for(self) -> SearchBot:
+        """The small search that checks the rules' play (see ``check``)."""
+        checker = self._checker
+        if checker is None:
+            from .search import SearchBot  # the search plays by these rules: imported late
+
+            checker = self._checker = SearchBot(
+                self._seed,
+                rules=self.rules,
+                budget_ms=None,
+                samples=self.check,
+                format=self.format,
+                shows="heuristic",
+            )
+            checker._fallback.play_rules = self.play_rules
+        return checker

@@ -6,12 +6,12 @@ import random
 import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import attrs
 
 from ..actions import Play, Show, ShowKind
-from ..cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Suit, full_deck
+from ..cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Rank, Suit, full_deck
 from ..deal import SEATS, Deal
 from ..errors import GongzhuError, IllegalAction, InvalidHoldings
 from ..hand import HandState
@@ -23,9 +23,11 @@ from ..view import Phase, SeatView
 __all__ = [
     "Determinizer",
     "Inconsistent",
+    "Inference",
     "Knowledge",
     "SampledEngine",
     "determinize",
+    "infer",
     "knowledge",
     "no_pairs",
     "sample_deal",
@@ -179,6 +181,125 @@ class Knowledge:
     showable: frozenset[Card]
     hidden_showable_ok: bool
     unpairable: tuple[frozenset[Card], ...] = (frozenset(),) * SEATS
+
+
+PIG_FACTOR: Final = 0.1
+"""The default weight of a sample giving the pig to a seat whose play says it has none."""
+
+HEART_FACTOR: Final = 0.3
+"""The default weight of each heart a sample gives to a seat whose discard says it has none."""
+
+_PIG_GUARDS = frozenset({Card.parse("KS"), Card.parse("AS")})
+
+
+@attrs.frozen
+class Inference:
+    """Soft facts read from the play so far: which seats are unlikely to hold which cards.
+
+    Computed by :func:`infer`; a :class:`Determinizer` deals by it.  A sampled
+    deal's weight is the product, over the hidden cards, of the factor of the
+    seat the deal gives each card to.  Every factor is above zero, so no deal
+    the view allows is excluded: an inference can be wrong (a seat may play
+    otherwise than the reading expects) and only makes such deals rarer.
+
+    :ivar factors: for each card the play argues about, a factor for each
+        seat (1: nothing is inferred).
+    """
+
+    factors: dict[Card, tuple[float, ...]] = attrs.field(factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.factors)
+
+    def weight(self, holdings: Sequence[Iterable[Card]]) -> float:
+        """The relative weight of a deal of ``holdings`` (each seat's hidden cards)."""
+        weight = 1.0
+        for seat, cards in enumerate(holdings):
+            for card in cards:
+                factors = self.factors.get(card)
+                if factors is not None:
+                    weight *= factors[seat]
+        return weight
+
+
+def infer(
+    view: SeatView,
+    rules: Rules,
+    teams: Sequence[int] = (0, 1, 2, 3),
+    *,
+    pig: float = PIG_FACTOR,
+    hearts: float = HEART_FACTOR,
+) -> Inference:
+    """What the play so far tells of the hidden cards, beyond the rules (one deck).
+
+    It reads the plays as a sound player makes them (as the heuristic and
+    search bots do), each reading weighting the samples by a factor:
+
+    - ``pig``: a seat that discarded on a trick an opponent was winning, or
+      followed spades under an opponent's ♠K or ♠A, without playing the pig,
+      likely has no pig (a sound player gets rid of it there);
+    - ``hearts``: a seat that discarded on an opponent's trick a card that is
+      neither a heart nor the pig, ♠K, ♠A or the transformer likely has no
+      heart worth points; one that discarded a heart, none worth fewer
+      points (more negative).
+
+    A seat that later plays a card its play said it had not is not read as
+    a sound player: nothing is inferred of it.  No inference is made under a
+    discard rule that could have forced the discard, with two decks, or of
+    the viewer.
+
+    :param teams: each seat's team (partners do not give each other points).
+    :param pig: the factor of the pig (in ``(0, 1]``; 1 infers nothing).
+    :param hearts: the factor of each heart worth points.
+    """
+    if not (0 < pig <= 1 and 0 < hearts <= 1):
+        raise ValueError(f"inference factors must be in (0, 1], not {pig} and {hearts}")
+    if rules.table.copies != 1:
+        return Inference()
+    table = rules.table
+    value = {card: table.base_value(card) for card in full_deck() if card.suit is Suit.HEARTS}
+    bad_hearts = [card for card, points in value.items() if points < 0 or card.rank >= Rank.TEN]
+    rule = rules.discard_rule
+    flags: list[dict[Card, float]] = [{} for _ in range(SEATS)]
+    trusted = [seat != view.seat for seat in range(SEATS)]
+    tricks = [t.plays for t in view.tricks]
+    if view.current_trick:
+        tricks.append(view.current_trick)
+
+    def note(seat: int, cards: Iterable[Card], factor: float) -> None:
+        if factor < 1:
+            mine = flags[seat]
+            for card in cards:
+                mine[card] = min(mine.get(card, 1.0), factor)
+
+    for plays in tricks:
+        led = plays[0][1][0].suit
+        best_seat, best_rank = plays[0][0], plays[0][1][0].rank
+        free_suits = frozenset(Suit) if rule is None else rule.preferred.get(led, frozenset(Suit))
+        for index, (seat, cards) in enumerate(plays):
+            card = cards[0]
+            if card in flags[seat]:
+                trusted[seat] = False  # it held a card its play said it had not
+            if index and len(cards) == 1 and teams[best_seat] != teams[seat]:
+                if card.suit is not led:
+                    if rule is None or Suit.SPADES in free_suits:
+                        note(seat, (PIG,) if card != PIG else (), pig)
+                    if rule is None or Suit.HEARTS in free_suits:
+                        if card.suit is Suit.HEARTS:
+                            worse = [h for h in bad_hearts if value[h] < value[card]]
+                            note(seat, worse, hearts)
+                        elif card != PIG and card != TRANSFORMER and card not in _PIG_GUARDS:
+                            note(seat, bad_hearts, hearts)
+                elif led is Suit.SPADES and best_rank > Rank.QUEEN and card != PIG:
+                    note(seat, (PIG,), pig)
+            if card.suit is led and card.rank > best_rank:
+                best_seat, best_rank = seat, card.rank
+    factors: dict[Card, list[float]] = {}
+    for seat in range(SEATS):
+        if trusted[seat]:
+            for card, factor in flags[seat].items():
+                factors.setdefault(card, [1.0] * SEATS)[seat] = factor
+    return Inference({card: tuple(f) for card, f in factors.items()})
 
 
 def _minus(cards: Iterable[Card], remove: Iterable[Card]) -> list[Card]:
@@ -345,37 +466,60 @@ class _MaskDealer:
     :func:`_deal_pool`, not the same draws of ``rng``).
     """
 
-    def __init__(self, facts: Knowledge) -> None:
+    def __init__(self, facts: Knowledge, inference: Inference | None = None) -> None:
         self.known = [sum(card.bit for card in cards) for cards in facts.known]
         room = [size - len(k) for size, k in zip(facts.sizes, facts.known, strict=True)]
         self.room = room
         anyone = tuple(s for s in range(SEATS) if room[s] > 0)
         by_suit = {suit: tuple(s for s in anyone if suit not in facts.voids[s]) for suit in Suit}
         levels: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+        weighted: list[tuple[int, tuple[int, ...], tuple[float, ...]]] = []
+        inferred = inference.factors if inference is not None else {}
         free = []
         for card in facts.pool:
             seats = by_suit[card.suit]
-            if seats == anyone:
+            factors = inferred.get(card)
+            if factors is not None and len(seats) > 1 and len({factors[s] for s in seats}) > 1:
+                weighted.append((card.bit, seats, factors))
+            elif seats == anyone:
                 free.append(card.bit)
             else:
                 levels.setdefault(len(seats), []).append((card.bit, seats))
+        self.weighted = sorted(weighted, key=lambda entry: len(entry[1]))
         self.levels = [levels[n] for n in sorted(levels)]
         self.free = free
 
     @classmethod
-    def of(cls, facts: Knowledge) -> _MaskDealer | None:
+    def of(cls, facts: Knowledge, inference: Inference | None = None) -> _MaskDealer | None:
         """A dealer for ``facts``, or ``None`` where :func:`_deal_pool` must deal."""
         if facts.copies != 1 or any(facts.secret_count) or any(facts.secret_need):
             return None
         if not facts.hidden_showable_ok and any(c in facts.showable for c in facts.pool):
             return None
-        return cls(facts)
+        return cls(facts, inference)
 
     def deal(self, rng: random.Random) -> list[CardMask] | None:
-        """Each seat's card mask in one sample, or ``None`` (a dead end)."""
+        """Each seat's card mask in one sample, or ``None`` (a dead end).
+
+        The cards an :class:`Inference` weights go first, each to a seat with
+        room weighted by its room times its factor.
+        """
         masks = self.known[:]
         room = self.room[:]
         draw = rng.random
+        for bit, seats, factors in self.weighted:
+            open_ = [s for s in seats if room[s]]
+            if not open_:
+                return None
+            s = open_[0]
+            if len(open_) > 1:
+                target = draw() * sum(room[t] * factors[t] for t in open_)
+                for s in open_:
+                    target -= room[s] * factors[s]
+                    if target < 0:
+                        break
+            masks[s] |= bit
+            room[s] -= 1
         for level in self.levels:
             for bit, seats in sorted(level, key=lambda _entry: draw()) if len(level) > 1 else level:
                 open_ = [s for s in seats if room[s]]
@@ -703,6 +847,9 @@ class Determinizer:
     :param rules: the ruleset being played.
     :param facts: ``knowledge(view, rules)``, when the caller has it already.
     :param tries: sampled deals tried per sample before giving up.
+    :param inference: soft facts from the play (:func:`infer`) that weight
+        the re-dealt samples of :meth:`sample_engine` (one deck); the replayed
+        samples are dealt without it.
     :raises Inconsistent: the view's cards do not add up (from :func:`knowledge`).
     """
 
@@ -713,6 +860,7 @@ class Determinizer:
         *,
         facts: Knowledge | None = None,
         tries: int = 20,
+        inference: Inference | None = None,
     ) -> None:
         self.view = view
         self.rules = rules
@@ -720,7 +868,7 @@ class Determinizer:
         self.tries = tries
         self._basis = _ReplayBasis.of(view, rules, self.facts)
         self._template: HandState | None = None
-        self._dealer = _MaskDealer.of(self.facts)
+        self._dealer = _MaskDealer.of(self.facts, inference)
         self._redeal = (
             view.phase is Phase.PLAY
             and not rules.play_config.rules

@@ -29,7 +29,7 @@ from .playout import (
     greedy_rollout_policy,
     random_rollout_policy,
 )
-from .sampler import Determinizer, Inconsistent
+from .sampler import Determinizer, Inconsistent, infer
 from .teams import TableFormat, format_of
 
 __all__ = [
@@ -108,6 +108,10 @@ class SearchBot:
         seat for itself.
     :param shows: ``"search"`` (default) decides shows (亮牌, 首明, 暗卖) by
         search too; ``"heuristic"`` leaves them to the heuristic's rules.
+    :param infer: deal the samples by what the play so far tells of the hidden
+        cards beyond the rules (:func:`~gongzhu.bots.sampler.infer`: a seat
+        that kept the pig where a sound player drops it likely has none);
+        ``False`` deals every deal the view allows alike.
     :param clock: what ``budget_ms`` measures (:data:`CLOCKS`): ``"wall"``
         (default) the time a caller waits; ``"cpu"`` the processor time of the
         bot's thread, which other programs on a busy machine do not take:
@@ -130,6 +134,7 @@ class SearchBot:
         shows: str = "search",
         clock: str = "wall",
         team_trick: bool = True,
+        infer: bool = True,
     ) -> None:
         if budget_ms is None and samples is None:
             raise ValueError("SearchBot needs a budget: budget_ms, samples or both")
@@ -166,11 +171,12 @@ class SearchBot:
         self.shows = shows
         self.clock = clock
         self.team_trick = team_trick
+        self.infer = infer
         self._clock: Callable[[], float] = CLOCKS[clock]
         self.policy: RolloutPolicy = _POLICIES[rollout] if isinstance(rollout, str) else rollout
         self._objective = objective
         self._rng = random.Random(seed)
-        self._fallback = HeuristicBot(seed, rules=self.rules)
+        self._fallback = HeuristicBot(seed, rules=self.rules, check=0)
         self._scorer = EngineScorer(self.rules)
         self.format = format_of(format)
         self.set_format(self.format)
@@ -233,7 +239,10 @@ class _Decision:
         prior = bot._fallback.choose(view) if bot.margin is not None else None
         keep = None if prior is None else legal.index(prior)
         try:
-            sampler = Determinizer(view, bot.rules)
+            inference = (
+                infer(view, bot.rules, bot.format.teams) if bot.infer and self.play_phase else None
+            )
+            sampler = Determinizer(view, bot.rules, inference=inference)
         except Inconsistent:
             return prior or bot._fallback.choose(view)
         sample_one = self._sampler_for(sampler)

@@ -283,3 +283,12 @@ def test_the_check_searches_where_points_are_at_stake() -> None:
 def test_a_negative_check_is_refused() -> None:
     with pytest.raises(ValueError, match="check must be"):
         HeuristicBot(rules=RULES, check=-1)
+
+
+def test_a_two_deck_check_draws_a_quarter_of_the_samples() -> None:
+    rules = gongzhu.load_rules("two-deck")
+    bots = [HeuristicBot(seat, rules=rules) for seat in range(4)]
+    hand = play_hand(rules.new_hand(seed=2), bots)
+    assert hand.is_over
+    checkers = [bot._checker for bot in bots if bot._checker is not None]
+    assert checkers and all(checker.samples == 6 for checker in checkers)

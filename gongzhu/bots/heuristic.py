@@ -856,7 +856,9 @@ class HeuristicBot:
         :class:`~gongzhu.bots.SearchBot` search, which keeps the rules' play
         unless another is better by more than a standard error); 0 plays by
         the rules alone.  The number of samples, not a time, bounds a check:
-        the bot plays the same for a seed on any machine.
+        the bot plays the same for a seed on any machine.  With two decks a
+        check draws a quarter as many (a two-deck sample costs several
+        one-deck ones).
     """
 
     def __init__(
@@ -924,7 +926,7 @@ class HeuristicBot:
                 self._seed,
                 rules=self.rules,
                 budget_ms=None,
-                samples=self.check,
+                samples=max(1, self.check // self.rules.table.copies**2),
                 format=self.format,
                 shows="heuristic",
             )

@@ -8,11 +8,23 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
+import urllib.error
 import urllib.request
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytestmark = pytest.mark.one_engine
+
+
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user's data folder, where ``gongzhu serve`` keeps its database: a temporary one."""
+    folder = tmp_path / "data"
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
+    return folder
 
 
 def gongzhu(*args: str, code: str | None = None) -> subprocess.CompletedProcess[str]:
@@ -33,7 +45,11 @@ def one_line_error(result: subprocess.CompletedProcess[str], status: int) -> str
 def test_serve_help() -> None:
     result = gongzhu("serve", "--help")
     assert result.returncode == 0
-    for option in ("--host", "--port", "--rules", "--seats", "--seed", "--bot-delay"):
+    for option in (
+        "--host", "--port", "--rules", "--seats", "--seed", "--bot-delay", "--db", "--workers",
+        "--max-tables", "--tables-per-client", "--max-hands", "--keep-finished", "--keep-idle",
+        "--origin",
+    ):  # fmt: skip
         assert option in result.stdout
 
 
@@ -94,7 +110,7 @@ def test_a_port_in_use_is_status_2() -> None:
 
 
 @needs_extra
-def test_serve_prints_the_links_serves_them_and_stops_on_ctrl_c() -> None:
+def test_serve_prints_the_links_serves_them_and_stops_on_ctrl_c(data_folder: Path) -> None:
     process = subprocess.Popen(
         [sys.executable, "-m", "gongzhu", "serve", "--port", "0", "--seed", "1"],
         stdout=subprocess.PIPE,
@@ -103,8 +119,11 @@ def test_serve_prints_the_links_serves_them_and_stops_on_ctrl_c() -> None:
     )
     try:
         assert process.stdout is not None
-        lines = [process.stdout.readline() for _ in range(7)]
+        lines = [process.stdout.readline() for _ in range(8)]
         assert lines[0].startswith("gongzhu serving on http://127.0.0.1:"), lines
+        database = data_folder / "gongzhu" / "serve.sqlite3"
+        assert lines[2].strip() == f"tables are kept in {database} (0 open tables restored)"
+        assert database.is_file()
         url = lines[0].split()[3]
         seat_line = next(line for line in lines if line.strip().startswith("seat 0:"))
         link = seat_line.split()[-1]
@@ -122,3 +141,164 @@ def test_serve_prints_the_links_serves_them_and_stops_on_ctrl_c() -> None:
             raise
     assert process.returncode == 130, err  # interrupted (docs/cli.rst), cleanly
     assert "Traceback" not in err and err.strip() == "gongzhu: interrupted"
+
+
+@needs_extra
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--hands", "500"), "--hands 500 is more than --max-hands 100"),
+        (("--origin", "evil.example"), "--origin: an origin is scheme://host[:port]"),
+        (("--keep-idle", "-5"), "must be from 0 to"),
+        (("--workers", "-1"), "must be from 0 to 64"),
+        (("--max-tables", "0"), "must be at least 1"),
+    ],
+)
+def test_a_bad_server_setting_is_one_line_and_status_2(
+    args: tuple[str, ...], words: str, data_folder: Path
+) -> None:
+    line = one_line_error(gongzhu("serve", "--port", "0", *args), 2)
+    assert words in line
+    assert not data_folder.exists()  # refused before any database is made
+
+
+@needs_extra
+def test_a_file_that_is_not_a_database_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n" * 50, encoding="utf-8")
+    before = notes.read_bytes()
+    line = one_line_error(gongzhu("serve", "--port", "0", "--db", str(notes)), 2)
+    assert line == f"gongzhu: {notes} is not a gongzhu serve database (not SQLite): left as it is"
+    assert notes.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+class Server:
+    """``gongzhu serve`` in a subprocess: its address and printed seat links."""
+
+    def __init__(self, *args: str) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gongzhu", "serve", "--port", "0", "--bot-delay", "0", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        self.lines = [self.process.stdout.readline() for _ in range(3)]
+        assert self.lines[0].startswith("gongzhu serving on"), self.lines
+        self.url = self.lines[0].split()[3]
+        self.links: dict[int, str] = {}
+        if "--no-table" not in args:
+            for _ in range(5):
+                line = self.process.stdout.readline()
+                self.lines.append(line)
+                if line.strip().startswith("seat ") and "/play/" in line:
+                    self.links[int(line.split()[1].rstrip(":"))] = line.split()[-1]
+
+    def socket(self, seat: int, token: str | None = None) -> str:
+        token = token or self.links[seat].rsplit("/", 1)[1]
+        return f"{self.url.replace('http', 'ws')}/ws/{token}"
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=20) as response:
+                return response.status, response.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read()
+
+    def stop(self) -> tuple[int, str]:
+        self.process.send_signal(signal.SIGINT)
+        try:
+            _out, err = self.process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            self.process.kill()
+            raise
+        return self.process.returncode, err
+
+
+class Player(threading.Thread):
+    """A person at a seat, on a thread: the first legal action at each turn, and seat 0
+    deals the next hand; it stops acting once ``stop(state)`` holds."""
+
+    def __init__(self, url: str, seat: int, stop: Any) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.seat = seat
+        self.stop = stop
+        self.last: dict[str, Any] | None = None
+        self.reached = threading.Event()
+        self.halt = threading.Event()
+        self.start()
+
+    def run(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+        from websockets.sync.client import connect
+
+        with connect(self.url, open_timeout=10, max_queue=None) as ws:
+            while not self.halt.is_set():
+                try:
+                    message = json.loads(ws.recv(timeout=0.1))
+                except TimeoutError:
+                    continue
+                except ConnectionClosed:
+                    return
+                if message["type"] != "state":
+                    continue
+                self.last = message
+                if self.stop(message):
+                    self.reached.set()
+                elif message["phase"] == "over" and message["can_deal"] and self.seat == 0:
+                    ws.send(json.dumps({"type": "next"}))
+                elif message["to_move"] == self.seat:
+                    action = {"action": message["legal"][0], "hand": message["number"]}
+                    ws.send(json.dumps({"type": "action", **action}))
+
+
+@needs_extra
+def test_a_server_killed_mid_hand_comes_back_with_its_tables_links_and_records(
+    tmp_path: Path,
+) -> None:
+    from websockets.sync.client import connect
+
+    database = tmp_path / "tables.sqlite3"
+    first = Server(
+        "--db", str(database), "--seed", "5", "--hands", "2",
+        "--seats", "human,heuristic,human,random",
+    )  # fmt: skip
+    tokens = {seat: link.rsplit("/", 1)[1] for seat, link in first.links.items()}
+    assert sorted(tokens) == [0, 2]
+
+    def mid_second_hand(state: dict[str, Any]) -> bool:  # nothing moves until seat 0 acts
+        return state["number"] == 2 and len(state["tricks"]) >= 2 and state["to_move"] == 0
+
+    try:
+        players = [Player(first.socket(seat), seat, mid_second_hand) for seat in (0, 2)]
+        assert players[0].reached.wait(60), "the match did not get there"
+        for player in players:
+            player.halt.set()
+            player.join(10)
+        last = players[0].last
+        assert last is not None
+        status, record = first.get(f"/record/{tokens[0]}/1.json")
+        assert status == 200
+    finally:
+        first.process.kill()  # SIGKILL: no shutdown, no goodbye
+        first.process.communicate(timeout=30)
+    assert first.process.returncode == -signal.SIGKILL
+
+    second = Server("--db", str(database), "--no-table")
+    try:
+        assert second.lines[2].strip() == f"tables are kept in {database} (1 open table restored)"
+        assert second.get(f"/record/{tokens[0]}/1.json") == (200, record)
+        with connect(second.socket(0, tokens[0]), open_timeout=10, max_queue=None) as zero:
+            state = json.loads(zero.recv(timeout=20))
+            names = ("number", "phase", "to_move", "holding", "legal", "tricks", "current_trick")
+            assert {name: state[name] for name in names} == {name: last[name] for name in names}
+            assert state["match"]["totals"] == last["match"]["totals"]
+            zero.send(json.dumps({"type": "action", "action": state["legal"][0], "hand": 2}))
+            after = json.loads(zero.recv(timeout=20))
+            assert after["type"] == "state"
+            assert len(after["holding"]) == len(state["holding"]) - 1  # the table plays on
+    finally:
+        status, err = second.stop()
+    assert status == 130 and err.strip() == "gongzhu: interrupted"

@@ -18,8 +18,10 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 for its TestClie
 from starlette.websockets import WebSocketDisconnect
 
 import gongzhu
+from gongzhu.record import match_record
 from gongzhu.web.app import create_app
 from gongzhu.web.lobby import Lobby
+from gongzhu.web.settings import Settings
 from gongzhu.web.table import Table
 
 pytestmark = [
@@ -28,11 +30,12 @@ pytestmark = [
 ]
 
 Message = dict[str, Any]
+JSON = {"content-type": "application/json"}
 
 
 @pytest.fixture
 def lobby() -> Lobby:
-    return Lobby()
+    return Lobby(Settings(workers=0))  # the bots think on threads: no worker processes here
 
 
 @pytest.fixture
@@ -127,8 +130,8 @@ def cards_in(message: Message) -> set[str]:
 def test_a_seat_sees_only_its_own_cards_and_no_one_elses_secret_sale(
     client: TestClient, lobby: Lobby
 ) -> None:
-    # seed 1: seat 3's random bot sells ♥A secretly (暗卖)
-    table = open_table(lobby, "human,random,random,random", "huapai", "anmai", seed=1)
+    # seed 2: seats 2 and 3's random bots sell ♦J and ♣10 secretly (暗卖)
+    table = open_table(lobby, "human,random,random,random", "huapai", "anmai", seed=2)
     seen: list[Message] = []
     with connect(client, table, 0) as ws:
         final = play_out(ws, 0, seen)
@@ -278,6 +281,25 @@ def test_a_seat_link_used_twice_is_refused_unless_taken_over(
             assert table.seats[0].connection is not None
 
 
+def test_the_same_page_reconnecting_takes_its_seat_back_and_another_page_may_not(
+    client: TestClient, lobby: Lobby
+) -> None:
+    table = open_table(lobby, "human,first,first,first", "39baobao")
+    with connect(client, table, 0, "?client=page-1") as stale:
+        until(stale, lambda m: True)
+        held = table.seats[0].link
+        with connect(client, table, 0, "?client=page-2") as other:
+            assert other.receive_json()["code"] == "seat-taken"
+        assert table.seats[0].link is held
+        # the page's old socket still holds the seat (a network change): no question asked
+        with connect(client, table, 0, "?client=page-1") as again:
+            state = until(again, lambda m: True)
+            assert state["seat"] == 0 and table.seats[0].link is not held
+            assert table.seats[0].page == "page-1"
+            again.send_json({"type": "ping"})
+            assert other_than_state(again) == {"type": "pong"}
+
+
 def test_an_unknown_link_or_a_bots_seat_is_refused(client: TestClient, lobby: Lobby) -> None:
     table = open_table(lobby, "human,first,first,first", "39baobao")
     with client.websocket_connect("/ws/not-a-token") as ws:
@@ -364,6 +386,11 @@ def test_a_match_deals_hand_after_hand_until_it_is_over(client: TestClient, lobb
         second = play_out(ws, 0, state=state)
         assert second["match"]["over"] and not second["can_deal"]
         assert second["match"]["losers"] == list(table.match.losers)
+        # the match's record, kept hand by hand, is the one gongzhu.record writes
+        assert table.full_match_record() == match_record(table.match)
+        assert client.get(f"/record/{table.seats[0].token}/match.json").json() == (
+            match_record(table.match)
+        )
         assert error_after(ws, '{"type": "next"}')["code"] == "match-over"
         assert error_after(ws, '{"type": "action", "action": "play 2C"}')["code"] == "hand-over"
 
@@ -396,7 +423,10 @@ def test_opening_a_table_returns_a_link_per_person(client: TestClient) -> None:
         ({"seats": ["human", "nobody", "random", "random"]}, "no gongzhu bot named 'nobody'"),
         ({"seats": ["random"] * 4}, "at least one person"),
         ({"seats": ["human"] * 3}, "four players"),
-        ({"seats": ["human"] * 4, "hands": 0}, "whole number"),
+        ({"seats": ["human"] * 4, "hands": 0}, "whole number from 1 to 100"),
+        ({"seats": ["human"] * 4, "hands": 10**30}, "whole number from 1 to 100"),
+        ({"seats": ["human"] * 4, "seed": -1}, "whole number from 0 to"),
+        ({"seats": ["human"] * 4, "target": True}, '"target" must be a whole number'),
         ({"seats": ["human"] * 4, "hands": None}, "give a number of hands or a target"),
         ({"seats": ["human"] * 4, "options": {"nope": 1}}, "nope"),
         ([1, 2], "JSON object"),
@@ -409,7 +439,8 @@ def test_a_bad_table_request_says_what_is_wrong(
     assert answer.status_code == 400
     assert answer.json()["code"] == "bad-table"
     assert words in answer.json()["message"]
-    assert client.post("/api/tables", content=b"{oops").status_code == 400
+    bad = client.post("/api/tables", content=b"{oops", headers=JSON)
+    assert bad.status_code == 400 and bad.json()["message"] == "send the table as JSON"
 
 
 def test_the_viewer_api_checks_records(client: TestClient) -> None:
@@ -425,7 +456,8 @@ def test_the_viewer_api_checks_records(client: TestClient) -> None:
     record["actions"][20]["action"] = "play 2C"
     bad = client.post("/api/replay", json=record)
     assert bad.status_code == 400 and "action 20" in bad.json()["message"]
-    assert client.post("/api/replay", content=b"nope").json()["message"] == "the file is not JSON"
+    not_json = client.post("/api/replay", content=b"nope", headers=JSON)
+    assert not_json.status_code == 400 and not_json.json()["message"] == "the file is not JSON"
     match = rules.new_match(2, hands=2)
     from gongzhu.bots import make_bot
 

@@ -215,6 +215,15 @@ def _backend_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+_serve_seconds = _bounded(
+    float, 0, 10**8, "expected seconds", "must be from 0 to 100000000 seconds"
+)
+"""``serve --keep-finished``, ``--keep-idle``: seconds."""
+
+_serve_workers = _bounded(int, 0, 64, "expected a whole number", "must be from 0 to 64")
+"""``serve --workers``: 0 (threads) to 64 processes."""
+
+
 def _add_serve_options(
     serve: argparse.ArgumentParser, rules_option: Callable[[argparse.ArgumentParser], None]
 ) -> None:
@@ -251,6 +260,62 @@ def _add_serve_options(
     )
     serve.add_argument(
         "--no-table", action="store_true", help="open no table: tables are opened from the page"
+    )
+    serve.add_argument(
+        "--db",
+        default=None,
+        metavar="PATH",
+        help="the database the tables are kept in, so a restart loses none (default "
+        "gongzhu/serve.sqlite3 in your data folder); :memory: keeps nothing",
+    )
+    serve.add_argument(
+        "--workers",
+        type=_serve_workers,
+        default=None,
+        metavar="N",
+        help="processes the bots and replays run in (default one per CPU; 0: threads)",
+    )
+    serve.add_argument(
+        "--max-tables",
+        type=_positive,
+        default=200,
+        metavar="N",
+        help="tables the server holds at most (default 200)",
+    )
+    serve.add_argument(
+        "--tables-per-client",
+        type=_positive,
+        default=10,
+        metavar="N",
+        help="unfinished tables one client address may open (default 10)",
+    )
+    serve.add_argument(
+        "--max-hands",
+        type=_positive,
+        default=100,
+        metavar="N",
+        help="hands a match has at most (default 100)",
+    )
+    serve.add_argument(
+        "--keep-finished",
+        type=_serve_seconds,
+        default=3600.0,
+        metavar="SECONDS",
+        help="how long a finished table stays open (default 3600)",
+    )
+    serve.add_argument(
+        "--keep-idle",
+        type=_serve_seconds,
+        default=86400.0,
+        metavar="SECONDS",
+        help="how long a table nobody is at, and nobody plays, stays open (default 86400)",
+    )
+    serve.add_argument(
+        "--origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="another origin (https://example.org) whose pages may use this server; repeatable",
     )
 
 

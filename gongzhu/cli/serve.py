@@ -9,13 +9,15 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
+from ..errors import GongzhuError
 from .parser import UsageError, ruleset
 
 __all__ = ["run_serve"]
 
 
 def run_serve(args: argparse.Namespace, out: IO[str]) -> int:
-    """``gongzhu serve``: open a table, print its links, serve until Ctrl-C.
+    """``gongzhu serve``: open the database, rebuild its tables, open a table, print
+    its links, serve until Ctrl-C.
 
     The web modules are imported here, so other commands never load them.
     """
@@ -27,30 +29,66 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> int:
         raise UsageError(str(exc)) from None
     from ..web.lobby import Lobby
     from ..web.serve import base_url, open_socket, print_links, serve
+    from ..web.settings import Settings
+    from ..web.store import Store, StoreError, default_path
 
     if args.target is not None and args.match:
         raise UsageError("--target already plays a match: drop --match")
-    lobby = Lobby(bot_delay=args.bot_delay)
-    table = None
-    if not args.no_table:
-        table = lobby.open_table(
-            ruleset(args),
-            args.seats,
-            seed=args.seed,
-            hands=None if args.match or args.target else args.hands,
-            target=args.target,
+    try:
+        settings = Settings(
+            bot_delay=args.bot_delay,
+            workers=args.workers,
+            max_tables=args.max_tables,
+            tables_per_client=args.tables_per_client,
+            max_hands=args.max_hands,
+            keep_finished=args.keep_finished,
+            keep_idle=args.keep_idle,
+            origins=args.origin,
         )
+    except GongzhuError as exc:
+        raise UsageError(f"--origin: {exc}" if "origin" in str(exc) else str(exc)) from None
+    hands = None if args.match or args.target else args.hands
+    if hands is not None and hands > settings.max_hands:
+        raise UsageError(f"--hands {hands} is more than --max-hands {settings.max_hands}")
+    rules = None if args.no_table else ruleset(args)
     try:
         sock = open_socket(args.host, args.port)
     except OSError as exc:
         raise UsageError(
             f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}"
         ) from None
-    url = base_url(sock)
-    print(f"gongzhu serving on {url} (Ctrl-C stops it)", file=out)
-    print(f"  open a table: {url}/   hand viewer: {url}/viewer", file=out)
-    if table is not None:
-        print_links(table, url, out)
-    out.flush()
-    serve(lobby, sock)
+    store = None
+    try:
+        if args.db != ":memory:":
+            try:
+                store = Store.open(args.db or default_path())
+            except StoreError as exc:
+                raise UsageError(str(exc)) from None
+        lobby = Lobby(settings, store=store)
+        restored = lobby.restore()
+        table = None
+        if rules is not None:
+            table = lobby.open_table(
+                rules, args.seats, seed=args.seed, hands=hands, target=args.target
+            )
+        url = base_url(sock)
+        print(f"gongzhu serving on {url} (Ctrl-C stops it)", file=out)
+        print(f"  open a table: {url}/   hand viewer: {url}/viewer", file=out)
+        if store is None:
+            print("  tables are kept in memory only (--db :memory:)", file=out)
+        else:
+            count = len(restored)
+            print(
+                f"  tables are kept in {store.path} "
+                f"({count} open table{'' if count == 1 else 's'} restored)",
+                file=out,
+            )
+        if table is not None:
+            print_links(table, url, out)
+        out.flush()
+        serve(lobby, sock)
+    finally:
+        sock.close()
+        if store is not None:
+            store.close()
     return 0

@@ -10,17 +10,26 @@
 ``POST /api/replay``                check a hand or match record; the viewer's data
 ``GET /record/{token}/{n}.json``    the record of finished hand *n* of the seat's table
 ``GET /record/{token}/match.json``  the match record so far
-``WS /ws/{token}``                  the seat's websocket (``?takeover=1`` to take it over)
+``WS /ws/{token}``                  the seat's websocket (``?takeover=1``, ``?client=ID``)
 ==================================  ========================================================
+
+Every response carries a content security policy (the pages load nothing
+from elsewhere), ``X-Content-Type-Options: nosniff``, ``X-Frame-Options:
+DENY`` and ``Referrer-Policy: no-referrer`` (a page's address holds its
+seat's token).  The ``POST`` routes take ``application/json`` only, and their
+size is checked before the body is read.  A browser's ``POST`` or websocket
+from a page of another origin is refused (:func:`origin_allowed`).
 
 Starlette is imported when :func:`create_app` is called, not with this module.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
+import re
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from functools import cache
 from pathlib import Path
@@ -31,26 +40,77 @@ from ..errors import GongzhuError
 from ..rules import load_rules, variant_names
 from . import require_extra
 from .lobby import Lobby
+from .pool import JobFailed
 from .protocol import ProtocolError, error_message, parse_client_message
-from .table import PERSON, Table
-from .viewer import viewer_data
+from .settings import MAX_RECORD_BYTES, Settings
+from .table import CLOSE_TABLE_CLOSED, PERSON, Table
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import Response
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
     from starlette.websockets import WebSocket
 
-__all__ = ["MAX_RECORD_BYTES", "STATIC", "create_app", "server_info"]
+__all__ = [
+    "CLOSE_CODES",
+    "MAX_RECORD_BYTES",
+    "SECURITY_HEADERS",
+    "STATIC",
+    "create_app",
+    "origin_allowed",
+    "server_info",
+]
 
 STATIC: Final = Path(__file__).parent / "static"
 """The folder of the pages, shipped in the package."""
 
-MAX_RECORD_BYTES: Final = 4 * 1024 * 1024
-"""The largest record ``/api/replay`` reads."""
-
-CLOSE_CODES: Final = {"unknown-seat": 4404, "seat-taken": 4409, "bot-seat": 4403}
+CLOSE_CODES: Final = {
+    "unknown-seat": 4404,
+    "seat-taken": 4409,
+    "bot-seat": 4403,
+    "table-closed": CLOSE_TABLE_CLOSED,
+}
 """Websocket close codes for a connection the server turns away."""
+
+CLOSE_BAD_ORIGIN: Final = 4403
+"""The close code of a websocket from a page of another origin (refused before it opens)."""
+
+SECURITY_HEADERS: Final = {
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "cross-origin-opener-policy": "same-origin",
+}
+"""Headers on every HTTP response, besides the content security policy."""
+
+CSP: Final = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'{sockets}; object-src 'none'; base-uri 'none'; "
+    "frame-ancestors 'none'; form-action 'self'"
+)
+"""The content security policy; ``{sockets}`` is the server's own ``ws:`` and ``wss:``
+address, for browsers whose ``'self'`` does not cover them."""
+
+MAX_WAITING_REPLAYS: Final = 8
+"""Replays waiting for a worker at most; ``/api/replay`` answers 503 beyond."""
+
+STATUS: Final = {
+    "bad-table": 400,
+    "bad-record": 400,
+    "too-many-tables": 429,
+    "server-full": 503,
+    "bad-origin": 403,
+    "bad-content-type": 415,
+    "no-record": 404,
+    "unknown-seat": 404,
+    "table-closed": 404,
+}
+"""The HTTP status of each error code of the JSON API."""
+
+_HOST = re.compile(r"[A-Za-z0-9.\-]+(:[0-9]+)?|\[[0-9A-Fa-f:.]+\](:[0-9]+)?")
+_PAGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_DEFAULT_PORTS: Final = {"http": ":80", "https": ":443", "ws": ":80", "wss": ":443"}
 
 _log = logging.getLogger(__name__)
 
@@ -70,19 +130,109 @@ def server_info() -> dict[str, Any]:
     return {"variants": variants, "bots": bot_names(), "person": PERSON}
 
 
-def create_app(lobby: Lobby | None = None, *, bot_delay: float = 0.0) -> Starlette:
+def _header(headers: Any, name: bytes) -> str | None:
+    for key, value in headers:
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+def _netloc(scheme: str, netloc: str) -> str:
+    netloc = netloc.lower()
+    default = _DEFAULT_PORTS.get(scheme)
+    if default and netloc.endswith(default):
+        netloc = netloc[: -len(default)]
+    return netloc
+
+
+def origin_allowed(headers: Any, scheme: str, settings: Settings) -> bool:
+    """Whether a request (its raw ``headers``, ``[(name, value)]`` in bytes) may act.
+
+    A request without an ``Origin`` header is not from a page (a script, a
+    command line) and may.  A browser's request may when its origin is one of
+    :attr:`Settings.origins <gongzhu.web.settings.Settings.origins>`, or names
+    the address the request was sent to: its ``Host`` (the server's own origin).
+
+    >>> settings = Settings(origins=["https://cards.example"])
+    >>> h = [(b"host", b"127.0.0.1:8000"), (b"origin", b"http://127.0.0.1:8000")]
+    >>> origin_allowed(h, "http", settings)
+    True
+    >>> origin_allowed([(b"host", b"127.0.0.1:8000"), (b"origin", b"http://evil.example")],
+    ...                "http", settings)
+    False
+    >>> origin_allowed([(b"origin", b"https://cards.example")], "http", settings)
+    True
+    """
+    origin = _header(headers, b"origin")
+    if origin is None:
+        return True
+    origin = origin.strip().lower().rstrip("/")
+    if origin in settings.origins:
+        return True
+    host = _header(headers, b"host")
+    found_scheme, _, found = origin.partition("://")
+    if host is None or not found or found_scheme not in ("http", "https"):
+        return False
+    own = "https" if scheme in ("https", "wss") else "http"
+    return _netloc(found_scheme, found) == _netloc(own, host.strip())
+
+
+class _SecurityHeaders:
+    """ASGI middleware: the content security policy and :data:`SECURITY_HEADERS`."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        host = _header(scope.get("headers", ()), b"host") or ""
+        sockets = f" ws://{host} wss://{host}" if _HOST.fullmatch(host) else ""
+        extra = [
+            (b"content-security-policy", CSP.format(sockets=sockets).encode()),
+            *((name.encode(), value.encode()) for name, value in SECURITY_HEADERS.items()),
+        ]
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class _Refused(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        self.status = status
+        self.code = code
+        self.message = message
+        super().__init__(message)
+
+
+def create_app(
+    lobby: Lobby | None = None, *, bot_delay: float = 0.0, settings: Settings | None = None
+) -> Starlette:
     """The ASGI application serving ``lobby``'s tables (a new, empty lobby by default).
 
     :param bot_delay: for a new lobby, seconds each bot waits before acting.
+    :param settings: for a new lobby, its settings.
     :raises MissingExtra: Starlette is not installed.
     """
     require_extra(("starlette",))
     from starlette.applications import Starlette
+    from starlette.middleware import Middleware
     from starlette.responses import FileResponse, JSONResponse
+    from starlette.responses import Response as PlainResponse
     from starlette.routing import Mount, Route, WebSocketRoute
     from starlette.staticfiles import StaticFiles
 
-    lobby = lobby if lobby is not None else Lobby(bot_delay=bot_delay)
+    lobby = lobby if lobby is not None else Lobby(settings, bot_delay=bot_delay)
+    settings = lobby.settings
+
+    def refusal(exc: _Refused) -> Response:
+        headers = {"connection": "close"} if exc.status in (408, 413) else None
+        return JSONResponse(error_message(exc.code, exc.message), exc.status, headers=headers)
 
     def page(name: str) -> Any:
         async def endpoint(request: Request) -> Response:
@@ -90,55 +240,98 @@ def create_app(lobby: Lobby | None = None, *, bot_delay: float = 0.0) -> Starlet
 
         return endpoint
 
+    async def read_json_post(request: Request, code: str, limit: int) -> bytes:
+        """The body of a JSON post, checked: its origin, its type, its size (before
+        it is read) and the time it takes."""
+        if not origin_allowed(request.scope["headers"], request.url.scheme, settings):
+            raise _Refused(403, "bad-origin", "this server takes requests from its own pages")
+        kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if kind != "application/json":
+            raise _Refused(415, "bad-content-type", "send JSON, as application/json")
+        length = request.headers.get("content-length")
+        too_large = f"the request is larger than {limit} bytes"
+        if length is not None:
+            if not length.isdigit():
+                raise _Refused(400, code, "the Content-Length is not a number")
+            if int(length) > limit:
+                raise _Refused(413, code, too_large)
+        body = bytearray()
+        try:
+            async with asyncio.timeout(settings.body_timeout):
+                async for chunk in request.stream():
+                    body += chunk
+                    if len(body) > limit:
+                        raise _Refused(413, code, too_large)
+        except TimeoutError:
+            raise _Refused(408, code, "the request's body did not arrive in time") from None
+        return bytes(body)
+
     async def info(request: Request) -> Response:
         return JSONResponse(server_info())
 
     async def open_table(request: Request) -> Response:
         try:
-            data = json.loads(await request.body())
-        except (ValueError, RecursionError):
-            return JSONResponse(error_message("bad-table", "send the table as JSON"), 400)
-        try:
-            table = lobby.open_request(data)
-        except ProtocolError as exc:
-            return JSONResponse(error_message(exc.code, exc.message), 400)
-        return JSONResponse(_links(table))
-
-    async def replay_record(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_RECORD_BYTES:
-            return JSONResponse(error_message("bad-record", "the record is too large"), 413)
+            body = await read_json_post(request, "bad-table", settings.max_request)
+        except _Refused as exc:
+            return refusal(exc)
         try:
             data = json.loads(body)
         except (ValueError, RecursionError):
-            return JSONResponse(error_message("bad-record", "the file is not JSON"), 400)
+            return JSONResponse(error_message("bad-table", "send the table as JSON"), 400)
+        client = request.client.host if request.client else None
         try:
-            return JSONResponse(viewer_data(data))
-        except GongzhuError as exc:
-            return JSONResponse(error_message("bad-record", str(exc)), 400)
+            table = lobby.open_request(data, client=client)
+        except ProtocolError as exc:
+            return JSONResponse(error_message(exc.code, exc.message), STATUS.get(exc.code, 400))
+        return JSONResponse(_links(table), headers={"Cache-Control": "no-store"})
+
+    async def replay_record(request: Request) -> Response:
+        try:
+            body = await read_json_post(request, "bad-record", settings.max_record)
+        except _Refused as exc:
+            return refusal(exc)
+        if lobby.pool.waiting("replay") >= MAX_WAITING_REPLAYS:
+            return JSONResponse(
+                error_message("busy", "the server is replaying other records: try again soon"),
+                503,
+                headers={"Retry-After": "5"},
+            )
+        try:
+            data = await lobby.pool.replay(body)
+        except JobFailed as exc:
+            if exc.kind == "refused":
+                return JSONResponse(error_message("bad-record", str(exc)), 400)
+            _log.error("replaying a record: %s", exc)
+            return JSONResponse(error_message("internal-error", "the replay failed"), 500)
+        return PlainResponse(data, media_type="application/json")
 
     async def hand_record(request: Request) -> Response:
+        number = request.path_params["number"]
         try:
-            table, _seat = lobby.find(request.path_params["token"])
-            number = request.path_params["number"]
-            record = table.record(number)
+            table_id, record = lobby.hand_record(request.path_params["token"], number)
         except ProtocolError as exc:
             return JSONResponse(error_message(exc.code, exc.message), 404)
-        return _download(record, f"gongzhu-{table.id}-hand-{number}.json")
+        return _download(record, f"gongzhu-{table_id}-hand-{number}.json")
 
     async def match_record(request: Request) -> Response:
         try:
-            table, _seat = lobby.find(request.path_params["token"])
+            table_id, record = lobby.match_record(request.path_params["token"])
         except ProtocolError as exc:
             return JSONResponse(error_message(exc.code, exc.message), 404)
-        return _download(table.match_record(), f"gongzhu-{table.id}-match.json")
+        return _download(record, f"gongzhu-{table_id}-match.json")
 
     async def table_socket(websocket: WebSocket) -> None:
+        if not origin_allowed(websocket.scope["headers"], websocket.url.scheme, settings):
+            await websocket.close(CLOSE_BAD_ORIGIN, "bad-origin")  # before accepting: HTTP 403
+            return
         await websocket.accept()
         takeover = websocket.query_params.get("takeover") == "1"
+        page_id = websocket.query_params.get("client")
+        if page_id is not None and not _PAGE_ID.fullmatch(page_id):
+            page_id = None
         try:
             table, seat = lobby.find(websocket.path_params["token"])
-            await table.connect(seat, websocket, takeover=takeover)
+            await table.connect(seat, websocket, takeover=takeover, page=page_id)
         except ProtocolError as exc:
             await websocket.send_json(error_message(exc.code, exc.message))
             await websocket.close(CLOSE_CODES.get(exc.code, 4400), exc.code)
@@ -150,6 +343,7 @@ def create_app(lobby: Lobby | None = None, *, bot_delay: float = 0.0) -> Starlet
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        lobby.start()
         yield
         await lobby.close()
 
@@ -166,6 +360,7 @@ def create_app(lobby: Lobby | None = None, *, bot_delay: float = 0.0) -> Starlet
             WebSocketRoute("/ws/{token}", table_socket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
+        middleware=[Middleware(_SecurityHeaders)],
         lifespan=lifespan,
     )
     app.state.lobby = lobby
@@ -178,8 +373,8 @@ async def _serve_seat(table: Table, seat: int, websocket: WebSocket) -> None:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
-        if table.seats[seat].connection is not websocket:
-            return  # taken over from another window: this one was told and closed
+        if not table.holds(seat, websocket):
+            return  # taken over from another window, or dropped: this one was closed
         try:
             reply = await table.handle(seat, parse_client_message(message.get("text")))
         except ProtocolError as exc:
@@ -188,10 +383,7 @@ async def _serve_seat(table: Table, seat: int, websocket: WebSocket) -> None:
             _log.exception("table %s, seat %d", table.id, seat)
             reply = error_message("internal-error", "the server failed on this message")
         if reply is not None:
-            try:
-                await websocket.send_json(reply)
-            except Exception:
-                return
+            table.reply(seat, websocket, reply)
 
 
 def _links(table: Table) -> dict[str, Any]:
@@ -210,9 +402,13 @@ def _links(table: Table) -> dict[str, Any]:
     }
 
 
-def _download(record: dict[str, Any], filename: str) -> Response:
+def _download(record: Mapping[str, Any], filename: str) -> Response:
     from starlette.responses import JSONResponse
 
     return JSONResponse(
-        record, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+        record,
+        headers={
+            "Content-Disposition": f'attachment; filename="{filename}"',
+            "Cache-Control": "no-store",
+        },
     )

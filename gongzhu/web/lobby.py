@@ -1,4 +1,12 @@
-"""Every table of a server, in memory, found by the secret token of a seat's link.
+"""Every table of a server, found by the secret token of a seat's link.
+
+The lobby opens tables (checking the server's limits: tables in all, per
+client, hands per match), finds a table by seat token, closes the tables
+that are finished or idle for longer than the settings keep them
+(:meth:`Lobby.sweep`, every :attr:`Settings.sweep_every
+<gongzhu.web.settings.Settings.sweep_every>` seconds once :meth:`Lobby.start`
+is called), and, with a :class:`~gongzhu.web.store.Store`, writes every
+table to the database and rebuilds them after a restart (:meth:`Lobby.restore`).
 
 >>> from gongzhu.web.lobby import Lobby
 >>> lobby = Lobby()
@@ -15,32 +23,96 @@ gongzhu.web.protocol.ProtocolError: bad-table: "seats" lists four players, seat 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from ..errors import GongzhuError
 from ..rules import Rules, load_rules
+from .pool import Pool
 from .protocol import ProtocolError
-from .table import Table
+from .settings import Settings
+from .store import Store, StoredTable
+from .table import Table, shareable
 
-__all__ = ["MAX_TABLES", "Lobby"]
+__all__ = ["MAX_SEED", "MAX_TABLES", "MAX_TARGET", "Lobby", "ServerFull", "TooManyTables"]
 
-MAX_TABLES: Final = 200
-"""How many tables a server holds at most (by default)."""
+MAX_TABLES: Final = Settings().max_tables
+"""How many tables a server holds at most (by default: :attr:`Settings.max_tables
+<gongzhu.web.settings.Settings.max_tables>`)."""
+
+MAX_SEED: Final = 2**64
+"""Seeds are whole numbers from 0 to ``MAX_SEED - 1``."""
+
+MAX_TARGET: Final = 10**6
+"""The highest match target a table takes."""
+
+_log = logging.getLogger(__name__)
+
+
+class ServerFull(GongzhuError):
+    """The server has :attr:`Settings.max_tables` unfinished tables: no room for another."""
+
+
+class TooManyTables(GongzhuError):
+    """The client already has :attr:`Settings.tables_per_client` unfinished tables."""
 
 
 class Lobby:
     """The tables of one server.
 
-    :param bot_delay: seconds each bot waits before acting (0 in tests).
-    :param max_tables: how many tables may be open at once.
+    :param settings: the server's limits and keeping times (:class:`Settings`).
+    :param store: the database every table is written to (none by default).
+    :param bot_delay: overrides the settings' :attr:`~Settings.bot_delay`.
+    :param max_tables: overrides the settings' :attr:`~Settings.max_tables`.
     """
 
-    def __init__(self, *, bot_delay: float = 0.0, max_tables: int = MAX_TABLES) -> None:
-        self.bot_delay = bot_delay
-        self.max_tables = max_tables
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        store: Store | None = None,
+        bot_delay: float | None = None,
+        max_tables: int | None = None,
+    ) -> None:
+        settings = settings if settings is not None else Settings()
+        changes: dict[str, Any] = {}
+        if bot_delay is not None:
+            changes["bot_delay"] = bot_delay
+        if max_tables is not None:
+            changes["max_tables"] = max_tables
+        if changes:
+            import attrs
+
+            settings = attrs.evolve(settings, **changes)
+        self.settings = settings
+        self.store = store
+        self.pool = Pool(settings.pool_size, bots=settings.bots)
         self.tables: dict[str, Table] = {}
         self._seats: dict[str, tuple[Table, int]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self._closing: set[asyncio.Task[None]] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The event loop serving the lobby, once :meth:`start` is called."""
+
+    @property
+    def bot_delay(self) -> float:
+        """Seconds each bot waits before acting."""
+        return self.settings.bot_delay
+
+    @property
+    def max_tables(self) -> int:
+        """How many tables may be open at once."""
+        return self.settings.max_tables
+
+    def __repr__(self) -> str:
+        return f"<Lobby {len(self.tables)} tables>"
+
+    # -- opening tables ------------------------------------------------------------------
 
     def open_table(
         self,
@@ -51,30 +123,87 @@ class Lobby:
         seed: int | None = None,
         hands: int | None = 1,
         target: int | None = None,
+        client: str | None = None,
     ) -> Table:
         """Open a table under ``rules``: a ruleset, or plug-in names and their ``options``.
 
+        A match stops after :attr:`Settings.max_hands` hands at most: a
+        match to a target, or one the ruleset ends, is given that many.
+
         :param players: four names, seat 0 first: ``"human"`` or a bot's name.
+        :param client: the address of the client asking (counted against
+            :attr:`Settings.tables_per_client`).
         :raises GongzhuError: an unknown variant or bot, a bad option, a match
-            that cannot end, or a full server.
+            that cannot end or is too long, a full server, or a client with
+            too many tables.
         """
-        if len(self.tables) >= self.max_tables:
-            raise GongzhuError(f"this server has {self.max_tables} tables open; no more")
+        settings = self.settings
+        if hands is not None and hands > settings.max_hands:
+            raise GongzhuError(f"a match here has at most {settings.max_hands} hands, not {hands}")
+        if client is not None:
+            mine = sum(
+                1 for table in self.tables.values() if table.client == client and not table.is_over
+            )
+            if mine >= settings.tables_per_client:
+                raise TooManyTables(
+                    f"you have {mine} unfinished tables open here, the most one client may have"
+                )
         ruleset = rules if isinstance(rules, Rules) else load_rules(*rules, **dict(options or {}))
+        if hands is None and target is None and not ruleset.decides_match_end:
+            raise GongzhuError(
+                f"{' + '.join(ruleset.names)} matches have no end of their own: "
+                "give a number of hands or a target"
+            )
         table = Table(
-            ruleset, players, seed=seed, hands=hands, target=target, bot_delay=self.bot_delay
+            ruleset,
+            players,
+            table_id=self._new_id(),
+            seed=seed,
+            hands=settings.max_hands if hands is None else hands,
+            target=target,
+            settings=settings,
+            pool=self.pool,
+            client=client,
         )
-        while table.id in self.tables:  # pragma: no cover - 32 random bits
-            table.id += "x"
+        if len(self.tables) >= settings.max_tables:
+            self._make_room()
+        if self.store is not None:
+            self.store.add_table(table)
+            table.journal = self.store
+        self._add(table)
+        return table
+
+    def _new_id(self) -> str:
+        while True:
+            table_id = secrets.token_hex(4)
+            if table_id not in self.tables and (
+                self.store is None or not self.store.has_table(table_id)
+            ):
+                return table_id
+
+    def _add(self, table: Table) -> None:
         self.tables[table.id] = table
         for seat in table.seats:
             self._seats[seat.token] = (table, seat.index)
-        return table
 
-    def open_request(self, data: Any) -> Table:
+    def _make_room(self) -> None:
+        """Close the finished table left alone longest, to make room for a new one.
+
+        :raises GongzhuError: no table is finished: the server is full.
+        """
+        finished = [table for table in self.tables.values() if table.is_over]
+        if not finished:
+            raise ServerFull(
+                f"this server has {self.settings.max_tables} unfinished tables open; no more"
+            )
+        oldest = min(finished, key=lambda table: table.updated)
+        self._remove(oldest)
+
+    def open_request(self, data: Any, *, client: str | None = None) -> Table:
         """Open a table from the JSON the lobby page posts (``docs/web.rst``).
 
-        :raises ProtocolError: ``bad-table``, with what is wrong.
+        :raises ProtocolError: ``bad-table``, with what is wrong;
+            ``too-many-tables``, ``server-full``.
         """
         if not isinstance(data, Mapping):
             raise ProtocolError("bad-table", "a table request is a JSON object")
@@ -87,15 +216,22 @@ class Lobby:
             raise ProtocolError("bad-table", '"seats" lists four players, seat 0 first')
         if not isinstance(options, Mapping):
             raise ProtocolError("bad-table", '"options" maps option names to values')
+        limits = {
+            "seed": (0, MAX_SEED - 1),
+            "hands": (1, self.settings.max_hands),
+            "target": (1, MAX_TARGET),
+        }
         numbers = {}
-        for name in ("seed", "hands", "target"):
+        for name, (least, most) in limits.items():
             value = data.get(name, 1 if name == "hands" else None)
+            if name == "seed" and isinstance(value, str) and value.isascii() and value.isdigit():
+                value = int(value) if len(value) <= 20 else -1  # a seed may come as text
             if value is not None and (
-                not isinstance(value, int)
-                or isinstance(value, bool)
-                or (name != "seed" and value < 1)
+                not isinstance(value, int) or isinstance(value, bool) or not least <= value <= most
             ):
-                raise ProtocolError("bad-table", f'"{name}" must be a whole number')
+                raise ProtocolError(
+                    "bad-table", f'"{name}" must be a whole number from {least} to {most}'
+                )
             numbers[name] = value
         try:
             return self.open_table(
@@ -105,26 +241,183 @@ class Lobby:
                 seed=numbers["seed"],
                 hands=numbers["hands"],
                 target=numbers["target"],
+                client=client,
             )
+        except ServerFull as exc:
+            raise ProtocolError("server-full", str(exc)) from None
+        except TooManyTables as exc:
+            raise ProtocolError("too-many-tables", str(exc)) from None
         except GongzhuError as exc:
             raise ProtocolError("bad-table", str(exc)) from None
+
+    # -- finding tables ------------------------------------------------------------------
 
     def find(self, token: str) -> tuple[Table, int]:
         """The table and seat of a seat link's token.
 
-        :raises ProtocolError: ``unknown-seat``.
+        :raises ProtocolError: ``unknown-seat``; ``table-closed`` for a table
+            the server closed (its records are still served).
         """
         found = self._seats.get(token)
         if found is None:
+            if self.store is not None:
+                stored = self.store.find(token)
+                if stored is not None:
+                    raise ProtocolError(
+                        "table-closed",
+                        "this table is closed (finished, or left too long): "
+                        "its records can still be downloaded",
+                    )
             raise ProtocolError(
                 "unknown-seat", "no seat has this link (the server may have restarted)"
             )
         return found
 
+    def hand_record(self, token: str, number: int) -> tuple[str, dict[str, Any]]:
+        """The table id of a seat's token, and the record of its finished hand ``number``
+        as the seat may have it (:func:`~gongzhu.web.table.shareable`): from the
+        table, or from the database for a closed table.
+
+        :raises ProtocolError: ``unknown-seat``, ``no-record``.
+        """
+        found = self._seats.get(token)
+        if found is not None:
+            return found[0].id, found[0].record(number)
+        table_id, store = self._stored(token)
+        match = store.match_record(table_id)
+        records = store.hand_records(table_id)
+        if not 1 <= number <= len(records):
+            raise ProtocolError(
+                "no-record", f"hand {number} is not finished ({len(records)} finished)"
+            )
+        return table_id, shareable(records[number - 1], _over(match))
+
+    def match_record(self, token: str) -> tuple[str, dict[str, Any]]:
+        """The table id of a seat's token, and its match's record so far as the seat
+        may have it (:func:`~gongzhu.web.table.shareable`).
+
+        :raises ProtocolError: ``unknown-seat``, ``no-record`` (a closed table
+            that finished no hand).
+        """
+        found = self._seats.get(token)
+        if found is not None:
+            return found[0].id, found[0].match_record()
+        table_id, store = self._stored(token)
+        match = store.match_record(table_id)
+        if match is None:
+            raise ProtocolError("no-record", "the table was closed before a hand was finished")
+        return table_id, shareable(match, _over(match))
+
+    def _stored(self, token: str) -> tuple[str, Store]:
+        stored = None if self.store is None else self.store.find(token)
+        if stored is None or self.store is None:
+            raise ProtocolError(
+                "unknown-seat", "no seat has this link (the server may have restarted)"
+            )
+        return stored[0], self.store
+
+    # -- closing tables ------------------------------------------------------------------
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Close the tables finished longer than :attr:`Settings.keep_finished` ago,
+        and those idle (nobody connected, no action) longer than
+        :attr:`Settings.keep_idle`; return their ids."""
+        now = time.time() if now is None else now
+        settings = self.settings
+        gone = []
+        for table in list(self.tables.values()):
+            if table.finished is not None:
+                expired = now - table.finished >= settings.keep_finished
+            else:
+                expired = table.people_connected == 0 and now - table.updated >= settings.keep_idle
+            if expired:
+                self._remove(table)
+                gone.append(table.id)
+        return gone
+
+    def _remove(self, table: Table) -> None:
+        del self.tables[table.id]
+        for seat in table.seats:
+            self._seats.pop(seat.token, None)
+        if self.store is not None:
+            self.store.close_table(table)
+        with contextlib.suppress(RuntimeError):  # no event loop: nobody is connected
+            closing = asyncio.get_running_loop().create_task(table.close(evicted=True))
+            self._closing.add(closing)
+            closing.add_done_callback(self._closing.discard)
+        _log.info("table %s closed", table.id)
+
+    def start(self) -> None:
+        """Start closing finished and idle tables, every :attr:`Settings.sweep_every`
+        seconds (on the running event loop)."""
+        self.loop = asyncio.get_running_loop()
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = self.loop.create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                self.sweep()
+            except Exception:
+                _log.exception("closing finished and idle tables")
+
     async def close(self) -> None:
-        """Stop every table's bots."""
+        """Stop sweeping, every table's bots, and the worker processes."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             await table.close()
+        await self.pool.close()
+
+    # -- a restart ---------------------------------------------------------------------
+
+    def restore(self) -> list[Table]:
+        """Rebuild every table of the database that was not closed (after a restart).
+
+        A table that cannot be rebuilt (a plug-in no longer installed...) is
+        left in the database, and said so in the log.
+        """
+        if self.store is None:
+            return []
+        rebuilt = []
+        for stored in self.store.open_tables():
+            try:
+                table = self._rebuild(stored)
+            except GongzhuError as exc:
+                _log.warning("table %s cannot be rebuilt: %s", stored.id, exc)
+                continue
+            self._add(table)
+            rebuilt.append(table)
+        return rebuilt
+
+    def _rebuild(self, stored: StoredTable) -> Table:
+        spec = stored.spec
+        rules_spec = spec["rules"]
+        rules = load_rules(*rules_spec.get("variants", []), **rules_spec.get("options", {}))
+        table = Table(
+            rules,
+            spec["players"],
+            table_id=stored.id,
+            seed=spec["seed"],
+            hands=spec["hands"],
+            target=spec["target"],
+            settings=self.settings,
+            pool=self.pool,
+            tokens=stored.tokens,
+            client=stored.client,
+        )
+        table.replay_steps(stored.steps)
+        table.created = stored.created
+        table.updated = stored.updated
+        if table.is_over:
+            table.finished = stored.updated
+        table.journal = self.store
+        return table
+
+
+def _over(match: Mapping[str, Any] | None) -> bool:
+    return match is not None and match.get("losers") is not None
 
 
 def _strings(value: object) -> bool:

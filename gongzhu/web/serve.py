@@ -3,18 +3,51 @@
 The listening socket is opened first (:func:`open_socket`), so that a port
 in use is an ordinary error the command line reports in one line, and so
 that port 0 (any free port) gives links with the real port.
+
+uvicorn is configured with the server's limits (:func:`uvicorn_config`): a
+websocket message is at most :data:`WS_MAX_SIZE` bytes (the protocol's
+longest message, :data:`~gongzhu.web.protocol.MAX_MESSAGE` characters of
+up to 4 bytes each; a compressed one is counted as it is once inflated),
+request headers at most :data:`MAX_HEADER_BYTES` bytes, sent within
+:attr:`Settings.header_timeout <gongzhu.web.settings.Settings.header_timeout>`
+seconds, and a websocket that does not read is aborted when it is closed
+(:mod:`gongzhu.web.transport`).  :class:`ServerThread` runs a server on a
+thread (for tests and embedding).
 """
 
 from __future__ import annotations
 
+import gc
 import socket
-from typing import IO
+import threading
+import time
+from types import TracebackType
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from . import require_extra
 from .lobby import Lobby
+from .protocol import MAX_MESSAGE
 from .table import Table
 
-__all__ = ["base_url", "open_socket", "print_links", "serve"]
+if TYPE_CHECKING:
+    import uvicorn
+
+__all__ = [
+    "MAX_HEADER_BYTES",
+    "WS_MAX_SIZE",
+    "ServerThread",
+    "base_url",
+    "open_socket",
+    "print_links",
+    "serve",
+    "uvicorn_config",
+]
+
+WS_MAX_SIZE: Final = 4 * MAX_MESSAGE
+"""The largest websocket message the server reads, in bytes (uvicorn's ``ws_max_size``)."""
+
+MAX_HEADER_BYTES: Final = 16 * 1024
+"""The largest request line and headers the server reads, in bytes (h11's limit)."""
 
 
 def open_socket(host: str, port: int) -> socket.socket:
@@ -29,7 +62,7 @@ def open_socket(host: str, port: int) -> socket.socket:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
-        sock.listen(128)
+        sock.listen(1024)
     except OSError:
         sock.close()
         raise
@@ -55,8 +88,8 @@ def print_links(table: Table, url: str, out: IO[str]) -> None:
         print(f"  seat {seat.index}: {where}", file=out)
 
 
-def serve(lobby: Lobby, sock: socket.socket, *, log_level: str = "warning") -> None:
-    """Serve ``lobby`` on ``sock`` until interrupted (Ctrl-C stops it cleanly).
+def uvicorn_config(lobby: Lobby, *, log_level: str = "warning") -> uvicorn.Config:
+    """uvicorn's configuration for serving ``lobby`` with its settings' limits.
 
     :raises MissingExtra: uvicorn, Starlette or websockets is not installed.
     """
@@ -64,6 +97,98 @@ def serve(lobby: Lobby, sock: socket.socket, *, log_level: str = "warning") -> N
     import uvicorn
 
     from .app import create_app
+    from .transport import protocols
 
-    config = uvicorn.Config(create_app(lobby), log_level=log_level, lifespan="on", access_log=False)
-    uvicorn.Server(config).run(sockets=[sock])
+    http, ws = protocols(lobby.settings.header_timeout)
+    return uvicorn.Config(
+        create_app(lobby),
+        log_level=log_level,
+        lifespan="on",
+        access_log=False,
+        http=http,
+        ws=ws,
+        ws_max_size=WS_MAX_SIZE,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        server_header=False,
+    )
+
+
+def serve(lobby: Lobby, sock: socket.socket, *, log_level: str = "warning") -> None:
+    """Serve ``lobby`` on ``sock`` until interrupted (Ctrl-C stops it cleanly).
+
+    :raises MissingExtra: uvicorn, Starlette or websockets is not installed.
+    """
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn_config(lobby, log_level=log_level))
+    gc.collect()
+    gc.freeze()  # what is loaded by now (the rules, the tables rebuilt) lives on: not collected
+    server.run(sockets=[sock])
+
+
+class ServerThread:
+    """A server for ``lobby`` on a thread of this process, on ``host``:``port``
+    (port 0: any free one), as ``gongzhu serve`` configures it.
+
+    Use it as a context manager: ``with ServerThread(lobby) as server:``
+    ``server.url`` is its address; leaving the block stops it.
+
+    :raises MissingExtra: uvicorn, Starlette or websockets is not installed.
+    """
+
+    def __init__(
+        self, lobby: Lobby, *, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning"
+    ) -> None:
+        import uvicorn
+
+        self.lobby = lobby
+        self.socket = open_socket(host, port)
+        self.url = base_url(self.socket)
+        """The server's address, ``http://127.0.0.1:PORT``."""
+        self.server = uvicorn.Server(uvicorn_config(lobby, log_level=log_level))
+        self._thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
+        )
+
+    def start(self, timeout: float = 30.0) -> ServerThread:
+        """Start serving; return once the server takes connections.
+
+        :raises RuntimeError: it did not start within ``timeout`` seconds.
+        """
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self.server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Stop serving (closing every connection) and wait for the thread."""
+        self.server.should_exit = True
+        self._thread.join(timeout)
+        self.socket.close()
+
+    def __enter__(self) -> ServerThread:
+        return self.start()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"<ServerThread {self.url}>"
+
+    def call(self, function: Any, *args: Any) -> Any:
+        """Run ``function(*args)`` (a coroutine function) on the server's event loop and
+        return its result (for tests that act on tables as the server does)."""
+        import asyncio
+
+        loop = self.lobby.loop
+        if loop is None:
+            raise RuntimeError("the server is not running")
+        return asyncio.run_coroutine_threadsafe(function(*args), loop).result(30)

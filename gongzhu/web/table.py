@@ -5,10 +5,22 @@ table checks that it is their turn, hands the action to the engine (which
 explains a refusal), plays the bots' turns itself and sends every connected
 seat its own ``state`` message after each action.  It needs no web
 framework: a connection is anything with ``send_json`` and ``close``
-(:class:`Connection`), as a Starlette websocket has.
+(:class:`~gongzhu.web.outbox.Connection`), as a Starlette websocket has.
 
-All of a table's methods run on one event loop; a bot thinks in a worker
-thread (:func:`asyncio.to_thread`) on a copy of its seat's view.
+All of a table's methods run on one event loop, and none waits for a client:
+each connection has an :class:`~gongzhu.web.outbox.Outbox` that sends its
+messages in order and drops a client that does not read them.  A bot thinks
+in a worker process (:class:`~gongzhu.web.pool.Pool`) on its seat's view.
+
+Every action, and each finished hand's record, is written to the table's
+:class:`Journal` (the server's database, :mod:`gongzhu.web.store`) before the
+seats are told of it, so a table can be rebuilt after a restart
+(:meth:`Table.rebuild`): the match's seed gives the same deals, and the
+actions replay exactly.
+
+Nothing a seat is sent reveals a deal before the match is over: the
+``state`` holds the seat's own view, and the records of finished hands are
+given without their seeds (:func:`shareable`) until the match ends.
 """
 
 from __future__ import annotations
@@ -16,33 +28,79 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Sequence
+import time
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, Protocol
 
 from ..actions import Action, parse_action
-from ..bots import BOTS, Bot, make_bot
-from ..errors import GongzhuError, IllegalAction, InvalidCard
+from ..bots import BOTS
+from ..errors import GongzhuError, IllegalAction, InvalidCard, InvalidRecord
 from ..hand import HandState
-from ..match import Match
+from ..match import MATCH_FORMAT, Match
 from ..rules import Rules
+from .outbox import Connection, Outbox
+from .pool import BotTurn, JobFailed, Pool, decision_seed
 from .protocol import ClientMessage, ProtocolError, encode_sheet, encode_view, error_message
+from .settings import Settings
 
-__all__ = ["PERSON", "Connection", "Seat", "Table"]
+__all__ = [
+    "CLOSE_TABLE_CLOSED",
+    "NEXT",
+    "PERSON",
+    "Connection",
+    "Journal",
+    "Seat",
+    "Table",
+    "shareable",
+]
 
 PERSON: Final = "human"
 """The player name of a seat taken by a person (any other name is a bot's)."""
 
+NEXT: Final = "next"
+"""The journal's entry for dealing the next hand (its other entries are actions)."""
+
+CLOSE_TABLE_CLOSED: Final = 4410
+"""The close code sent to the seats of a table the server closes (finished or idle)."""
+
 _log = logging.getLogger(__name__)
 
 
-class Connection(Protocol):
-    """One client's link to its seat (a Starlette ``WebSocket`` is one)."""
+def shareable(record: Mapping[str, Any], match_over: bool) -> dict[str, Any]:
+    """A hand or match record as a seat may have it: without seeds until the match is over.
 
-    async def send_json(self, data: Any) -> None:
-        """Send one JSON message."""
+    A finished hand's deal is no secret, but its seed, and the match's, come
+    from the generator every later deal of the match comes from.
 
-    async def close(self, code: int = 1000, reason: str | None = None) -> None:
-        """Close the link."""
+    >>> shareable({"format": "gongzhu-hand/1", "seed": 5}, match_over=False)["seed"] is None
+    True
+    """
+    if match_over:
+        return dict(record)
+    shared = {**record, "seed": None}
+    if record.get("format") == MATCH_FORMAT:
+        shared["hands"] = [{**hand, "seed": None} for hand in record.get("hands", ())]
+    return shared
+
+
+class Journal(Protocol):
+    """Where a table writes what happens at it (the server's database)."""
+
+    def step(
+        self,
+        table: Table,
+        seat: int | None,
+        action: str,
+        *,
+        record: Mapping[str, Any] | None = None,
+        match: Mapping[str, Any] | None = None,
+    ) -> None:
+        """One step of ``table`` (:attr:`Table.steps` counts them): an action of
+        ``seat``, or :data:`NEXT`; with the record of the hand it finished,
+        and the match's record when it finished the match."""
+
+    def close_table(self, table: Table) -> None:
+        """The server closed ``table`` (finished or idle for too long)."""
 
 
 class Seat:
@@ -51,21 +109,26 @@ class Seat:
     :ivar index: the seat, 0-3.
     :ivar player: :data:`PERSON`, or the name of the bot that plays it.
     :ivar token: the secret in the seat's link.
-    :ivar bot: the bot, for a bot's seat.
-    :ivar connection: the person's live connection, if any.
+    :ivar link: the outbox of the person's live connection, if any.
+    :ivar page: the page that connection says it comes from (its ``client``), if any.
     """
 
-    def __init__(self, index: int, player: str, bot: Bot | None) -> None:
+    def __init__(self, index: int, player: str, token: str | None = None) -> None:
         self.index = index
         self.player = player
-        self.bot = bot
-        self.token = secrets.token_urlsafe(16)
-        self.connection: Connection | None = None
+        self.token = token or secrets.token_urlsafe(16)
+        self.link: Outbox | None = None
+        self.page: str | None = None
 
     @property
     def is_bot(self) -> bool:
         """Whether a bot plays this seat."""
-        return self.bot is not None
+        return self.player != PERSON
+
+    @property
+    def connection(self) -> Connection | None:
+        """The person's live connection, if any."""
+        return None if self.link is None else self.link.connection
 
     def describe(self) -> dict[str, Any]:
         """The seat as every client sees it: who plays it and whether they are here."""
@@ -73,7 +136,7 @@ class Seat:
             "seat": self.index,
             "player": "bot" if self.is_bot else PERSON,
             "bot": self.player if self.is_bot else None,
-            "connected": self.is_bot or self.connection is not None,
+            "connected": self.is_bot or self.link is not None,
         }
 
 
@@ -82,12 +145,20 @@ class Table:
 
     :param rules: the ruleset.
     :param players: four names, seat 0 first: :data:`PERSON` for a person,
-        else a bot's name (:func:`gongzhu.bots.bot_names`).
-    :param seed: the match's seed (each hand's deal derives from it; the bots
-        of seat *s* get ``seed + 1 + s``); ``None`` for a random one.
+        else a bot's name (:func:`gongzhu.bots.bot_names`, or one of
+        :attr:`Settings.bots <gongzhu.web.settings.Settings.bots>`).
+    :param seed: the match's seed (each hand's deal derives from it, and each
+        bot decision's seed, :func:`~gongzhu.web.pool.decision_seed`); ``None``
+        for a random one.
     :param hands: end after this many hands (``None``: no limit).
     :param target: end when a total reaches ``±target``.
-    :param bot_delay: seconds a bot waits before acting, so people can follow.
+    :param bot_delay: seconds a bot waits before acting, so people can follow
+        (default: the settings').
+    :param settings: the server's settings (send queues, bots).
+    :param pool: where the bots think (default: threads of this process).
+    :param journal: where every step is written (default: nowhere).
+    :param tokens: the seats' link tokens, for a table rebuilt after a restart.
+    :param client: the address of the client that opened the table.
     :raises GongzhuError: for a bad player list or a match that cannot end.
     """
 
@@ -100,16 +171,27 @@ class Table:
         seed: int | None = None,
         hands: int | None = 1,
         target: int | None = None,
-        bot_delay: float = 0.0,
+        bot_delay: float | None = None,
+        settings: Settings | None = None,
+        pool: Pool | None = None,
+        journal: Journal | None = None,
+        tokens: Sequence[str] | None = None,
+        client: str | None = None,
     ) -> None:
+        settings = settings if settings is not None else Settings()
         players = list(players)
         if len(players) != 4:
             raise GongzhuError(f"a table has four seats, not {len(players)}")
-        unknown = [name for name in players if name != PERSON and name not in BOTS]
+        unknown = [
+            name
+            for name in players
+            if not isinstance(name, str)
+            or (name != PERSON and name not in BOTS and name not in settings.bots)
+        ]
         if unknown:
             raise GongzhuError(
                 f"no gongzhu bot named {unknown[0]!r}: a seat is {PERSON!r} or one of "
-                f"{', '.join(sorted(BOTS))}"
+                f"{', '.join(sorted({*BOTS, *settings.bots}))}"
             )
         if PERSON not in players:
             raise GongzhuError(f"a table needs at least one person ({PERSON!r}) at it")
@@ -118,27 +200,55 @@ class Table:
                 f"{' + '.join(rules.names)} matches have no end of their own: "
                 "give a number of hands or a target"
             )
+        if tokens is not None and len(tokens) != 4:
+            raise GongzhuError("a table has four seat tokens")
         self.id = table_id or secrets.token_hex(4)
         self.rules = rules
-        self.bot_delay = bot_delay
+        self.settings = settings
+        self.bot_delay = settings.bot_delay if bot_delay is None else bot_delay
+        self.pool = pool if pool is not None else Pool(0, bots=settings.bots)
+        self.journal = journal
+        self.client = client
         self.match: Match = rules.new_match(seed, target=target, hands=hands)
         self.seats = [
-            Seat(
-                index,
-                name,
-                None
-                if name == PERSON
-                else make_bot(name, None if seed is None else seed + 1 + index, rules=rules),
-            )
+            Seat(index, name, None if tokens is None else tokens[index])
             for index, name in enumerate(players)
         ]
         self.hand: HandState = self.match.new_hand()
+        self._deal_text = tuple(str(card) for card in self.hand.deal.order)
+        self._actions: list[str] = []
+        """The current hand's actions, as text (as in its record)."""
         self.number = 1
         """The number of the hand under way (or just finished), from 1."""
+        self.steps = 0
+        """How many steps were taken: actions, and deals of a next hand."""
+        self.records: list[dict[str, Any]] = []
+        """The full records of the finished hands (with their seeds: not for the seats)."""
+        self.created = self.updated = time.time()
+        """When the table was opened, and when something last happened at it (``time.time()``)."""
+        self.finished: float | None = None
+        """When the match ended, if it did."""
+        self.closed = False
         self._driver: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def __repr__(self) -> str:
         return f"<Table {self.id} {self.rules!r} hand {self.number}>"
+
+    @property
+    def players(self) -> list[str]:
+        """The four players' names, seat 0 first."""
+        return [seat.player for seat in self.seats]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match is over."""
+        return self.match.is_over
+
+    @property
+    def people_connected(self) -> int:
+        """How many people are connected."""
+        return sum(seat.link is not None for seat in self.seats)
 
     # -- what clients see ------------------------------------------------------------------
 
@@ -168,71 +278,125 @@ class Table:
         }
 
     def record(self, number: int) -> dict[str, Any]:
-        """The record of finished hand ``number`` (from 1).
+        """The record of finished hand ``number`` (from 1), as a seat may have it
+        (:func:`shareable`: without its seed until the match is over).
 
         :raises ProtocolError: ``no-record`` when that hand is not finished.
         """
-        hands = self.match.hands
-        if not 1 <= number <= len(hands):
+        records = self.records
+        if not 1 <= number <= len(records):
             raise ProtocolError(
-                "no-record", f"hand {number} is not finished ({len(hands)} finished so far)"
+                "no-record", f"hand {number} is not finished ({len(records)} finished so far)"
             )
-        return hands[number - 1].to_record()
+        return shareable(records[number - 1], self.match.is_over)
 
     def match_record(self) -> dict[str, Any]:
-        """The match's record so far (:meth:`Match.to_record <gongzhu.match.Match.to_record>`)."""
-        return self.match.to_record()
+        """The match's record so far, as a seat may have it (:func:`shareable`)."""
+        return shareable(self.full_match_record(), self.match.is_over)
+
+    def full_match_record(self) -> dict[str, Any]:
+        """The match's record so far, seeds included (what
+        :func:`gongzhu.record.match_record` writes, from the records kept)."""
+        match = self.match
+        return {
+            "format": MATCH_FORMAT,
+            "rules": self.rules.spec(),
+            "seed": match.seed,
+            "target": match.target,
+            "max_hands": match.max_hands,
+            "hands": list(self.records),
+            "totals": list(match.totals),
+            "losers": list(match.losers) if match.is_over else None,
+        }
 
     # -- connections -------------------------------------------------------------------------
 
-    async def connect(self, seat: int, connection: Connection, *, takeover: bool = False) -> None:
+    async def connect(
+        self,
+        seat: int,
+        connection: Connection,
+        *,
+        takeover: bool = False,
+        page: str | None = None,
+    ) -> None:
         """Seat a person's ``connection``, and send everyone the new state.
 
+        :param takeover: take the seat from another connection (which is told).
+        :param page: the id of the page connecting (its ``client``): a page
+            that reconnects while its old connection still holds the seat (a
+            network change) takes the seat back without asking.
         :raises ProtocolError: ``bot-seat`` for a bot's seat; ``seat-taken``
             when the seat is connected elsewhere and ``takeover`` is false (with
-            ``takeover`` the old connection is told and closed).
+            ``takeover`` the old connection is told and closed); ``table-closed``.
         """
+        if self.closed:
+            raise ProtocolError("table-closed", "this table is closed")
         place = self.seats[seat]
         if place.is_bot:
             raise ProtocolError("bot-seat", f"seat {seat} is played by a bot")
-        old = place.connection
-        if old is not None and old is not connection:
-            if not takeover:
+        old = place.link
+        if old is not None and old.connection is not connection:
+            same_page = page is not None and page == place.page
+            if not (takeover or same_page):
                 raise ProtocolError(
                     "seat-taken",
                     f"seat {seat} is already open in another window or tab: close it there, "
                     "or take the seat over",
                 )
-            place.connection = None
-            await _quietly(
-                old.send_json(
-                    error_message("taken-over", f"seat {seat} was taken over from another window")
-                )
+            place.link = None
+            last = (
+                None
+                if same_page
+                else error_message("taken-over", f"seat {seat} was taken over from another window")
             )
-            await _quietly(old.close(4001, "taken over"))
-        place.connection = connection
-        await self.broadcast()
+            self._background(old.close(4001, "taken over", last=last))
+        place.link = Outbox(
+            connection,
+            limit=self.settings.send_queue,
+            timeout=self.settings.send_timeout,
+            on_drop=lambda box: self._dropped(seat, box),
+            state=lambda: self.state(seat),
+        )
+        place.page = page
+        self.updated = time.time()
+        self.broadcast()
         self._start_bots()
 
     async def disconnect(self, seat: int, connection: Connection) -> None:
         """Forget ``connection`` (if it still holds ``seat``); tell the others."""
         place = self.seats[seat]
-        if place.connection is connection:
-            place.connection = None
-            await self.broadcast()
+        if place.link is not None and place.link.connection is connection:
+            place.link.forget()
+            place.link = None
+            place.page = None
+            self.updated = time.time()
+            self.broadcast()
 
-    async def broadcast(self) -> None:
-        """Send every connected seat its state; a connection that fails is dropped."""
+    def holds(self, seat: int, connection: Connection) -> bool:
+        """Whether ``connection`` holds ``seat``."""
+        link = self.seats[seat].link
+        return link is not None and link.connection is connection
+
+    def reply(self, seat: int, connection: Connection, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``seat`` alone, if ``connection`` still holds it."""
+        link = self.seats[seat].link
+        if link is not None and link.connection is connection:
+            link.put(message)
+
+    def broadcast(self) -> None:
+        """Queue every connected seat's state, made when it is sent (the latest then);
+        a seat that does not read is dropped."""
         for place in self.seats:
-            connection = place.connection
-            if connection is None:
-                continue
-            try:
-                await connection.send_json(self.state(place.index))
-            except Exception:  # a closed socket mid-hand: the table goes on without it
-                _log.debug("table %s: dropping seat %d's connection", self.id, place.index)
-                if place.connection is connection:
-                    place.connection = None
+            if place.link is not None:
+                place.link.put_state()
+
+    def _dropped(self, seat: int, box: Outbox) -> None:
+        place = self.seats[seat]
+        if place.link is box:
+            _log.info("table %s: seat %d dropped (%s)", self.id, seat, box.dropped)
+            place.link = None
+            place.page = None
+            self.broadcast()
 
     # -- what clients do ---------------------------------------------------------------------
 
@@ -272,8 +436,8 @@ class Table:
             action = parse_action(text)
         except InvalidCard as exc:
             raise ProtocolError("bad-action", str(exc)) from None
-        self._apply(action)
-        await self.broadcast()
+        self._apply(seat, action)
+        self.broadcast()
         self._start_bots()
 
     async def deal_next(self) -> None:
@@ -281,16 +445,24 @@ class Table:
 
         :raises ProtocolError: ``hand-not-over`` or ``match-over``.
         """
+        self._deal()
+        self.broadcast()
+        self._start_bots()
+
+    def _deal(self) -> None:
         if not self.hand.is_over:
             raise ProtocolError("hand-not-over", "the hand is still being played")
         if self.match.is_over:
             raise ProtocolError("match-over", "the match is over")
         self.hand = self.match.new_hand()
+        self._deal_text = tuple(str(card) for card in self.hand.deal.order)
+        self._actions = []
         self.number += 1
-        await self.broadcast()
-        self._start_bots()
+        self.steps += 1
+        self.updated = time.time()
+        self._write(None, NEXT)
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, seat: int, action: Action) -> None:
         try:
             self.hand.apply(action)
         except IllegalAction as exc:
@@ -298,8 +470,66 @@ class Table:
             raise ProtocolError(
                 "illegal-action", str(exc), rule=exc.rule, refusal=refusal
             ) from None
+        text = str(action)
+        self._actions.append(text)
+        self.steps += 1
+        self.updated = time.time()
+        record = match = None
         if self.hand.is_over:
             self.match.record_hand(self.hand)
+            record = self.hand.to_record()
+            self.records.append(record)
+            if self.match.is_over:
+                self.finished = self.updated
+                match = self.full_match_record()
+        self._write(seat, text, record, match)
+
+    def _write(
+        self,
+        seat: int | None,
+        text: str,
+        record: Mapping[str, Any] | None = None,
+        match: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Write a step to the journal; if it cannot be (a full disk), say so and play on."""
+        if self.journal is None:
+            return
+        try:
+            self.journal.step(self, seat, text, record=record, match=match)
+        except Exception:
+            _log.exception(
+                "table %s: step %d could not be written (the table plays on in memory)",
+                self.id,
+                self.steps,
+            )
+
+    # -- a restart -------------------------------------------------------------------------
+
+    def replay_steps(self, steps: Sequence[tuple[int | None, str]]) -> None:
+        """Take ``steps`` again, ``(seat, action)`` or ``(None, NEXT)``, as after a restart.
+
+        Nothing is written to the journal, and nobody is told.
+
+        :raises InvalidRecord: a step the table refuses (naming it).
+        """
+        journal, self.journal = self.journal, None
+        try:
+            for index, (seat, text) in enumerate(steps):
+                try:
+                    if text == NEXT:
+                        self._deal()
+                        continue
+                    if seat is None or seat != self.hand.to_move:
+                        raise InvalidRecord(
+                            f"step by seat {seat}, but seat {self.hand.to_move} is to move"
+                        )
+                    self._apply(seat, parse_action(text))
+                except (ProtocolError, InvalidCard) as exc:
+                    raise InvalidRecord(f"table {self.id}, step {index}: {exc}") from None
+                except InvalidRecord as exc:
+                    raise InvalidRecord(f"table {self.id}, step {index}: {exc}") from None
+        finally:
+            self.journal = journal
 
     # -- the bots ----------------------------------------------------------------------------
 
@@ -309,46 +539,61 @@ class Table:
 
     def _start_bots(self) -> None:
         """Let the bots play their turns, unless they are already at it."""
-        if self._bot_to_move() is None or (self._driver and not self._driver.done()):
+        if self.closed or self._bot_to_move() is None or (self._driver and not self._driver.done()):
             return
         self._driver = asyncio.get_running_loop().create_task(self._drive())
 
     async def _drive(self) -> None:
-        while (place := self._bot_to_move()) is not None:
+        while (place := self._bot_to_move()) is not None and not self.closed:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             hand = self.hand
-            view = hand.view(place.index)
-            bot = place.bot
-            assert bot is not None
+            step = len(self._actions)
+            turn = BotTurn(
+                place.player,
+                decision_seed(self.match.seed, place.index, self.number, step),
+                place.index,
+                (self.id, self.number),
+                self._deal_text,
+                hand.deal.first_seat,
+                hand.explicit_leader,
+                tuple(self._actions),
+            )
+            action: Action | None
             try:
-                action = await asyncio.to_thread(bot.choose, view)
-            except Exception:
-                _log.exception("table %s: the %s bot failed", self.id, place.player)
-                action = view.legal_actions[0]
-            if hand is not self.hand or hand.to_move != place.index:
+                action = parse_action(await self.pool.choose(self.rules, turn))
+            except (JobFailed, InvalidCard) as exc:
+                _log.error("table %s: the %s bot: %s", self.id, place.player, exc)
+                action = None
+            if self.closed or hand is not self.hand or len(self._actions) != step:
                 continue  # the table moved on meanwhile
+            fallback = hand.legal_actions()[0]
             try:
-                self._apply(action)
+                self._apply(place.index, fallback if action is None else action)
             except ProtocolError as exc:
                 _log.error("table %s: the %s bot: %s", self.id, place.player, exc.message)
-                self._apply(view.legal_actions[0])
-            await self.broadcast()
+                self._apply(place.index, fallback)
+            self.broadcast()
 
     async def wait_for_bots(self) -> None:
         """Wait until the bots have played every turn they have now (for tests)."""
         while self._driver is not None and not self._driver.done():
             await asyncio.shield(self._driver)
 
-    async def close(self) -> None:
-        """Stop the bots (when the server shuts down)."""
+    def _background(self, step: Any) -> None:
+        task = asyncio.get_running_loop().create_task(step)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self, *, evicted: bool = False) -> None:
+        """Stop the bots; with ``evicted``, tell the connected seats the table is closed
+        and close their connections (the server closed the table)."""
+        self.closed = True
         if self._driver is not None:
             self._driver.cancel()
-
-
-async def _quietly(step: Any) -> None:
-    """Await ``step``, ignoring a connection that is already gone."""
-    try:
-        await step
-    except Exception:
-        _log.debug("ignoring a failure on a closed connection", exc_info=True)
+        if evicted:
+            last = error_message("table-closed", "this table is closed: the server keeps no more")
+            for place in self.seats:
+                if place.link is not None:
+                    link, place.link = place.link, None
+                    await link.close(CLOSE_TABLE_CLOSED, "table closed", last=last)

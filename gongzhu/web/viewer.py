@@ -32,10 +32,14 @@ __all__ = ["encode_hand", "viewer_data"]
 
 
 def encode_hand(hand: HandState) -> dict[str, Any]:
-    """Everything about a (replayed) hand: deal, shows, tricks, the sheet when over."""
+    """Everything about a (replayed) hand: deal, shows, tricks, the sheet when over.
+
+    The seed is given as a decimal string (or ``None``): a 64-bit seed does not
+    fit a JavaScript number.
+    """
     return {
         "rules": hand.rules.describe(),
-        "seed": hand.seed,
+        "seed": None if hand.seed is None else str(hand.seed),
         "leader": hand.leader,
         "dealt": [encode_cards(hand.dealt(seat)) for seat in range(4)],
         "shows": [encode_show(show) for show in _shows(hand)],

@@ -1,0 +1,146 @@
+"""A server's settings: its limits, how long it keeps tables, where its bots think.
+
+Every setting has a default fit for a server open to the internet; ``gongzhu
+serve`` sets the common ones from its options (``docs/web.rst`` lists them
+all, with the option of each).
+
+>>> from gongzhu.web.settings import Settings
+>>> settings = Settings(keep_finished=600)
+>>> settings.keep_finished, settings.max_tables, settings.tables_per_client
+(600.0, 200, 10)
+>>> Settings(max_hands=0)
+Traceback (most recent call last):
+...
+gongzhu.errors.GongzhuError: max_hands must be at least 1, not 0
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from typing import Any, Final
+
+import attrs
+
+from ..errors import GongzhuError
+
+__all__ = ["MAX_RECORD_BYTES", "MAX_REQUEST_BYTES", "Settings", "default_workers"]
+
+MAX_RECORD_BYTES: Final = 4 * 1024 * 1024
+"""The largest record ``POST /api/replay`` takes (by default), in bytes."""
+
+MAX_REQUEST_BYTES: Final = 16 * 1024
+"""The largest ``POST /api/tables`` request (by default), in bytes."""
+
+
+def default_workers() -> int:
+    """The worker processes of a server by default: one per CPU, from 1 to 8."""
+    return max(1, min(8, os.cpu_count() or 1))
+
+
+def _float(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise GongzhuError(f"expected a number of seconds, not {value!r}")
+    return float(value)
+
+
+def _bots(value: Mapping[str, str]) -> dict[str, str]:
+    return dict(value)
+
+
+def _origins(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = (value,)
+    return tuple(str(origin).rstrip("/").lower() for origin in value)
+
+
+@attrs.frozen(kw_only=True)
+class Settings:
+    """What a server allows and keeps.
+
+    :ivar bot_delay: seconds each bot waits before acting, so people can follow (0).
+    :ivar max_tables: tables held in memory at most (200); when the server is
+        full, the finished table left alone longest makes room for a new one.
+    :ivar tables_per_client: unfinished tables one client address may have
+        opened (10).
+    :ivar max_hands: the most hands of a match (100); a match to a target, or
+        one the ruleset ends, stops after this many hands too.
+    :ivar keep_finished: seconds a table stays after its match is over (3600);
+        then it is closed: its links no longer play, its records stay
+        downloadable from the database.
+    :ivar keep_idle: seconds a table stays with nobody connected and no action
+        (86400); then it is closed as a finished one is.
+    :ivar workers: worker processes for the bots and for ``/api/replay``
+        (``None``: one per CPU, :func:`default_workers`; 0: none, the bots
+        think on threads of the server's process, as in tests).
+    :ivar send_queue: messages waiting to be sent to one connection at most
+        (32); a connection that lets more pile up is dropped.  A newer
+        ``state`` replaces one still waiting, so only a client that does not
+        read its socket gets there.
+    :ivar send_timeout: seconds a connection may take to take one message (10);
+        a connection that takes longer is dropped, and its seat shown offline.
+    :ivar header_timeout: seconds a client has to send a request's headers (10).
+    :ivar body_timeout: seconds a client has to send a request's body (30).
+    :ivar max_request: the largest ``POST /api/tables`` body, in bytes (16 KiB).
+    :ivar max_record: the largest ``POST /api/replay`` body, in bytes (4 MiB).
+    :ivar origins: the origins (``https://example.org``) whose pages may post
+        to the API and open websockets, besides the server's own.
+    :ivar bots: more bots by name, each ``"module:attribute"`` naming a
+        factory called as :func:`~gongzhu.bots.make_bot` calls one (for tests
+        and embedding; installed bots are found by their entry points).
+    """
+
+    bot_delay: float = attrs.field(default=0.0, converter=_float)
+    max_tables: int = 200
+    tables_per_client: int = 10
+    max_hands: int = 100
+    keep_finished: float = attrs.field(default=3600.0, converter=_float)
+    keep_idle: float = attrs.field(default=86400.0, converter=_float)
+    workers: int | None = None
+    send_queue: int = 32
+    send_timeout: float = attrs.field(default=10.0, converter=_float)
+    header_timeout: float = attrs.field(default=10.0, converter=_float)
+    body_timeout: float = attrs.field(default=30.0, converter=_float)
+    max_request: int = MAX_REQUEST_BYTES
+    max_record: int = MAX_RECORD_BYTES
+    origins: tuple[str, ...] = attrs.field(default=(), converter=_origins)
+    bots: Mapping[str, str] = attrs.field(factory=dict, converter=_bots)
+
+    def __attrs_post_init__(self) -> None:
+        for name in ("max_tables", "tables_per_client", "max_hands", "send_queue"):
+            _at_least(name, getattr(self, name), 1)
+        for name in ("max_request", "max_record"):
+            _at_least(name, getattr(self, name), 1)
+        if self.workers is not None:
+            _at_least("workers", self.workers, 0)
+        for name in ("bot_delay", "keep_finished", "keep_idle"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value >= 0):
+                raise GongzhuError(f"{name} must be a number of seconds of at least 0, not {value}")
+        for name in ("send_timeout", "header_timeout", "body_timeout"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0):
+                raise GongzhuError(f"{name} must be a positive number of seconds, not {value}")
+        for origin in self.origins:
+            scheme, _, rest = origin.partition("://")
+            if scheme not in ("http", "https") or not rest or "/" in rest:
+                raise GongzhuError(
+                    f"an origin is scheme://host[:port], as https://example.org; not {origin!r}"
+                )
+
+    @property
+    def pool_size(self) -> int:
+        """The worker processes this server runs (:attr:`workers`, or one per CPU)."""
+        return default_workers() if self.workers is None else self.workers
+
+    @property
+    def sweep_every(self) -> float:
+        """Seconds between two looks for tables to close: a quarter of the shorter
+        keeping time, from 0.05 to 60 seconds."""
+        return min(60.0, max(0.05, min(self.keep_finished, self.keep_idle) / 4))
+
+
+def _at_least(name: str, value: Any, least: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise GongzhuError(f"{name} must be at least {least}, not {value!r}")

@@ -10,8 +10,8 @@ import importlib.util
 import json
 import os
 import shutil
+import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -56,25 +56,13 @@ def server() -> Iterator[tuple[str, Any]]:
     reason = missing()
     if reason:
         pytest.skip(reason)
-    import uvicorn
-
-    from gongzhu.web.app import create_app
     from gongzhu.web.lobby import Lobby
-    from gongzhu.web.serve import base_url, open_socket
+    from gongzhu.web.serve import ServerThread
+    from gongzhu.web.settings import Settings
 
-    lobby = Lobby(bot_delay=0.02)
-    sock = open_socket("127.0.0.1", 0)
-    config = uvicorn.Config(create_app(lobby), log_level="warning", lifespan="on")
-    running = uvicorn.Server(config)
-    thread = threading.Thread(target=running.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if running.started:
-            break
-        time.sleep(0.05)
-    yield base_url(sock), lobby
-    running.should_exit = True
-    thread.join(10)
+    lobby = Lobby(Settings(bot_delay=0.02, workers=2, tables_per_client=100))
+    with ServerThread(lobby) as running:
+        yield running.url, lobby
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +82,12 @@ def page(browser: Any) -> Iterator[Any]:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on(  # the content security policy refuses nothing the pages do
+        "console",
+        lambda message: (
+            errors.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
     page.set_default_timeout(15000)
     yield page
     context.close()
@@ -200,7 +194,7 @@ def test_the_viewer_steps_through_a_record_trick_by_trick(
     page.click("summary")  # a broken record: the server's reason, no view
     page.fill("#paste", '{"format": "gongzhu-hand/1"}')
     page.click("#load-paste")
-    page.wait_for_function("document.getElementById('error').textContent.length > 0")
+    page.wait_for_function("() => document.getElementById('error').textContent.length > 0")
     assert "invalid record" in str(page.text_content("#error"))
 
 
@@ -255,4 +249,112 @@ def test_the_lobby_opens_a_table_with_chosen_rules_and_bots(page: Any, server: A
     links = page.locator("a.seat-link")
     assert links.count() == 2
     page.goto(server[0] + str(links.first.get_attribute("href")))
-    page.wait_for_function("document.getElementById('rules').textContent.includes('anmai')")
+    page.wait_for_function("() => document.getElementById('rules').textContent.includes('anmai')")
+
+
+def test_the_viewer_opens_records_of_its_own_server_only(page: Any, server: Any) -> None:
+    url, lobby = server
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    for source in ("//example.invalid/hand.json", "https://example.invalid/hand.json"):
+        page.goto(f"{url}/viewer?record={source}")
+        page.wait_for_function("() => document.getElementById('error').textContent.length > 0")
+        assert "records of this server only" in str(page.text_content("#error"))
+        assert page.locator("#view").is_hidden()
+    assert all(found.startswith(url) for found in asked), asked
+    # a record of this server opens: a table's finished hand, as its "(view)" link gives it
+    table = lobby.open_table(["39baobao"], ["human", "first", "first", "first"], seed=6)
+    hand = table.hand
+    while not hand.is_over:  # seat 0 and the bots, played here before anyone connects
+        hand.apply(hand.legal_actions()[0])
+    table.match.record_hand(hand)
+    table.records.append(hand.to_record())
+    page.goto(f"{url}/viewer?record=/record/{table.seats[0].token}/1.json")
+    page.wait_for_selector("#view:not([hidden])")
+    assert page.text_content("#step") == "the deal (13 tricks)"
+
+
+def test_the_viewer_shows_a_64_bit_seed_exactly(page: Any, server: Any, tmp_path: Path) -> None:
+    seed = 2**63 - 25  # past 2**53: JavaScript's numbers would round it
+    hand = gongzhu.load_rules().new_hand(seed=seed)
+    while not hand.is_over:
+        hand.apply(hand.legal_actions()[0])
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(hand.to_record()), encoding="utf-8")
+    page.goto(server[0] + "/viewer")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#view:not([hidden])")
+    assert f"seed {seed}" in str(page.text_content("#rules"))
+
+
+class Proxy:
+    """A TCP relay between the browser and the server, on 127.0.0.1.
+
+    :meth:`cut` is a network change: the browser's side of every connection is
+    closed, while the server's side stays open and unread, so the server still
+    holds the seat for the old socket.
+    """
+
+    def __init__(self, target: str) -> None:
+        host, port = target.removeprefix("http://").split(":")
+        self.target = (host, int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.pairs: list[tuple[socket.socket, socket.socket]] = []
+        self.stale: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                browser, _ = self.listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            self.pairs.append((browser, upstream))
+            threading.Thread(target=self._pump, args=(browser, upstream), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, browser), daemon=True).start()
+
+    @staticmethod
+    def _pump(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+
+    def cut(self) -> None:
+        pairs, self.pairs = self.pairs, []
+        for browser, upstream in pairs:
+            self.stale.append(upstream)  # still open: the server sees nothing
+            browser.shutdown(socket.SHUT_RDWR)
+            browser.close()
+
+    def close(self) -> None:
+        self.listener.close()
+        for browser, upstream in self.pairs:
+            browser.close()
+            upstream.close()
+        for upstream in self.stale:
+            upstream.close()
+
+
+def test_after_a_network_change_the_page_takes_its_seat_back(page: Any, server: Any) -> None:
+    url, lobby = server
+    proxy = Proxy(url)
+    try:
+        table = lobby.open_table(["39baobao"], ["human", "first", "first", "first"], seed=8)
+        page.goto(f"{proxy.url}/play/{table.seats[0].token}")
+        wait_for_my_turn(page, 0)
+        held = table.seats[0].link
+        assert held is not None
+        proxy.cut()  # the old socket still holds the seat at the server
+        page.wait_for_function("() => document.body.dataset.connection === 'reconnecting…'")
+        page.wait_for_function("() => document.body.dataset.connection === 'connected'")
+        count = states(page)
+        assert table.seats[0].link is not None and table.seats[0].link is not held
+        assert str(page.text_content("#error")) == ""  # no "seat taken": it was its own seat
+        page.locator("#actions button").first.click()  # and the page plays on
+        wait_for_my_turn(page, count)
+    finally:
+        proxy.close()

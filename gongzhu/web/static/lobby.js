@@ -48,7 +48,8 @@
       seats: [0, 1, 2, 3].map((s) => $("seat-" + s).value),
       hands: length === "hands" ? Number($("hands").value) : null,
       target: length === "target" ? Number($("target").value) : null,
-      seed: $("seed").value === "" ? null : Number($("seed").value),
+      // as text: a 64-bit seed does not fit JavaScript's numbers
+      seed: $("seed").value.trim() === "" ? null : $("seed").value.trim(),
     };
     const response = await fetch("/api/tables", {
       method: "POST",

@@ -11,30 +11,59 @@
   let socket = null;
   let state = null;
   let retry = 0;
+  let retryTimer = null;
   let stopped = false; // refused or taken over: do not reconnect by ourselves
   let typed = "";
+  // This page's id: a page that reconnects while its old socket still holds the seat (a
+  // network change the server has not noticed yet) takes the seat back without asking.
+  const pageId = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
+  const FATAL = ["seat-taken", "taken-over", "unknown-seat", "bot-seat", "table-closed"];
+  const FATAL_CLOSE = [4001, 4403, 4404, 4409, 4410];
 
   // -- the connection ---------------------------------------------------------------------
 
   function connect(takeover = false) {
     stopped = false;
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    if (socket) {
+      const old = socket;
+      socket = null;
+      old.onclose = old.onmessage = old.onopen = null;
+      old.close();
+    }
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const url = `${scheme}://${location.host}/ws/${encodeURIComponent(token)}` + (takeover ? "?takeover=1" : "");
-    socket = new WebSocket(url);
+    const query = `?client=${pageId}` + (takeover ? "&takeover=1" : "");
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/${encodeURIComponent(token)}${query}`);
+    socket = ws;
     setConnection("connecting…");
-    socket.onopen = () => {
+    ws.onopen = () => {
       retry = 0;
       setConnection("connected");
     };
-    socket.onmessage = (event) => receive(JSON.parse(event.data));
-    socket.onclose = () => {
+    ws.onmessage = (event) => {
+      if (ws === socket) receive(JSON.parse(event.data));
+    };
+    ws.onclose = (event) => {
+      if (ws !== socket) return; // an old socket, replaced
+      socket = null;
+      if (FATAL_CLOSE.includes(event.code)) stopped = true;
       setConnection(stopped ? "disconnected" : "reconnecting…");
       if (!stopped) {
         const wait = Math.min(10000, 500 * 2 ** retry++);
-        setTimeout(() => connect(), wait);
+        retryTimer = setTimeout(() => connect(), wait);
       }
     };
   }
+
+  // back on the network, or back to the tab: try at once rather than at the next retry
+  function reconnectNow() {
+    if (!stopped && !socket) connect();
+  }
+  window.addEventListener("online", reconnectNow);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") reconnectNow();
+  });
 
   function send(message) {
     if (socket && socket.readyState === WebSocket.OPEN) {
@@ -60,8 +89,7 @@
       draw();
       document.body.dataset.states = Number(document.body.dataset.states || 0) + 1;
     } else if (message.type === "error") {
-      const fatal = ["seat-taken", "taken-over", "unknown-seat", "bot-seat"];
-      if (fatal.includes(message.code)) stopped = true;
+      if (FATAL.includes(message.code)) stopped = true;
       showError(message.message, message.code);
     }
   }
@@ -73,10 +101,8 @@
     if (code === "seat-taken" || code === "taken-over") {
       const button = document.createElement("button");
       button.textContent = "Take over this seat here";
-      button.style.marginLeft = "0.6rem";
       button.onclick = () => {
         showError("");
-        if (socket) socket.onclose = null;
         connect(true);
       };
       box.append(button);

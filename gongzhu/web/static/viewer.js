@@ -11,7 +11,11 @@
 
   async function open(text) {
     $("error").textContent = "";
-    const response = await fetch("/api/replay", { method: "POST", body: text });
+    const response = await fetch("/api/replay", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: text,
+    });
     const answer = await response.json();
     if (!response.ok) {
       $("error").textContent = answer.message;
@@ -33,6 +37,7 @@
 
   function pick(index) {
     hand = data.hands[index];
+    // the seed is a decimal string: a 64-bit seed does not fit JavaScript's numbers
     $("rules").textContent = hand.rules + (hand.seed === null ? "" : ` · seed ${hand.seed}`);
     $("view").hidden = false;
     go(0);
@@ -126,11 +131,22 @@
     }
   });
 
+  // ?record=URL opens a record of this server only (a table's record link), never another host's
   const source = new URLSearchParams(location.search).get("record");
-  if (source && source.startsWith("/")) {
-    fetch(source)
-      .then((r) => r.text())
-      .then(open)
-      .catch((err) => ($("error").textContent = "cannot load the record: " + err));
+  if (source) {
+    let url = null;
+    try {
+      url = new URL(source, location.href);
+    } catch (err) {
+      url = null;
+    }
+    if (!url || url.origin !== location.origin) {
+      $("error").textContent = "the viewer opens records of this server only: download the record and open the file";
+    } else {
+      fetch(url, { credentials: "same-origin" })
+        .then((r) => (r.ok ? r.text() : Promise.reject(new Error(`${r.status} ${r.statusText}`))))
+        .then(open)
+        .catch((err) => ($("error").textContent = "cannot load the record: " + err.message));
+    }
   }
 })();

@@ -123,3 +123,22 @@ def test_unknown_names_pickle() -> None:
         again = pickle.loads(pickle.dumps(error))
         assert type(again) is type(error) and str(again) == str(error)
         assert (again.name, again.available) == (error.name, error.available)
+
+
+def test_a_bot_whose_module_cannot_be_imported_is_a_plugin_load_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gongzhu.bots.registry as registry
+    from gongzhu.errors import PluginLoadError
+
+    broken = importlib.metadata.EntryPoint(
+        name="broken", value="no_such_gongzhu_bot_module:Bot", group=registry.ENTRY_POINT_GROUP
+    )
+    monkeypatch.setattr(registry, "entry_points", lambda group, refresh=False: {"broken": broken})
+    bots = BotRegistry()
+    assert "broken" in bots
+    with pytest.raises(PluginLoadError) as caught:
+        bots["broken"]
+    assert caught.value.name == "broken"
+    assert "no_such_gongzhu_bot_module" in str(caught.value)
+    assert isinstance(caught.value.cause, ModuleNotFoundError)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from ..discovery import EntryPointLike, entry_points
-from ..errors import GongzhuError, UnknownName
+from ..discovery import EntryPointLike, entry_points, origin
+from ..errors import GongzhuError, PluginLoadError, UnknownName
 from .base import Bot
 from .teams import TableFormat, format_of, tell_format
 
@@ -35,7 +35,9 @@ class BotRegistry(Mapping[str, Callable[..., Bot]]):
 
     The names are read once (:meth:`refresh` reads them again); a factory is
     imported the first time it is looked up.  A missing name raises
-    :class:`UnknownBot`, which is also a :class:`KeyError`.
+    :class:`UnknownBot`, which is also a :class:`KeyError`; a bot whose module
+    cannot be imported raises :class:`~gongzhu.errors.PluginLoadError` naming
+    it and the distribution that installed it.
     """
 
     def __init__(self, group: str = ENTRY_POINT_GROUP) -> None:
@@ -61,7 +63,10 @@ class BotRegistry(Mapping[str, Callable[..., Bot]]):
         point = self._entry_points().get(name)
         if point is None:
             raise UnknownBot(name, self._entry_points())
-        factory = point.load()
+        try:
+            factory = point.load()
+        except Exception as exc:  # anything a third party's module raises while importing
+            raise PluginLoadError(name, origin(point), exc) from exc
         if not callable(factory):
             raise GongzhuError(f"bot entry point {name!r} ({point.value}) is not callable")
         self._loaded[name] = factory

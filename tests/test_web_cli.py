@@ -8,13 +8,14 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from .webclient import Player
 
 pytestmark = pytest.mark.one_engine
 
@@ -216,45 +217,6 @@ class Server:
         return self.process.returncode, err
 
 
-class Player(threading.Thread):
-    """A person at a seat, on a thread: the first legal action at each turn, and seat 0
-    deals the next hand; it stops acting once ``stop(state)`` holds."""
-
-    def __init__(self, url: str, seat: int, stop: Any) -> None:
-        super().__init__(daemon=True)
-        self.url = url
-        self.seat = seat
-        self.stop = stop
-        self.last: dict[str, Any] | None = None
-        self.reached = threading.Event()
-        self.halt = threading.Event()
-        self.start()
-
-    def run(self) -> None:
-        from websockets.exceptions import ConnectionClosed
-        from websockets.sync.client import connect
-
-        with connect(self.url, open_timeout=10, max_queue=None) as ws:
-            while not self.halt.is_set():
-                try:
-                    message = json.loads(ws.recv(timeout=0.1))
-                except TimeoutError:
-                    continue
-                except ConnectionClosed:
-                    return
-                if message["type"] != "state":
-                    continue
-                self.last = message
-                if self.stop(message):
-                    self.reached.set()
-                elif message["phase"] == "over" and message["can_deal"] and self.seat == 0:
-                    ws.send(json.dumps({"type": "next"}))
-                elif message["to_move"] == self.seat:
-                    action = {"action": message["legal"][0], "hand": message["number"]}
-                    ws.send(json.dumps({"type": "action", **action}))
-
-
-@needs_extra
 def test_a_server_killed_mid_hand_comes_back_with_its_tables_links_and_records(
     tmp_path: Path,
 ) -> None:

@@ -30,6 +30,8 @@ from gongzhu.web.lobby import Lobby
 from gongzhu.web.serve import ServerThread
 from gongzhu.web.settings import Settings
 
+from .webclient import cards_named, public_cards
+
 pytestmark = pytest.mark.one_engine
 
 HANDS = 3
@@ -74,27 +76,6 @@ def play_seat(url: str, token: str, seat: int, stop: threading.Event) -> None:
                 return
             if message["to_move"] == seat:
                 ws.send(json.dumps({"type": "action", "action": message["legal"][0]}))
-
-
-def cards_named(message: dict[str, Any]) -> set[str]:
-    found: set[str] = set(message["holding"])
-    found.update(card for action in message["legal"] for card in action.split()[1:])
-    for play in message["current_trick"]:
-        found.update(play["cards"])
-    for trick in message["tricks"]:
-        for play in trick["plays"]:
-            found.update(play["cards"])
-    for show in message["shows"]:
-        found.update(show["cards"] or ())
-    found.discard("-")
-    return found
-
-
-def public_cards(message: dict[str, Any]) -> set[str]:
-    public = {c for t in message["tricks"] for p in t["plays"] for c in p["cards"]}
-    public |= {c for p in message["current_trick"] for c in p["cards"]}
-    public |= {c for s in message["shows"] if s["kind"] != "secret" for c in s["cards"] or ()}
-    return public
 
 
 def test_no_message_and_no_route_reveals_a_deal_before_the_match_is_over(

@@ -24,6 +24,8 @@ from gongzhu.web.lobby import Lobby
 from gongzhu.web.settings import Settings
 from gongzhu.web.table import Table
 
+from .webclient import cards_named, public_cards
+
 pytestmark = [
     pytest.mark.one_engine,
     pytest.mark.filterwarnings("ignore::DeprecationWarning"),  # TestClient on httpx
@@ -109,21 +111,6 @@ def other_than_state(ws: WebSocketTestSession) -> Message:
     return message
 
 
-def cards_in(message: Message) -> set[str]:
-    """Every card named anywhere in a state message, apart from the score sheet."""
-    found: set[str] = set(message["holding"])
-    found.update(card for action in message["legal"] for card in action.split()[1:])
-    for play in message["current_trick"]:
-        found.update(play["cards"])
-    for trick in message["tricks"]:
-        for play in trick["plays"]:
-            found.update(play["cards"])
-    for show in message["shows"]:
-        found.update(show["cards"] or ())
-    found.discard("-")
-    return found
-
-
 # -- what a seat is sent -----------------------------------------------------------------------
 
 
@@ -143,10 +130,7 @@ def test_a_seat_sees_only_its_own_cards_and_no_one_elses_secret_sale(
         if message["phase"] == "over":
             continue
         assert set(message["holding"]) <= dealt
-        public = {c for t in message["tricks"] for p in t["plays"] for c in p["cards"]}
-        public |= {c for p in message["current_trick"] for c in p["cards"]}
-        public |= {c for s in message["shows"] if s["kind"] != "secret" for c in s["cards"]}
-        assert cards_in(message) <= dealt | public, message
+        assert cards_named(message) <= dealt | public_cards(message), message
         for show in message["shows"]:
             if show["kind"] == "secret" and show["seat"] != 0:
                 assert show["cards"] is None and show["count"] >= 1

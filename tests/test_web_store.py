@@ -22,8 +22,6 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install '.[web]'")
 pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install '.[web]'")
 
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
 import gongzhu
 from gongzhu.errors import GongzhuError
@@ -32,6 +30,8 @@ from gongzhu.web.serve import ServerThread
 from gongzhu.web.settings import Settings
 from gongzhu.web.store import SCHEMA_VERSION, Store, StoreError
 from gongzhu.web.table import Table
+
+from .webclient import Player
 
 pytestmark = pytest.mark.one_engine
 
@@ -48,44 +48,9 @@ def ws_url(server: ServerThread, token: str) -> str:
     return f"{server.url.replace('http', 'ws')}/ws/{token}"
 
 
-class Player(threading.Thread):
-    """A person at a seat, on a thread: the first legal action at each turn, and seat 0
-    deals the next hand; it stops acting once ``stop(state)`` holds."""
-
-    def __init__(self, server: ServerThread, token: str, seat: int, stop: Any) -> None:
-        super().__init__(daemon=True)
-        self.url = ws_url(server, token)
-        self.seat = seat
-        self.stop = stop
-        self.last: Message | None = None
-        self.reached = threading.Event()
-        self.halt = threading.Event()
-        self.start()
-
-    def run(self) -> None:
-        with connect(self.url, open_timeout=10, max_queue=None) as ws:
-            while not self.halt.is_set():
-                try:
-                    message = json.loads(ws.recv(timeout=0.1))
-                except TimeoutError:
-                    continue
-                except ConnectionClosed:
-                    return
-                if message["type"] != "state":
-                    continue
-                self.last = message
-                if self.stop(message):
-                    self.reached.set()
-                elif message["phase"] == "over" and message["can_deal"] and self.seat == 0:
-                    ws.send(json.dumps({"type": "next"}))
-                elif message["to_move"] == self.seat:
-                    action = {"action": message["legal"][0], "hand": message["number"]}
-                    ws.send(json.dumps({"type": "action", **action}))
-
-
 def play(server: ServerThread, tokens: list[str], stop: Any) -> Message:
     """Seats 0 and 2 play until seat 0 sees ``stop(state)``; its last state."""
-    players = [Player(server, tokens[seat], seat, stop) for seat in (0, 2)]
+    players = [Player(ws_url(server, tokens[seat]), seat, stop) for seat in (0, 2)]
     assert players[0].reached.wait(60), "the match did not get there"
     for player in players:
         player.halt.set()

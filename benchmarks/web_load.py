@@ -1,0 +1,226 @@
+"""Load on ``gongzhu serve``: tables of websocket clients playing whole hands, on 127.0.0.1.
+
+Starts ``gongzhu serve`` in a subprocess (no table of its own, ``--bot-delay
+0``, its database in a temporary folder as by default persistence is on, the
+limits on tables raised), opens T tables through ``POST /api/tables`` (seat 0
+a person, this script; seats 1-3 bots), and connects T websocket clients.
+Once every client is connected (the handshakes are not timed), the tables
+start one after another over ``--stagger`` seconds (1 by default: 200 first
+actions in the same millisecond would measure a queue of 200, not a server
+at work), and each client plays H hands as fast as the server lets it: at each of its turns
+it sends its first legal action and times how long the state answering it
+takes to arrive.  Prints the latency per action (p50, p99, max) and the
+actions answered per second, for each number of tables and kind of bot.
+
+The default run is quick (10 tables of heuristic bots, one hand each)::
+
+    python benchmarks/web_load.py
+    python benchmarks/web_load.py --full          # 10, 50, 200 tables x heuristic, search
+    python benchmarks/web_load.py --tables 200 --bots search --hands 2
+
+The numbers in ``docs/web.rst`` come from ``--full``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
+
+
+def machine() -> str:
+    """The CPU, its cores and the Python this runs on."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (
+        f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}"
+    )
+
+
+class Server:
+    """``gongzhu serve`` in a subprocess, with its database in ``folder``."""
+
+    def __init__(self, folder: str, workers: int | None, db: str | None) -> None:
+        args = [
+            sys.executable, "-m", "gongzhu", "serve", "--port", "0", "--no-table",
+            "--bot-delay", "0", "--max-tables", "1000", "--tables-per-client", "1000",
+            "--db", db or str(Path(folder) / "serve.sqlite3"),
+        ]  # fmt: skip
+        if workers is not None:
+            args += ["--workers", str(workers)]
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None
+        first = self.process.stdout.readline()
+        if not first.startswith("gongzhu serving on"):
+            raise SystemExit(f"the server did not start: {first!r}")
+        self.url = first.split()[3]
+
+    def open_table(self, bot: str) -> str:
+        body = json.dumps({"seats": ["human", bot, bot, bot], "hands": 100}).encode()
+        request = urllib.request.Request(
+            self.url + "/api/tables",
+            data=body,
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            link: str = json.load(answer)["seats"][0]["link"]
+        return link.rsplit("/", 1)[1]
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+class Barrier:
+    """Every client waits here once connected, so the actions timed are those of
+    tables playing, not of 200 websocket handshakes at once."""
+
+    def __init__(self, parties: int) -> None:
+        self.waiting = parties
+        self.event = asyncio.Event()
+
+    async def wait(self) -> None:
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.event.set()
+        await self.event.wait()
+
+
+async def play(
+    url: str, token: str, hands: int, latencies: list[float], barrier: Barrier, start: float
+) -> int:
+    """Connect seat 0, wait for the other tables' clients and then ``start`` seconds,
+    and play ``hands`` hands there; note each action's latency; return the actions."""
+    socket_url = f"{url.replace('http', 'ws')}/ws/{token}"
+    actions = 0
+    async with connect(socket_url, max_size=None, compression=None) as ws:
+        await barrier.wait()
+        await asyncio.sleep(start)
+        sent: float | None = None
+        while True:
+            message = json.loads(await ws.recv())
+            if message["type"] != "state":
+                continue
+            if sent is not None:
+                latencies.append(time.perf_counter() - sent)
+                sent = None
+            if message["phase"] == "over":
+                if message["match"]["hands"] >= hands:
+                    return actions
+                if message["can_deal"]:
+                    await ws.send(json.dumps({"type": "next"}))
+                continue
+            if message["to_move"] == 0:
+                action = {
+                    "type": "action",
+                    "action": message["legal"][0],
+                    "hand": message["number"],
+                }
+                sent = time.perf_counter()
+                await ws.send(json.dumps(action))
+                actions += 1
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def run(server: Server, tables: int, bot: str, hands: int, stagger: float) -> dict[str, Any]:
+    tokens = [server.open_table(bot) for _ in range(tables)]
+    starts = random.Random(tables).sample(range(tables), tables)
+    latencies: list[float] = []
+    gc.collect()
+    gc.disable()  # this client's own collections are not the server's latency
+    barrier = Barrier(len(tokens))
+    start = time.perf_counter()
+    try:
+        counts = await asyncio.gather(
+            *(
+                play(server.url, t, hands, latencies, barrier, stagger * starts[i] / tables)
+                for i, t in enumerate(tokens)
+            )
+        )
+    finally:
+        gc.enable()
+    elapsed = time.perf_counter() - start
+    return {
+        "tables": tables,
+        "bots": bot,
+        "hands": hands,
+        "actions": sum(counts),
+        "p50_ms": 1000 * statistics.median(latencies),
+        "p99_ms": 1000 * percentile(latencies, 0.99),
+        "max_ms": 1000 * max(latencies),
+        "actions_per_s": sum(counts) / elapsed,
+        "seconds": elapsed,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="10", help="tables at once; a comma list (10)")
+    parser.add_argument("--bots", default="heuristic", help="the bots; a comma list (heuristic)")
+    parser.add_argument("--hands", type=int, default=1, help="hands per table (1)")
+    parser.add_argument("--full", action="store_true", help="10,50,200 tables x heuristic,search")
+    parser.add_argument("--workers", type=int, default=None, help="the server's --workers")
+    parser.add_argument("--db", default=None, help="the server's --db (default: a temporary file)")
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=1.0,
+        help="seconds over which the tables start, evenly spread (1.0; 0: all at once)",
+    )
+    parser.add_argument("--json", action="store_true", help="print each result as JSON too")
+    args = parser.parse_args(argv)
+    sizes = [10, 50, 200] if args.full else [int(n) for n in args.tables.split(",")]
+    bots = ["heuristic", "search"] if args.full else args.bots.split(",")
+    print(f"# {machine()}")
+    print(f"# {' '.join(['python', 'benchmarks/web_load.py', *sys.argv[1:]])}")
+    print(f"{'bots':<10} {'tables':>6} {'actions':>8} {'p50 ms':>8} {'p99 ms':>8} "
+          f"{'max ms':>8} {'actions/s':>10}")  # fmt: skip
+    for bot in bots:
+        for tables in sizes:
+            with tempfile.TemporaryDirectory() as folder:
+                server = Server(folder, args.workers, args.db)
+                try:
+                    result = asyncio.run(run(server, tables, bot, args.hands, args.stagger))
+                finally:
+                    server.stop()
+            print(
+                f"{bot:<10} {tables:>6} {result['actions']:>8} {result['p50_ms']:>8.1f} "
+                f"{result['p99_ms']:>8.1f} {result['max_ms']:>8.1f} "
+                f"{result['actions_per_s']:>10.0f}",
+                flush=True,
+            )
+            if args.json:
+                print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -178,14 +178,16 @@ def test_an_outbox_drops_a_connection_whose_send_stalls_and_one_that_lets_messag
         slow = Outbox(stalled, limit=32, timeout=0.05, on_drop=lambda b: dropped.append(b.dropped))
         full = Outbox(piled, limit=4, timeout=30, on_drop=lambda b: dropped.append(b.dropped))
         slow.put({"type": "state"})
-        full.put({"type": "pong", "n": 0})
+        full.put({"type": "error", "n": 0})
         await asyncio.sleep(0)  # the outbox's task takes it, and its send never ends
-        for n in range(1, 4):
-            full.put({"type": "pong", "n": n})
+        full.put({"type": "pong", "n": 1})
+        full.put({"type": "pong", "n": 2})  # one answer to a burst of pings
+        for n in range(3, 5):
+            full.put({"type": "error", "n": n})
         assert len(full) == 3 and not full.closed
         full.put({"type": "state"})
         full.put({"type": "state"})  # replaces the one waiting
-        assert len(full) == 4 and full.put({"type": "pong"}) is False
+        assert len(full) == 4 and full.put({"type": "error"}) is False
         for _ in range(200):
             if len(dropped) == 2:
                 break
@@ -301,6 +303,7 @@ def test_only_the_servers_own_pages_may_post_and_open_seats() -> None:
             ("null", 403),
             (own, 200),
             ("https://cards.example", 200),
+            (server.url.replace("http:", "https:"), 403),  # another scheme, another origin
         ]:
             headers = {"content-type": "application/json", "origin": origin}
             found, answer = post(server, "/api/tables", body, headers)

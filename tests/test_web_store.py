@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import closing
@@ -26,6 +28,7 @@ pytest.importorskip("uvicorn", reason="the web extra is not installed: pip insta
 import gongzhu
 from gongzhu.errors import GongzhuError
 from gongzhu.web.lobby import Lobby
+from gongzhu.web.protocol import ProtocolError
 from gongzhu.web.serve import ServerThread
 from gongzhu.web.settings import Settings
 from gongzhu.web.store import SCHEMA_VERSION, Store, StoreError
@@ -208,3 +211,96 @@ def test_a_database_is_held_by_one_server_at_a_time(database: Path) -> None:
     assert failures and "in use by another gongzhu serve" in str(failures[0])
     store.close()
     Store.open(database).close()  # free again
+
+
+@pytest.mark.skipif(os.name != "posix", reason="file modes are POSIX's")
+def test_a_new_database_and_its_folder_are_readable_by_their_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "data" / "gongzhu" / "serve.sqlite3"
+    store = Store.open(path)
+    lobby = Lobby(Settings(workers=0), store=store)
+    lobby.open_table(["39baobao"], ["human", "first", "first", "first"], seed=3)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600  # it holds the seeds and seat tokens
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    for log in path.parent.glob("serve.sqlite3-*"):
+        assert stat.S_IMODE(log.stat().st_mode) == 0o600, log
+    store.close()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "not json {",
+        "{}",
+        '{"rules": ["39baobao"]}',
+        '{"rules": {"variants": "39baobao"}}',
+        '{"rules": {"variants": ["39baobao"], "options": {}}, "players": ["human"]}',
+    ],
+)
+def test_a_damaged_table_is_left_out_and_the_others_come_back(
+    database: Path, damage: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = Store.open(database)
+    lobby = Lobby(Settings(workers=0), store=store)
+    kept = lobby.open_table(["39baobao"], ["human", "first", "first", "first"], seed=1)
+    damaged = lobby.open_table(["39baobao"], ["human", "first", "first", "first"], seed=2)
+    store.close()
+    with closing(sqlite3.connect(database)) as db:
+        db.execute("UPDATE tables SET spec = ? WHERE id = ?", (damage, damaged.id))
+        db.commit()
+    store = Store.open(database)
+    again = Lobby(Settings(workers=0), store=store)
+    assert [table.id for table in again.restore()] == [kept.id]
+    assert f"table {damaged.id} cannot be rebuilt" in caplog.text
+    store.close()
+
+
+def test_a_table_of_more_hands_than_the_server_allows_is_not_rebuilt(database: Path) -> None:
+    store = Store.open(database)
+    lobby = Lobby(Settings(workers=0), store=store)
+    table = lobby.open_table(["39baobao"], ["human", "first", "first", "first"], seed=1, hands=50)
+    store.close()
+    store = Store.open(database)
+    assert Lobby(Settings(workers=0, max_hands=100), store=store).restore()[0].id == table.id
+    store.close()
+    store = Store.open(database)
+    assert Lobby(Settings(workers=0, max_hands=10), store=store).restore() == []
+    store.close()
+
+
+def test_a_full_disk_refuses_new_tables_and_the_open_ones_play_on(
+    database: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = Store.open(database)
+    lobby = Lobby(Settings(workers=0), store=store)
+    table = lobby.open_table(["39baobao"], ["human", "first", "first", "first"], seed=1)
+    db = store._db
+    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    filler = {  # rows that fill what room is left in each table's pages: the disk is full
+        "tables": "(hex(randomblob(8)), '{}', NULL, 0, 0, 'closed')",
+        "seats": "(hex(randomblob(16)), 'x', 0)",
+        "steps": "('x', abs(random()), 0, 0, 'x', 0)",
+        "records": "('x', abs(random()), 'x')",
+    }
+    for name, row in filler.items():
+        with pytest.raises(sqlite3.OperationalError, match="full"):
+            for _ in range(10_000):
+                db.execute(f"INSERT INTO {name} VALUES {row}")
+
+    with pytest.raises(ProtocolError) as refused:
+        lobby.open_request({"rules": ["39baobao"], "seats": ["human", "first", "first", "first"]})
+    assert refused.value.code == "server-full"
+    assert "cannot keep another table" in refused.value.message
+
+    async def finish() -> None:
+        while not table.hand.is_over:
+            if table.hand.to_move == 0:
+                await table.act(0, str(table.hand.legal_actions()[0]))
+            await table.wait_for_bots()
+
+    caplog.clear()
+    asyncio.run(finish())
+    assert table.hand.is_over  # in memory
+    tracebacks = [r for r in caplog.records if r.exc_info]
+    unwritten = [r for r in caplog.records if "could not be written" in r.getMessage()]
+    assert len(tracebacks) == 1 and len(unwritten) == len(table.hand.history)
+    store.close()

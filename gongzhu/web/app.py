@@ -162,6 +162,9 @@ def origin_allowed(headers: Any, scheme: str, settings: Settings) -> bool:
     False
     >>> origin_allowed([(b"origin", b"https://cards.example")], "http", settings)
     True
+    >>> origin_allowed([(b"host", b"127.0.0.1:8000"), (b"origin", b"https://127.0.0.1:8000")],
+    ...                "http", settings)  # another scheme is another origin
+    False
     """
     origin = _header(headers, b"origin")
     if origin is None:
@@ -174,7 +177,7 @@ def origin_allowed(headers: Any, scheme: str, settings: Settings) -> bool:
     if host is None or not found or found_scheme not in ("http", "https"):
         return False
     own = "https" if scheme in ("https", "wss") else "http"
-    return _netloc(found_scheme, found) == _netloc(own, host.strip())
+    return found_scheme == own and _netloc(found_scheme, found) == _netloc(own, host.strip())
 
 
 class _SecurityHeaders:

@@ -31,12 +31,12 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from ..errors import GongzhuError
+from ..errors import GongzhuError, InvalidRecord
 from ..rules import Rules, load_rules
 from .pool import Pool
 from .protocol import ProtocolError
 from .settings import Settings
-from .store import Store, StoredTable
+from .store import Store, StoredTable, StoreError
 from .table import Table, shareable
 
 __all__ = ["MAX_SEED", "MAX_TABLES", "MAX_TARGET", "Lobby", "ServerFull", "TooManyTables"]
@@ -134,8 +134,8 @@ class Lobby:
         :param client: the address of the client asking (counted against
             :attr:`Settings.tables_per_client`).
         :raises GongzhuError: an unknown variant or bot, a bad option, a match
-            that cannot end or is too long, a full server, or a client with
-            too many tables.
+            that cannot end or is too long, a full server (or one that cannot
+            write to its database), or a client with too many tables.
         """
         settings = self.settings
         if hands is not None and hands > settings.max_hands:
@@ -168,7 +168,11 @@ class Lobby:
         if len(self.tables) >= settings.max_tables:
             self._make_room()
         if self.store is not None:
-            self.store.add_table(table)
+            try:
+                self.store.add_table(table)
+            except StoreError as exc:
+                _log.error("a new table cannot be kept: %s", exc)
+                raise ServerFull("this server cannot keep another table now") from None
             table.journal = self.store
         self._add(table)
         return table
@@ -375,8 +379,9 @@ class Lobby:
     def restore(self) -> list[Table]:
         """Rebuild every table of the database that was not closed (after a restart).
 
-        A table that cannot be rebuilt (a plug-in no longer installed...) is
-        left in the database, and said so in the log.
+        A table that cannot be rebuilt (a plug-in no longer installed, a row
+        damaged...) is left in the database, and said so in the log; the
+        others are rebuilt.
         """
         if self.store is None:
             return []
@@ -387,14 +392,27 @@ class Lobby:
             except GongzhuError as exc:
                 _log.warning("table %s cannot be rebuilt: %s", stored.id, exc)
                 continue
+            except Exception as exc:  # a row no server wrote: one table lost, not the server
+                _log.warning(
+                    "table %s cannot be rebuilt: %s: %s", stored.id, type(exc).__name__, exc
+                )
+                continue
             self._add(table)
             rebuilt.append(table)
         return rebuilt
 
     def _rebuild(self, stored: StoredTable) -> Table:
         spec = stored.spec
+        if not isinstance(spec, Mapping) or not isinstance(spec.get("rules"), Mapping):
+            raise InvalidRecord("its description in the database is damaged")
         rules_spec = spec["rules"]
-        rules = load_rules(*rules_spec.get("variants", []), **rules_spec.get("options", {}))
+        variants, options = rules_spec.get("variants", []), rules_spec.get("options", {})
+        if not _strings(variants) or not isinstance(options, Mapping):
+            raise InvalidRecord("its rules in the database are damaged")
+        hands = spec.get("hands")
+        if hands is not None and (not isinstance(hands, int) or hands > self.settings.max_hands):
+            raise InvalidRecord(f"its match of {hands!r} hands is over --max-hands")
+        rules = load_rules(*variants, **options)
         table = Table(
             rules,
             spec["players"],

@@ -7,7 +7,8 @@ time, each within a time limit.  A client that does not read its socket
 pile up) is dropped: the outbox calls its ``on_drop`` and closes the
 connection; the table goes on without that seat.  A newer ``state``
 message replaces one still waiting (each holds all the seat may know), so a
-slow reader gets the latest state rather than every one.
+slow reader gets the latest state rather than every one; a ``pong`` is not
+queued while another waits (one answer to a burst of pings).
 """
 
 from __future__ import annotations
@@ -92,7 +93,10 @@ class Outbox:
         if self.closed:
             return False
         queue = self._queue
-        if message.get("type") == "state":
+        kind = message.get("type")
+        if kind == "pong" and any(waiting.get("type") == "pong" for waiting in queue):
+            return True  # one answer to a burst of pings
+        if kind == "state":
             for index, waiting in enumerate(queue):
                 if waiting.get("type") == "state" and waiting is not _STATE:
                     del queue[index]

@@ -235,8 +235,11 @@ def _worker_main() -> None:  # pragma: no cover - runs in the worker processes
         except BaseException as exc:
             answer = ("error", f"{type(exc).__name__}: {exc}")
         data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
-        sink.write(len(data).to_bytes(_HEADER, "big") + data)
-        sink.flush()
+        try:
+            sink.write(len(data).to_bytes(_HEADER, "big") + data)
+            sink.flush()
+        except OSError:  # the server is gone (killed): so is this worker, quietly
+            return
 
 
 # -- the pool, on the server's side ---------------------------------------------------------

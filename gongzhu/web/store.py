@@ -15,7 +15,9 @@ seed gives the same deals and the actions replay exactly, so the players'
 links work again as they were.  A closed table's records stay in the
 database, and its links still download them.
 
-The file is held by one server at a time (SQLite's exclusive locking mode),
+The database holds every open table's seed and seat tokens, so a new file
+is made readable by its owner only (mode 0600), and a folder made for it
+0700.  The file is held by one server at a time (SQLite's exclusive locking mode),
 and a file that is not a database of ``gongzhu serve`` is refused without
 being touched.
 
@@ -116,13 +118,14 @@ class StoredTable:
     """A table as the database holds it, to be rebuilt.
 
     :ivar spec: ``rules`` (:meth:`Rules.spec <gongzhu.rules.Rules.spec>`),
-        ``players``, ``seed``, ``hands``, ``target``.
+        ``players``, ``seed``, ``hands``, ``target`` (as the database holds it:
+        checked when the table is rebuilt).
     :ivar tokens: the seats' link tokens, seat 0 first.
     :ivar steps: ``(seat, action)`` in order; ``(None, "next")`` deals a hand.
     """
 
     id: str
-    spec: Mapping[str, Any]
+    spec: Any
     tokens: tuple[str, ...]
     client: str | None
     created: float
@@ -153,6 +156,18 @@ def _check_file(path: Path) -> None:
             f"{path} was written by a newer gongzhu (layout {version}; this one reads "
             f"{SCHEMA_VERSION}): left as it is"
         )
+
+
+def _create_private(path: Path) -> None:
+    """Create ``path`` empty, readable by its owner only, unless it exists (SQLite gives
+    its write-ahead log the database's permissions): the database holds every open
+    table's seed and seat tokens."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot create the database {path}: {exc.strerror or exc}") from None
 
 
 def _empty_database(path: Path) -> bool:
@@ -192,11 +207,12 @@ class Store:
             file = Path(name)
             _check_file(file)
             try:
-                file.parent.mkdir(parents=True, exist_ok=True)
+                file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             except OSError as exc:
                 raise StoreError(
                     f"cannot make the folder of the database {file}: {exc.strerror or exc}"
                 ) from None
+            _create_private(file)
         try:
             db = sqlite3.connect(name, timeout=0, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as exc:
@@ -246,7 +262,8 @@ class Store:
     def add_table(self, table: Table) -> None:
         """Write a new table: its ruleset, players, seed, length, client and seat tokens.
 
-        :raises StoreError: a table of that id is already in the database.
+        :raises StoreError: a table of that id is already in the database, or the
+            database cannot be written (a full disk).
         """
         match = table.match
         spec = {
@@ -271,6 +288,10 @@ class Store:
         except sqlite3.IntegrityError:
             db.execute("ROLLBACK")
             raise StoreError(f"the database already has a table {table.id}") from None
+        except sqlite3.Error as exc:  # a full disk, a file gone read-only...
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise StoreError(f"cannot write a new table to the database: {exc}") from None
 
     def has_table(self, table_id: str) -> bool:
         """Whether the database has a table of this id (open or closed)."""
@@ -359,10 +380,14 @@ class Store:
             ).fetchall()
             steps = tuple((seat, action) for seat, action, _at in rows)
             updated = max([updated, *(at for _seat, _action, at in rows)])
+            try:
+                parsed = json.loads(spec)
+            except (ValueError, RecursionError):
+                parsed = spec  # the table is refused when it is rebuilt, the others are not
             tables.append(
                 StoredTable(
                     table_id,
-                    json.loads(spec),
+                    parsed,
                     tuple(tokens),
                     client,
                     created,

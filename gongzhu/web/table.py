@@ -231,6 +231,8 @@ class Table:
         self.closed = False
         self._driver: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._unwritten = 0
+        """Steps the journal failed to write (a full disk)."""
 
     def __repr__(self) -> str:
         return f"<Table {self.id} {self.rules!r} hand {self.number}>"
@@ -496,12 +498,16 @@ class Table:
             return
         try:
             self.journal.step(self, seat, text, record=record, match=match)
-        except Exception:
-            _log.exception(
-                "table %s: step %d could not be written (the table plays on in memory)",
-                self.id,
-                self.steps,
-            )
+        except Exception as exc:
+            if self._unwritten == 0:  # the cause once; then a line a step
+                _log.exception(
+                    "table %s: step %d could not be written (the table plays on in memory)",
+                    self.id,
+                    self.steps,
+                )
+            else:
+                _log.warning("table %s: step %d could not be written: %s", self.id, self.steps, exc)
+            self._unwritten += 1
 
     # -- a restart -------------------------------------------------------------------------
 

@@ -89,7 +89,10 @@ def test_other_commands_do_not_import_the_web_extra() -> None:
 
 
 needs_extra = pytest.mark.skipif(
-    any(__import__("importlib").util.find_spec(m) is None for m in ("starlette", "uvicorn")),
+    any(
+        __import__("importlib").util.find_spec(m) is None
+        for m in ("starlette", "uvicorn", "websockets")
+    ),
     reason="the web extra is not installed: pip install '.[web]'",
 )
 
@@ -217,6 +220,7 @@ class Server:
         return self.process.returncode, err
 
 
+@needs_extra
 def test_a_server_killed_mid_hand_comes_back_with_its_tables_links_and_records(
     tmp_path: Path,
 ) -> None:

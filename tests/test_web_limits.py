@@ -28,7 +28,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
-from gongzhu.web.lobby import Lobby
+from gongzhu.web.lobby import Lobby, TooManyTables
 from gongzhu.web.outbox import CLOSE_TOO_SLOW, Outbox
 from gongzhu.web.serve import WS_MAX_SIZE, ServerThread
 from gongzhu.web.settings import Settings
@@ -279,16 +279,48 @@ def test_a_client_may_have_so_many_unfinished_tables() -> None:
         assert post(server, "/api/tables", body, headers)[0] == 200
 
 
+class Listener:
+    """A person's connection that takes every message (and keeps none)."""
+
+    async def send_json(self, data: Any) -> None:
+        pass
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        pass
+
+
 def test_the_sweep_closes_by_the_settings_times() -> None:
-    lobby = Lobby(Settings(workers=0, keep_finished=60, keep_idle=600))
+    lobby = Lobby(Settings(workers=0, keep_finished=60, keep_idle=600, keep_unjoined=30))
     table = lobby.open_table(["39baobao"], ["human", "first", "first", "first"], seed=1)
     asyncio.run(play_out(table))
     other = lobby.open_table(["39baobao"], ["human", "first", "first", "first"], seed=1)
+    unjoined = lobby.open_table(["39baobao"], ["human", "first", "first", "first"], seed=1)
+
+    async def come_and_go() -> None:  # a person joins the other table, and leaves
+        listener = Listener()
+        await other.connect(0, listener)
+        await other.disconnect(0, listener)
+
+    asyncio.run(come_and_go())
     assert table.finished is not None
+    assert lobby.sweep(unjoined.created + 29) == []
+    assert lobby.sweep(unjoined.created + 30) == [unjoined.id]  # nobody ever came
     assert lobby.sweep(table.finished + 59) == []
     assert lobby.sweep(table.finished + 60) == [table.id]
     assert lobby.sweep(other.updated + 599) == []
     assert lobby.sweep(other.updated + 600) == [other.id]
+
+
+def test_the_addresses_of_one_ipv6_network_are_one_client() -> None:
+    lobby = Lobby(Settings(workers=0, tables_per_client=2))
+    players = ["human", "first", "first", "first"]
+    lobby.open_table(["39baobao"], players, client="2001:db8:1:2::1")
+    lobby.open_table(["39baobao"], players, client="2001:db8:1:2:ffff::9")
+    with pytest.raises(TooManyTables):
+        lobby.open_table(["39baobao"], players, client="2001:db8:1:2::abcd")
+    lobby.open_table(["39baobao"], players, client="2001:db8:1:3::1")  # another network
+    lobby.open_table(["39baobao"], players, client="203.0.113.7")
+    lobby.open_table(["39baobao"], players, client="203.0.113.8")  # IPv4: one address each
 
 
 # -- finding 4: other sites' pages --------------------------------------------------------
@@ -329,6 +361,22 @@ def test_only_the_servers_own_pages_may_post_and_open_seats() -> None:
             ws_url(server, table, 0), origin=Origin(own), open_timeout=10, max_queue=None
         ) as ws:
             assert next_state(ws)["seat"] == 0
+
+
+def test_a_name_rebound_to_this_machine_is_not_its_origin(server: ServerThread) -> None:
+    """DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends
+    ``Host: evil.example``, and its origin matches that Host; a loopback server
+    serves this machine's names only."""
+    port = server.url.rsplit(":", 1)[1]
+    body = json.dumps({"seats": ["human", "first", "first", "first"]}).encode()
+    for host, status in [("evil.example", 403), ("localhost", 200), ("127.0.0.1", 200)]:
+        headers = {
+            "content-type": "application/json",
+            "host": f"{host}:{port}",
+            "origin": f"http://{host}:{port}",
+        }
+        found, answer = post(server, "/api/tables", body, headers)
+        assert found == status, (host, answer)
 
 
 def test_every_response_has_the_security_headers(server: ServerThread) -> None:

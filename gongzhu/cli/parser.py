@@ -218,7 +218,7 @@ def _backend_options(p: argparse.ArgumentParser) -> None:
 _serve_seconds = _bounded(
     float, 0, 10**8, "expected seconds", "must be from 0 to 100000000 seconds"
 )
-"""``serve --keep-finished``, ``--keep-idle``: seconds."""
+"""``serve --keep-finished``, ``--keep-idle``, ``--keep-unjoined``: seconds."""
 
 _serve_workers = _bounded(int, 0, 64, "expected a whole number", "must be from 0 to 64")
 """``serve --workers``: 0 (threads) to 64 processes."""
@@ -309,6 +309,13 @@ def _add_serve_options(
         default=86400.0,
         metavar="SECONDS",
         help="how long a table nobody is at, and nobody plays, stays open (default 86400)",
+    )
+    serve.add_argument(
+        "--keep-unjoined",
+        type=_serve_seconds,
+        default=600.0,
+        metavar="SECONDS",
+        help="how long a table nobody has joined yet stays open (default 600)",
     )
     serve.add_argument(
         "--origin",

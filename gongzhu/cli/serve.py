@@ -43,6 +43,7 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> int:
             max_hands=args.max_hands,
             keep_finished=args.keep_finished,
             keep_idle=args.keep_idle,
+            keep_unjoined=args.keep_unjoined,
             origins=args.origin,
         )
     except GongzhuError as exc:

@@ -26,6 +26,7 @@ Starlette is imported when :func:`create_app` is called, not with this module.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import re
@@ -145,13 +146,35 @@ def _netloc(scheme: str, netloc: str) -> str:
     return netloc
 
 
-def origin_allowed(headers: Any, scheme: str, settings: Settings) -> bool:
+def _loopback(host: str) -> bool:
+    """Whether ``host`` (a ``Host`` header's name or address, without the port) is this machine."""
+    host = host.strip("[]").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _hostname(host: str) -> str:
+    if host.startswith("["):
+        return host.partition("]")[0] + "]"
+    return host.rpartition(":")[0] if host.count(":") == 1 else host
+
+
+def origin_allowed(
+    headers: Any, scheme: str, settings: Settings, server: tuple[str, int] | None = None
+) -> bool:
     """Whether a request (its raw ``headers``, ``[(name, value)]`` in bytes) may act.
 
     A request without an ``Origin`` header is not from a page (a script, a
     command line) and may.  A browser's request may when its origin is one of
     :attr:`Settings.origins <gongzhu.web.settings.Settings.origins>`, or names
     the address the request was sent to: its ``Host`` (the server's own origin).
+    A server listening on a loopback address (``server``, ASGI's ``(host,
+    port)``) is this machine's only: a page's request whose ``Host`` names
+    another (a name rebound to 127.0.0.1 by its DNS) may not.
 
     >>> settings = Settings(origins=["https://cards.example"])
     >>> h = [(b"host", b"127.0.0.1:8000"), (b"origin", b"http://127.0.0.1:8000")]
@@ -165,6 +188,9 @@ def origin_allowed(headers: Any, scheme: str, settings: Settings) -> bool:
     >>> origin_allowed([(b"host", b"127.0.0.1:8000"), (b"origin", b"https://127.0.0.1:8000")],
     ...                "http", settings)  # another scheme is another origin
     False
+    >>> rebound = [(b"host", b"evil.example:8000"), (b"origin", b"http://evil.example:8000")]
+    >>> origin_allowed(rebound, "http", settings, ("127.0.0.1", 8000))
+    False
     """
     origin = _header(headers, b"origin")
     if origin is None:
@@ -177,7 +203,10 @@ def origin_allowed(headers: Any, scheme: str, settings: Settings) -> bool:
     if host is None or not found or found_scheme not in ("http", "https"):
         return False
     own = "https" if scheme in ("https", "wss") else "http"
-    return found_scheme == own and _netloc(found_scheme, found) == _netloc(own, host.strip())
+    host = host.strip()
+    if server is not None and _loopback(server[0]) and not _loopback(_hostname(host)):
+        return False
+    return found_scheme == own and _netloc(found_scheme, found) == _netloc(own, host)
 
 
 class _SecurityHeaders:
@@ -246,7 +275,8 @@ def create_app(
     async def read_json_post(request: Request, code: str, limit: int) -> bytes:
         """The body of a JSON post, checked: its origin, its type, its size (before
         it is read) and the time it takes."""
-        if not origin_allowed(request.scope["headers"], request.url.scheme, settings):
+        scope = request.scope
+        if not origin_allowed(scope["headers"], request.url.scheme, settings, scope.get("server")):
             raise _Refused(403, "bad-origin", "this server takes requests from its own pages")
         kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
         if kind != "application/json":
@@ -324,7 +354,8 @@ def create_app(
         return _download(record, f"gongzhu-{table_id}-match.json")
 
     async def table_socket(websocket: WebSocket) -> None:
-        if not origin_allowed(websocket.scope["headers"], websocket.url.scheme, settings):
+        scope, scheme = websocket.scope, websocket.url.scheme
+        if not origin_allowed(scope["headers"], scheme, settings, scope.get("server")):
             await websocket.close(CLOSE_BAD_ORIGIN, "bad-origin")  # before accepting: HTTP 403
             return
         await websocket.accept()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import secrets
 import time
@@ -39,7 +40,15 @@ from .settings import Settings
 from .store import Store, StoredTable, StoreError
 from .table import Table, shareable
 
-__all__ = ["MAX_SEED", "MAX_TABLES", "MAX_TARGET", "Lobby", "ServerFull", "TooManyTables"]
+__all__ = [
+    "MAX_SEED",
+    "MAX_TABLES",
+    "MAX_TARGET",
+    "Lobby",
+    "ServerFull",
+    "TooManyTables",
+    "client_key",
+]
 
 MAX_TABLES: Final = Settings().max_tables
 """How many tables a server holds at most (by default: :attr:`Settings.max_tables
@@ -52,6 +61,24 @@ MAX_TARGET: Final = 10**6
 """The highest match target a table takes."""
 
 _log = logging.getLogger(__name__)
+
+
+def client_key(address: str) -> str:
+    """What :attr:`Settings.tables_per_client` counts by: the client's address, or for
+    an IPv6 address its ``/64`` network (one client's, as a rule).
+
+    >>> client_key("203.0.113.7"), client_key("2001:db8::1"), client_key("::ffff:203.0.113.7")
+    ('203.0.113.7', '2001:db8::/64', '203.0.113.7')
+    """
+    try:
+        found = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(found, ipaddress.IPv6Address):
+        if found.ipv4_mapped is not None:
+            return str(found.ipv4_mapped)
+        return str(ipaddress.IPv6Network((found, 64), strict=False))
+    return str(found)
 
 
 class ServerFull(GongzhuError):
@@ -141,6 +168,7 @@ class Lobby:
         if hands is not None and hands > settings.max_hands:
             raise GongzhuError(f"a match here has at most {settings.max_hands} hands, not {hands}")
         if client is not None:
+            client = client_key(client)
             mine = sum(
                 1 for table in self.tables.values() if table.client == client and not table.is_over
             )
@@ -324,8 +352,9 @@ class Lobby:
 
     def sweep(self, now: float | None = None) -> list[str]:
         """Close the tables finished longer than :attr:`Settings.keep_finished` ago,
-        and those idle (nobody connected, no action) longer than
-        :attr:`Settings.keep_idle`; return their ids."""
+        those idle (nobody connected, no action) longer than
+        :attr:`Settings.keep_idle`, and those nobody joined within
+        :attr:`Settings.keep_unjoined` of their opening; return their ids."""
         now = time.time() if now is None else now
         settings = self.settings
         gone = []
@@ -333,7 +362,9 @@ class Lobby:
             if table.finished is not None:
                 expired = now - table.finished >= settings.keep_finished
             else:
-                expired = table.people_connected == 0 and now - table.updated >= settings.keep_idle
+                idle = table.people_connected == 0 and now - table.updated >= settings.keep_idle
+                unjoined = not table.joined and now - table.created >= settings.keep_unjoined
+                expired = idle or unjoined
             if expired:
                 self._remove(table)
                 gone.append(table.id)
@@ -426,6 +457,7 @@ class Lobby:
             client=stored.client,
         )
         table.replay_steps(stored.steps)
+        table.joined = table.steps > 0
         table.created = stored.created
         table.updated = stored.updated
         if table.is_over:

@@ -63,7 +63,8 @@ class Settings:
     :ivar max_tables: tables held in memory at most (200); when the server is
         full, the finished table left alone longest makes room for a new one.
     :ivar tables_per_client: unfinished tables one client address may have
-        opened (10).
+        opened (10); the IPv6 addresses of one ``/64`` network count as one
+        (:func:`~gongzhu.web.lobby.client_key`).
     :ivar max_hands: the most hands of a match (100); a match to a target, or
         one the ruleset ends, stops after this many hands too.
     :ivar keep_finished: seconds a table stays after its match is over (3600);
@@ -71,6 +72,9 @@ class Settings:
         downloadable from the database.
     :ivar keep_idle: seconds a table stays with nobody connected and no action
         (86400); then it is closed as a finished one is.
+    :ivar keep_unjoined: seconds a table stays when no person has ever joined
+        it (600), so tables opened and left count against the server's
+        :attr:`max_tables` for minutes, not for :attr:`keep_idle`.
     :ivar workers: worker processes for the bots and for ``/api/replay``
         (``None``: one per CPU, :func:`default_workers`; 0: none, the bots
         think on threads of the server's process, as in tests).
@@ -97,6 +101,7 @@ class Settings:
     max_hands: int = 100
     keep_finished: float = attrs.field(default=3600.0, converter=_float)
     keep_idle: float = attrs.field(default=86400.0, converter=_float)
+    keep_unjoined: float = attrs.field(default=600.0, converter=_float)
     workers: int | None = None
     send_queue: int = 32
     send_timeout: float = attrs.field(default=10.0, converter=_float)
@@ -114,7 +119,7 @@ class Settings:
             _at_least(name, getattr(self, name), 1)
         if self.workers is not None:
             _at_least("workers", self.workers, 0)
-        for name in ("bot_delay", "keep_finished", "keep_idle"):
+        for name in ("bot_delay", "keep_finished", "keep_idle", "keep_unjoined"):
             value = getattr(self, name)
             if not (math.isfinite(value) and value >= 0):
                 raise GongzhuError(f"{name} must be a number of seconds of at least 0, not {value}")
@@ -138,7 +143,8 @@ class Settings:
     def sweep_every(self) -> float:
         """Seconds between two looks for tables to close: a quarter of the shorter
         keeping time, from 0.05 to 60 seconds."""
-        return min(60.0, max(0.05, min(self.keep_finished, self.keep_idle) / 4))
+        shortest = min(self.keep_finished, self.keep_idle, self.keep_unjoined)
+        return min(60.0, max(0.05, shortest / 4))
 
 
 def _at_least(name: str, value: Any, least: int) -> None:

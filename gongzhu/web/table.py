@@ -228,6 +228,8 @@ class Table:
         """When the table was opened, and when something last happened at it (``time.time()``)."""
         self.finished: float | None = None
         """When the match ended, if it did."""
+        self.joined = False
+        """Whether a person has ever connected to the table (or it has taken a step)."""
         self.closed = False
         self._driver: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -360,6 +362,7 @@ class Table:
             state=lambda: self.state(seat),
         )
         place.page = page
+        self.joined = True
         self.updated = time.time()
         self.broadcast()
         self._start_bots()

@@ -49,7 +49,7 @@ def test_serve_help() -> None:
     for option in (
         "--host", "--port", "--rules", "--seats", "--seed", "--bot-delay", "--db", "--workers",
         "--max-tables", "--tables-per-client", "--max-hands", "--keep-finished", "--keep-idle",
-        "--origin",
+        "--keep-unjoined", "--origin",
     ):  # fmt: skip
         assert option in result.stdout
 
@@ -63,6 +63,8 @@ def test_serve_help() -> None:
         (("--seats", "random,random,random,random"), "no person"),
         (("--bot-delay", "-1"), "from 0 to 10 seconds"),
         (("--frobnicate",), "unrecognized arguments"),
+        (("--db", ""), "give the database's path, or :memory:"),
+        (("--keep-unjoined", "-5"), "must be from 0 to 100000000 seconds"),
     ],
 )
 def test_a_bad_argument_is_one_line_and_status_2(args: tuple[str, ...], words: str) -> None:

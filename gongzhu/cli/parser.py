@@ -224,6 +224,13 @@ _serve_workers = _bounded(int, 0, 64, "expected a whole number", "must be from 0
 """``serve --workers``: 0 (threads) to 64 processes."""
 
 
+def _db_path(text: str) -> str:
+    """``serve --db``: a file's path, or ``:memory:``; not empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give the database's path, or :memory: to keep nothing")
+    return text
+
+
 def _add_serve_options(
     serve: argparse.ArgumentParser, rules_option: Callable[[argparse.ArgumentParser], None]
 ) -> None:
@@ -263,6 +270,7 @@ def _add_serve_options(
     )
     serve.add_argument(
         "--db",
+        type=_db_path,
         default=None,
         metavar="PATH",
         help="the database the tables are kept in, so a restart loses none (default "

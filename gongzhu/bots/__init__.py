@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from .base import Bot, FirstLegalBot, RandomBot, play_hand
 from .heuristic import (
+    CHECK_SAMPLES,
     PLAY_RULES,
     SHOW_RULES,
     HeuristicBot,
@@ -56,6 +57,7 @@ from .heuristic import (
     lead_low_safe_card,
     natural_following,
     nearest_show,
+    points_at_stake,
     quick_show,
     run_full_hearts,
     safe_fallback,
@@ -71,9 +73,11 @@ from .registry import BOTS, ENTRY_POINT_GROUP, BotRegistry, UnknownBot, bot_name
 from .sampler import (
     Determinizer,
     Inconsistent,
+    Inference,
     Knowledge,
     SampledEngine,
     determinize,
+    infer,
     knowledge,
     no_pairs,
     sample_deal,
@@ -95,6 +99,7 @@ from .teams import (
 
 __all__ = [
     "BOTS",
+    "CHECK_SAMPLES",
     "DEFAULT_BUDGET_MS",
     "ENTRY_POINT_GROUP",
     "FORMATS",
@@ -111,6 +116,7 @@ __all__ = [
     "FirstLegalBot",
     "HeuristicBot",
     "Inconsistent",
+    "Inference",
     "Knowledge",
     "Objective",
     "RandomBot",
@@ -139,6 +145,7 @@ __all__ = [
     "greedy_rollout_policy",
     "guard_pig_until_safe",
     "hunt_pig_with_low_spades",
+    "infer",
     "knowledge",
     "lead_low_safe_card",
     "make_bot",
@@ -146,6 +153,7 @@ __all__ = [
     "nearest_show",
     "no_pairs",
     "play_hand",
+    "points_at_stake",
     "quick_show",
     "random_rollout_policy",
     "run_full_hearts",

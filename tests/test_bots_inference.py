@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 import gongzhu
 from gongzhu import Phase, Play, Show
-from gongzhu.bots import make_bot
+from gongzhu.bots import Bot, make_bot
 from gongzhu.bots.sampler import Determinizer, Inference, infer, knowledge
 from gongzhu.cards import PIG, Card, full_deck
 from gongzhu.hand import HandState
+from gongzhu.view import SeatView
 
 RULES = gongzhu.load_rules()
 TEAMS = (0, 1, 0, 1)
@@ -93,6 +95,20 @@ def test_bad_factors_are_refused() -> None:
         infer(view, RULES, TEAMS, hearts=1.5)
 
 
+def play_views(hand: HandState, bots: list[Bot]) -> Iterator[tuple[int, SeatView]]:
+    """Play ``hand`` out (no shows; ``bots`` in play), giving each play-phase turn's
+    seat and view before its bot acts."""
+    while not hand.is_over:
+        seat = hand.to_move
+        assert seat is not None
+        if hand.phase is not Phase.PLAY:
+            hand.apply(hand.legal_actions()[0])
+            continue
+        view = hand.view(seat)
+        yield seat, view
+        hand.apply(bots[seat].choose(view))
+
+
 @pytest.mark.parametrize("names", [("39baobao",), ("same-colour-discard",), ("two-deck",)])
 def test_the_inference_never_excludes_the_true_deal(names: tuple[str, ...]) -> None:
     rules = gongzhu.load_rules(*names)
@@ -103,13 +119,7 @@ def test_the_inference_never_excludes_the_true_deal(names: tuple[str, ...]) -> N
             for seat in range(4)
         ]
         hand = rules.new_hand(seed=seed)
-        while not hand.is_over:
-            seat = hand.to_move
-            assert seat is not None
-            if hand.phase is not Phase.PLAY:
-                hand.apply(hand.legal_actions()[0])
-                continue
-            view = hand.view(seat)
+        for seat, view in play_views(hand, bots):
             inference = infer(view, rules, TEAMS)
             assert all(0 < f <= 1 for fs in inference.factors.values() for f in fs)
             truth = [() if s == seat else hand.holding(s) for s in range(4)]
@@ -125,7 +135,6 @@ def test_the_inference_never_excludes_the_true_deal(names: tuple[str, ...]) -> N
                         cards = [c for c in full_deck() if held >> c.index & 1]
                         assert len(cards) == view.holding_sizes[other]
                         assert not any(c.suit in facts.voids[other] for c in cards)
-            hand.apply(bots[seat].choose(view))
 
 
 def test_the_reading_is_right_about_the_rule_based_bot() -> None:
@@ -136,18 +145,11 @@ def test_the_reading_is_right_about_the_rule_based_bot() -> None:
             for s in range(4)
         ]
         hand = RULES.new_hand(seed=seed)
-        while not hand.is_over:
-            seat = hand.to_move
-            assert seat is not None
-            if hand.phase is not Phase.PLAY:
-                hand.apply(hand.legal_actions()[0])
-                continue
-            view = hand.view(seat)
+        for _seat, view in play_views(hand, bots):
             for card, factors in infer(view, RULES, TEAMS).factors.items():
                 for other, factor in enumerate(factors):
                     if factor < 1:
                         assert card not in hand.holding(other), (seed, other, card)
-            hand.apply(bots[seat].choose(view))
 
 
 def test_no_inference_with_two_decks() -> None:

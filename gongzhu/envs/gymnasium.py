@@ -40,6 +40,7 @@ builds); building an environment then raises :class:`ImportError`.
 
 from __future__ import annotations
 
+import abc
 import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, SupportsFloat, TypeAlias
@@ -119,14 +120,15 @@ def policy_opponent(model: Any, *, deterministic: bool = False) -> Policy:
     return policy
 
 
-class _Seat:
+class _Seat(abc.ABC):
     """One opponent seat: how it moves."""
 
-    def reset(self, seed: int, rules: Rules) -> None:
-        """A new episode, seeded."""
+    def reset(self, seed: int, rules: Rules) -> None:  # noqa: B027 (most seats keep nothing)
+        """A new episode, seeded (nothing to do by default)."""
 
+    @abc.abstractmethod
     def choose(self, env: SeatEnv, seat: int) -> Action:
-        raise NotImplementedError  # pragma: no cover
+        """The seat's action, at its turn in ``env``."""
 
 
 class _NamedBot(_Seat):

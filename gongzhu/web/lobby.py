@@ -420,13 +420,9 @@ class Lobby:
         for stored in self.store.open_tables():
             try:
                 table = self._rebuild(stored)
-            except GongzhuError as exc:
-                _log.warning("table %s cannot be rebuilt: %s", stored.id, exc)
-                continue
-            except Exception as exc:  # a row no server wrote: one table lost, not the server
-                _log.warning(
-                    "table %s cannot be rebuilt: %s: %s", stored.id, type(exc).__name__, exc
-                )
+            except Exception as exc:  # a missing plug-in, or a row no server wrote: one table
+                why = exc if isinstance(exc, GongzhuError) else f"{type(exc).__name__}: {exc}"
+                _log.warning("table %s cannot be rebuilt: %s", stored.id, why)
                 continue
             self._add(table)
             rebuilt.append(table)

@@ -4,10 +4,12 @@
   :attr:`Settings.header_timeout <gongzhu.web.settings.Settings.header_timeout>`
   seconds to send a request's headers (uvicorn waits forever for a
   half-sent request; its keep-alive timeout starts only after a response);
-- :class:`AbortingWebSocketProtocol`: a websocket closed, or timed out by
-  the keep-alive ping, while its client does not read is aborted at once
-  (uvicorn's close waits for the socket's buffer to drain, which a client
-  that does not read never lets happen).
+- :class:`AbortingWebSocketProtocol`: a websocket closed (by the
+  application, or when it returns), or timed out by the keep-alive ping,
+  while its client does not read is aborted at once (uvicorn's close waits
+  for the socket's buffer to drain, which a client that does not read never
+  lets happen); one whose buffer is still not empty a close timeout later is
+  aborted then.
 
 Imported only when serving (it needs uvicorn): :func:`protocols` makes the
 two classes for a server's settings.
@@ -81,15 +83,26 @@ class AbortingWebSocketProtocol(WebSocketsSansIOProtocol):
         if (
             message.get("type") == "websocket.close"
             and self.handshake_complete
-            and not self.transport.is_closing()
             and not self.writable.is_set()
         ):
-            self.transport.abort()  # the client does not read: nothing more will reach it
+            # the client does not read: nothing more will reach it (and a transport
+            # already closing would wait for ever to flush its buffer)
+            self.transport.abort()
             return
         await super().send(message)
         if self.close_timer is not None and message.get("type") == "websocket.close":
             self.close_timer.cancel()
             self.close_timer = self.loop.call_later(self.close_timeout, self.transport.abort)
+
+    async def run_asgi(self) -> None:
+        await super().run_asgi()
+        # The application returned and uvicorn closed the transport, which waits until
+        # its buffer is flushed: never, for a client that does not read.
+        if self.transport.is_closing():
+            if not self.writable.is_set():
+                self.transport.abort()
+            elif self.transport.get_write_buffer_size():
+                self.loop.call_later(self.close_timeout, self.transport.abort)
 
     def keepalive_timeout(self) -> None:
         super().keepalive_timeout()

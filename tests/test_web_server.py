@@ -160,7 +160,8 @@ def test_an_action_out_of_turn_is_refused_with_whose_turn_it_is(
 ) -> None:
     table = open_table(lobby, "human,human,first,first", "39baobao")
     with connect(client, table, 0) as zero, connect(client, table, 1) as one:
-        state = until(zero, lambda m: m["seats"][1]["connected"])
+        # a person's turn: the bots have stopped, so the other person's turn cannot come
+        state = until(zero, lambda m: m["seats"][1]["connected"] and m["to_move"] in (0, 1))
         waiting = 1 if state["to_move"] == 0 else 0
         ws = one if waiting == 1 else zero
         before = table.hand.history

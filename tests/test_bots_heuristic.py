@@ -12,6 +12,7 @@ from gongzhu.bots import (
     PLAY_RULES,
     SHOW_RULES,
     HeuristicBot,
+    RulesBot,
     Situation,
     avoid_transformer_with_negatives,
     capture_own_sheep,
@@ -278,6 +279,21 @@ def test_the_check_searches_where_points_are_at_stake() -> None:
             hand.apply(action)
         assert all(bot._checker is None for bot in plain)
     assert overruled > 0
+
+
+def test_the_rules_bot_is_the_heuristic_without_its_check() -> None:
+    rules = gongzhu.load_rules("huapai")
+    for seed in range(3):
+        hand = rules.new_hand(seed=seed)
+        by_rules = [RulesBot(seat, rules=rules, format="2v2") for seat in range(4)]
+        unchecked = [HeuristicBot(seat, rules=rules, format="2v2", check=0) for seat in range(4)]
+        while not hand.is_over:
+            seat = hand.to_move
+            assert seat is not None
+            action = by_rules[seat].choose(hand.view(seat))
+            assert unchecked[seat].choose(hand.view(seat)) == action
+            assert unchecked[seat].last_rule == by_rules[seat].last_rule
+            hand.apply(action)
 
 
 def test_a_negative_check_is_refused() -> None:

@@ -46,7 +46,7 @@ def test_bots_choose_only_legal_actions(names: tuple[str, ...]) -> None:
     hands = 4 if rules.table.copies == 2 else 9  # two-deck hands cost more
     for seed in range(hands):
         rng = random.Random(seed)
-        kinds = [rng.choice(["random", "first", "heuristic"]) for _ in range(4)]
+        kinds = [rng.choice(["random", "first", "rules", "heuristic"]) for _ in range(4)]
         bots = [
             make_bot(kind, seed=seed * 4 + seat, rules=rules) for seat, kind in enumerate(kinds)
         ]

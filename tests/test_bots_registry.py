@@ -14,6 +14,7 @@ from gongzhu.bots import (
     FirstLegalBot,
     HeuristicBot,
     RandomBot,
+    RulesBot,
     SearchBot,
     UnknownBot,
     bot_names,
@@ -25,6 +26,7 @@ from gongzhu.errors import GongzhuError
 SHIPPED = {
     "random": RandomBot,
     "first": FirstLegalBot,
+    "rules": RulesBot,
     "heuristic": HeuristicBot,
     "search": SearchBot,
 }

@@ -9,15 +9,17 @@ from typing import cast
 import pytest
 
 import gongzhu
-from gongzhu import Deal, Phase, Play, Show
+from gongzhu import Action, Deal, Phase, Play, SeatView, Show
 from gongzhu.bots import (
     Bot,
     HeuristicBot,
     SearchBot,
+    TableFormat,
     greedy_rollout_policy,
     make_bot,
     play_hand,
     random_rollout_policy,
+    tell_format,
 )
 from gongzhu.bots import search as search_module
 
@@ -201,6 +203,41 @@ def test_the_team_objective_keeps_the_pig_from_the_partner() -> None:
     team = SearchBot(1, rules=RULES, budget_ms=None, samples=30, objective="team")
     assert team.format.name == "solo"  # its heuristic prior dumps the pig...
     assert team.choose(view) != Play.parse("QS")  # ...which the search overrules
+
+
+class _Recorder:
+    """A prior that plays its first legal action and records what it is told."""
+
+    def __init__(self) -> None:
+        self.formats: list[str] = []
+        self.asked = 0
+
+    def set_format(self, format: TableFormat) -> None:
+        self.formats.append(format.name)
+
+    def choose(self, view: SeatView) -> Action:
+        self.asked += 1
+        return view.legal_actions[0]
+
+
+def test_the_search_keeps_its_priors_choice_unless_it_is_sure() -> None:
+    hand = play_phase_hand(4)
+    for _ in range(5):
+        hand.apply(hand.legal_actions()[0])
+    view = hand.view(hand.to_move or 0)
+    assert len(view.legal_actions) > 1
+    prior = _Recorder()
+    stubborn = SearchBot(1, rules=RULES, budget_ms=None, samples=8, margin=1e9, prior=prior)
+    assert prior.formats == ["solo"]
+    assert stubborn.choose(view) == view.legal_actions[0]  # never sure by a billion errors
+    assert prior.asked == 1
+    tell_format(stubborn, "2v2")
+    assert prior.formats == ["solo", "2v2"]  # told the format with the search
+    # shows left to the prior are the prior's
+    showing = RULES.new_hand(seed=4)
+    shows = SearchBot(1, rules=RULES, samples=8, shows="heuristic", prior=prior)
+    first = showing.view(showing.to_move or 0)
+    assert shows.choose(first) == first.legal_actions[0]
 
 
 def test_an_unknown_objective_is_refused() -> None:

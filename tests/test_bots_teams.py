@@ -12,6 +12,7 @@ from gongzhu.bots import (
     SOLO,
     HeuristicBot,
     RandomBot,
+    RulesBot,
     SearchBot,
     TableFormat,
     feed_partner,
@@ -75,7 +76,8 @@ def test_telling_the_format_reaches_the_bots_that_listen() -> None:
     assert search.format is SOLO and search.objective == "final"
     assert tell_format(search, "2v2") is search
     assert search.format is PARTNERS and search.objective == "team"
-    assert search._fallback.format is PARTNERS  # its heuristic prior plays for the team too
+    assert isinstance(search.prior, RulesBot)  # by default, the rules of thumb...
+    assert search.prior.format is PARTNERS  # ...which play for the team too
     explicit = SearchBot(1, rules=RULES, objective="raw", format="2v2")
     assert explicit.objective == "raw"  # an objective given is kept
     quiet = RandomBot(1)

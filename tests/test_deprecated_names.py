@@ -180,3 +180,14 @@ def test_heuristic_situation_hand(midhand: HandState) -> None:
 
     situation = Situation(midhand.view(3), midhand.rules)
     assert deprecated(lambda: situation.hand, "Situation.holding") == situation.holding
+
+
+@pytest.mark.parametrize("name", ["PLAY_RULES", "feed_partner", "quick_show"])
+def test_the_rules_of_thumb_moved_to_the_rulebook(name: str) -> None:
+    import gongzhu.bots.heuristic
+    import gongzhu.bots.rulebook
+
+    old = deprecated(lambda: getattr(gongzhu.bots.heuristic, name), f"gongzhu.bots.rulebook.{name}")
+    assert old is getattr(gongzhu.bots.rulebook, name)
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_rule'"):
+        gongzhu.bots.heuristic.no_such_rule  # noqa: B018

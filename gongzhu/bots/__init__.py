@@ -7,8 +7,10 @@ in the entry-point group ``gongzhu.bots`` as a factory called
 :func:`bot_names` lists them.  The shipped bots:
 
 - ``random`` (:class:`RandomBot`) and ``first`` (:class:`FirstLegalBot`);
-- ``heuristic`` (:class:`HeuristicBot`): rules of thumb from the strategy
-  advice of the sources, each a small named function (:data:`PLAY_RULES`);
+- ``rules`` (:class:`RulesBot`): rules of thumb from the strategy advice
+  of the sources, each a small named function (:data:`PLAY_RULES`);
+- ``heuristic`` (:class:`HeuristicBot`): the rules of thumb, their play
+  checked by a small search where points are at stake;
 - ``search`` (:class:`SearchBot`): determinised Monte-Carlo search over
   deals sampled consistently with the view (:func:`sample_deal`,
   :func:`determinize`).
@@ -16,7 +18,8 @@ in the entry-point group ``gongzhu.bots`` as a factory called
 The package's modules: :mod:`~gongzhu.bots.base` (the interface, ``random``,
 ``first``, :func:`play_hand`), :mod:`~gongzhu.bots.registry` (bots by name),
 :mod:`~gongzhu.bots.sampler` (hidden holdings consistent with a view),
-:mod:`~gongzhu.bots.heuristic`, :mod:`~gongzhu.bots.search`,
+:mod:`~gongzhu.bots.rulebook` (the rules of thumb), :mod:`~gongzhu.bots.heuristic`,
+:mod:`~gongzhu.bots.search`,
 :mod:`~gongzhu.bots.playout` (its playout policies), :mod:`~gongzhu.bots.objective`
 (what a playout is worth) and :mod:`~gongzhu.bots.teams` (the table's format:
 who are partners, told to the bots with :func:`tell_format`); everything
@@ -35,12 +38,15 @@ True
 from __future__ import annotations
 
 from .base import Bot, FirstLegalBot, RandomBot, play_hand
-from .heuristic import (
-    CHECK_SAMPLES,
+from .heuristic import CHECK_SAMPLES, HeuristicBot, points_at_stake
+from .objective import OBJECTIVES, EngineScorer, Objective, default_objective, seat_objective
+from .playout import RolloutPolicy, card_values, greedy_rollout_policy, random_rollout_policy
+from .registry import BOTS, ENTRY_POINT_GROUP, BotRegistry, UnknownBot, bot_names, make_bot
+from .rulebook import (
     PLAY_RULES,
     SHOW_RULES,
-    HeuristicBot,
     Rule,
+    RulesBot,
     Situation,
     avoid_transformer_with_negatives,
     capture_own_sheep,
@@ -57,7 +63,6 @@ from .heuristic import (
     lead_low_safe_card,
     natural_following,
     nearest_show,
-    points_at_stake,
     quick_show,
     run_full_hearts,
     safe_fallback,
@@ -67,9 +72,6 @@ from .heuristic import (
     void_short_suit,
     wanted_shows,
 )
-from .objective import OBJECTIVES, EngineScorer, Objective, default_objective, seat_objective
-from .playout import RolloutPolicy, card_values, greedy_rollout_policy, random_rollout_policy
-from .registry import BOTS, ENTRY_POINT_GROUP, BotRegistry, UnknownBot, bot_names, make_bot
 from .sampler import (
     Determinizer,
     Inconsistent,
@@ -122,6 +124,7 @@ __all__ = [
     "RandomBot",
     "RolloutPolicy",
     "Rule",
+    "RulesBot",
     "SampledEngine",
     "SearchBot",
     "Situation",

@@ -20,7 +20,7 @@ from ..hand import HandState
 from ..play import Capability
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
-from .heuristic import HeuristicBot, quick_show
+from .base import Bot
 from .objective import OBJECTIVES, EngineScorer, Objective, default_objective, seat_objective
 from .playout import (
     RolloutPolicy,
@@ -29,8 +29,9 @@ from .playout import (
     greedy_rollout_policy,
     random_rollout_policy,
 )
+from .rulebook import RulesBot, quick_show
 from .sampler import Determinizer, Inconsistent, infer
-from .teams import TableFormat, format_of
+from .teams import TableFormat, format_of, tell_format
 
 __all__ = [
     "CLOCKS",
@@ -48,8 +49,8 @@ DEFAULT_BUDGET_MS: Final = 50.0
 """The default time budget of one decision, in milliseconds (on one core)."""
 
 SHOW_MODES: Final = ("search", "heuristic")
-"""How the search bot decides its shows (亮牌, 首明, 暗卖): by search, or by the heuristic's
-rules."""
+"""How the search bot decides its shows (亮牌, 首明, 暗卖): by search, or by its prior (the
+heuristic's rules of thumb by default)."""
 
 _POLICIES: dict[str, RolloutPolicy] = {
     "greedy": greedy_rollout_policy,
@@ -92,7 +93,7 @@ class SearchBot:
     :param rollout: the playout policy: ``"auto"`` (default, see :data:`ROLLOUTS`),
         ``"greedy"`` or ``"random"``, or a :data:`~gongzhu.bots.playout.RolloutPolicy`.
     :param playouts: playouts per action per sampled deal.
-    :param margin: the search overrules the heuristic's choice only when its
+    :param margin: the search overrules the prior's choice only when its
         best action beats it by more than ``margin`` standard errors (paired
         over the sampled deals); ``None`` always takes the search's best.
     :param prune: from four sampled deals on (checked after every eighth or
@@ -107,7 +108,11 @@ class SearchBot:
         bot may also be told it later (:meth:`set_format`).  Default: every
         seat for itself.
     :param shows: ``"search"`` (default) decides shows (亮牌, 首明, 暗卖) by
-        search too; ``"heuristic"`` leaves them to the heuristic's rules.
+        search too; ``"heuristic"`` leaves them to the prior.
+    :param prior: the bot whose choice the search keeps unless it finds a
+        better one (see ``margin``), and which decides where the search
+        cannot; told the table's format with this bot.  Default: a
+        :class:`~gongzhu.bots.rulebook.RulesBot` (the rules of thumb).
     :param infer: deal the samples by what the play so far tells of the hidden
         cards beyond the rules (:func:`~gongzhu.bots.sampler.infer`: a seat
         that kept the pig where a sound player drops it likely has none);
@@ -135,6 +140,7 @@ class SearchBot:
         clock: str = "wall",
         team_trick: bool = True,
         infer: bool = True,
+        prior: Bot | None = None,
     ) -> None:
         if budget_ms is None and samples is None:
             raise ValueError("SearchBot needs a budget: budget_ms, samples or both")
@@ -176,7 +182,8 @@ class SearchBot:
         self.policy: RolloutPolicy = _POLICIES[rollout] if isinstance(rollout, str) else rollout
         self._objective = objective
         self._rng = random.Random(seed)
-        self._fallback = HeuristicBot(seed, rules=self.rules, check=0)
+        self.prior: Bot = RulesBot(rules=self.rules) if prior is None else prior
+        """The bot whose choice the search keeps unless it finds a better one."""
         self._scorer = EngineScorer(self.rules)
         self.format = format_of(format)
         self.set_format(self.format)
@@ -191,7 +198,7 @@ class SearchBot:
     def set_format(self, format: TableFormat) -> None:
         """Hear the table's format (:func:`~gongzhu.bots.tell_format` calls this)."""
         self.format = format
-        self._fallback.set_format(format)
+        tell_format(self.prior, format)
 
     def choose(self, view: SeatView) -> Action:
         """The legal action with the best mean score over sampled deals and playouts."""
@@ -202,7 +209,7 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         if view.phase is not Phase.PLAY and self.shows != "search":
-            return self._fallback.choose(view)
+            return self.prior.choose(view)
         return _Decision(self, view, start).run()
 
 
@@ -236,7 +243,7 @@ class _Decision:
 
     def run(self) -> Action:
         bot, view, legal = self.bot, self.view, self.legal
-        prior = bot._fallback.choose(view) if bot.margin is not None else None
+        prior = bot.prior.choose(view) if bot.margin is not None else None
         keep = None if prior is None else legal.index(prior)
         try:
             inference = (
@@ -244,7 +251,7 @@ class _Decision:
             )
             sampler = Determinizer(view, bot.rules, inference=inference)
         except Inconsistent:
-            return prior or bot._fallback.choose(view)
+            return prior or bot.prior.choose(view)
         sample_one = self._sampler_for(sampler)
         rng = bot._rng
         active = list(range(len(legal)))
@@ -277,13 +284,13 @@ class _Decision:
             "ms": (clock() - self.start) * 1000,
         }
         if not samples:
-            return prior or bot._fallback.choose(view)
+            return prior or bot.prior.choose(view)
         scores = self.scores
         means = {i: sum(scores[i]) / len(scores[i]) for i in active}
         best = max(active, key=means.__getitem__)
         if keep is None or best == keep or samples < 2:
             return legal[best]
-        # keep the heuristic's choice unless the search is sure enough it is worse
+        # keep the prior's choice unless the search is sure enough it is worse
         mean, stderr = _paired(scores[best], scores[keep])
         assert bot.margin is not None
         return legal[best] if mean > bot.margin * stderr else legal[keep]
@@ -369,7 +376,10 @@ class _Decision:
         return out
 
     def _play_out(self, state: HandState, rng: random.Random) -> tuple[int, ...]:
-        """Play ``state`` to its end (shows by the heuristic's rules); its raw scores."""
+        """Play ``state`` to its end, shows by :func:`~gongzhu.bots.rulebook.quick_show`.
+
+        :returns: the raw scores.
+        """
         while state.phase is Phase.FIRST_SHOW or state.phase is Phase.SHOW:
             seat = state.to_move
             assert seat is not None

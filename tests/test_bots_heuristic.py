@@ -296,6 +296,16 @@ def test_the_rules_bot_is_the_heuristic_without_its_check() -> None:
             hand.apply(action)
 
 
+def test_the_format_and_play_rules_reach_the_rules_and_the_check() -> None:
+    bot = HeuristicBot(1, rules=RULES)
+    bot.format = gongzhu.bots.format_of("2v2")
+    assert bot.by_rules.format.name == "2v2" and bot.format.name == "2v2"
+    bot.play_rules = [lead_low_safe_card]
+    assert bot.by_rules.play_rules == (lead_low_safe_card,)
+    with pytest.raises(AttributeError):
+        bot.check = 0  # type: ignore[misc]
+
+
 def test_a_negative_check_is_refused() -> None:
     with pytest.raises(ValueError, match="check must be"):
         HeuristicBot(rules=RULES, check=-1)

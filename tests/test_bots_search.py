@@ -12,7 +12,9 @@ import gongzhu
 from gongzhu import Action, Deal, Phase, Play, SeatView, Show
 from gongzhu.bots import (
     Bot,
+    FirstLegalBot,
     HeuristicBot,
+    RulesBot,
     SearchBot,
     TableFormat,
     greedy_rollout_policy,
@@ -26,6 +28,7 @@ from gongzhu.bots import search as search_module
 from .conftest import SHORT_SPADES_DEAL
 
 RULES = gongzhu.load_rules()
+HUAPAI = gongzhu.load_rules("huapai")
 
 
 def play_phase_hand(seed: int) -> gongzhu.HandState:
@@ -235,9 +238,21 @@ def test_the_search_keeps_its_priors_choice_unless_it_is_sure() -> None:
     assert prior.formats == ["solo", "2v2"]  # told the format with the search
     # shows left to the prior are the prior's
     showing = RULES.new_hand(seed=4)
-    shows = SearchBot(1, rules=RULES, samples=8, shows="heuristic", prior=prior)
+    shows = SearchBot(1, rules=RULES, samples=8, shows="prior", prior=prior)
     first = showing.view(showing.to_move or 0)
     assert shows.choose(first) == first.legal_actions[0]
+
+
+def test_a_prior_is_a_bot_or_a_bots_name_playing_the_searchs_ruleset() -> None:
+    assert isinstance(SearchBot(1, rules=RULES, prior="first").prior, FirstLegalBot)
+    named = SearchBot(1, rules=HUAPAI, prior="rules").prior
+    assert isinstance(named, RulesBot) and named.rules is HUAPAI
+    with pytest.raises(ValueError, match="prior: no gongzhu bot named 'nope'"):
+        SearchBot(1, rules=RULES, prior="nope")
+    with pytest.raises(TypeError, match="prior must be a bot"):
+        SearchBot(1, rules=RULES, prior=cast(Bot, 42))
+    with pytest.raises(ValueError, match=r"prior plays huapai .*, but the search plays 39baobao"):
+        SearchBot(1, rules=RULES, prior=RulesBot(rules=HUAPAI))
 
 
 def test_an_unknown_objective_is_refused() -> None:

@@ -269,6 +269,29 @@ def test_bot_options_name_a_playing_bot_and_an_option_it_takes(option: str, mess
     assert result.stdout == ""
 
 
+def test_a_search_prior_is_a_bot_name_and_a_wrong_one_is_refused() -> None:
+    ok = run(
+        "arena",
+        "search",
+        "first",
+        "--deals",
+        "1",
+        "--bot-option",
+        "search:prior=rules",
+        "--bot-option",
+        "search:budget_ms=2",
+    )
+    assert ok.returncode == 0, ok.stderr
+    result = run("arena", "search", "random", "--deals", "1", "--bot-option", "search:prior=nope")
+    one_line(
+        result,
+        1,
+        r"gongzhu: bot 'search' refuses its options: prior: no gongzhu bot named 'nope'; "
+        r"installed: .*\brules\b.*",
+    )
+    assert result.stdout == ""
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

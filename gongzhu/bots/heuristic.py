@@ -78,7 +78,7 @@ class HeuristicBot:
         if check < 0:
             raise ValueError(f"check must be a number of samples, at least 0, not {check}")
         self.rules = load_rules() if rules is None else rules
-        self.check = check
+        self._check = check
         self.by_rules = RulesBot(rules=self.rules, rules_order=rules_order, format=format)
         """The rules-only bot whose play is checked."""
         self._checker = (
@@ -88,7 +88,7 @@ class HeuristicBot:
                 budget_ms=None,
                 samples=max(1, check // self.rules.table.copies**2),
                 format=self.by_rules.format,
-                shows="heuristic",
+                shows="prior",
                 prior=self.by_rules,
             )
             if check
@@ -99,14 +99,27 @@ class HeuristicBot:
         check overruled it (for tests and explanations)."""
 
     @property
+    def check(self) -> int:
+        """The sampled deals a check draws (0: no check); fixed when the bot is made."""
+        return self._check
+
+    @property
     def format(self) -> TableFormat:
         """The table's format: the bot plays for its team when it has partners."""
         return self.by_rules.format
+
+    @format.setter
+    def format(self, format: TableFormat) -> None:
+        self.set_format(format)
 
     @property
     def play_rules(self) -> tuple[Rule, ...]:
         """The play rules in use, in order."""
         return self.by_rules.play_rules
+
+    @play_rules.setter
+    def play_rules(self, rules_order: Sequence[Rule]) -> None:
+        self.by_rules.play_rules = tuple(rules_order)
 
     def set_format(self, format: TableFormat) -> None:
         """Hear the table's format (:func:`~gongzhu.bots.tell_format` calls this)."""

@@ -29,6 +29,7 @@ from .playout import (
     greedy_rollout_policy,
     random_rollout_policy,
 )
+from .registry import UnknownBot, make_bot
 from .rulebook import RulesBot, quick_show
 from .sampler import Determinizer, Inconsistent, infer
 from .teams import TableFormat, format_of, tell_format
@@ -48,9 +49,9 @@ __all__ = [
 DEFAULT_BUDGET_MS: Final = 50.0
 """The default time budget of one decision, in milliseconds (on one core)."""
 
-SHOW_MODES: Final = ("search", "heuristic")
+SHOW_MODES: Final = ("search", "prior", "heuristic")
 """How the search bot decides its shows (亮牌, 首明, 暗卖): by search, or by its prior (the
-heuristic's rules of thumb by default)."""
+rules of thumb by default); ``"heuristic"`` is the older name of ``"prior"``."""
 
 _POLICIES: dict[str, RolloutPolicy] = {
     "greedy": greedy_rollout_policy,
@@ -108,11 +109,15 @@ class SearchBot:
         bot may also be told it later (:meth:`set_format`).  Default: every
         seat for itself.
     :param shows: ``"search"`` (default) decides shows (亮牌, 首明, 暗卖) by
-        search too; ``"heuristic"`` leaves them to the prior.
+        search too; ``"prior"`` (or its older name ``"heuristic"``) leaves
+        them to the prior.
     :param prior: the bot whose choice the search keeps unless it finds a
         better one (see ``margin``), and which decides where the search
-        cannot; told the table's format with this bot.  Default: a
-        :class:`~gongzhu.bots.rulebook.RulesBot` (the rules of thumb).
+        cannot: a bot, or a bot's name (:func:`~gongzhu.bots.make_bot`, built
+        with this bot's seed and ruleset).  It must play this bot's ruleset,
+        and it is told the table's format with this bot (whatever format it
+        had).  Default: a :class:`~gongzhu.bots.rulebook.RulesBot` (the rules
+        of thumb).
     :param infer: deal the samples by what the play so far tells of the hidden
         cards beyond the rules (:func:`~gongzhu.bots.sampler.infer`: a seat
         that kept the pig where a sound player drops it likely has none);
@@ -140,7 +145,7 @@ class SearchBot:
         clock: str = "wall",
         team_trick: bool = True,
         infer: bool = True,
-        prior: Bot | None = None,
+        prior: Bot | str | None = None,
     ) -> None:
         if budget_ms is None and samples is None:
             raise ValueError("SearchBot needs a budget: budget_ms, samples or both")
@@ -182,7 +187,7 @@ class SearchBot:
         self.policy: RolloutPolicy = _POLICIES[rollout] if isinstance(rollout, str) else rollout
         self._objective = objective
         self._rng = random.Random(seed)
-        self.prior: Bot = RulesBot(rules=self.rules) if prior is None else prior
+        self.prior: Bot = _prior_bot(prior, seed, self.rules)
         """The bot whose choice the search keeps unless it finds a better one."""
         self._scorer = EngineScorer(self.rules)
         self.format = format_of(format)
@@ -208,9 +213,28 @@ class SearchBot:
             raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
         if len(legal) == 1:
             return legal[0]
-        if view.phase is not Phase.PLAY and self.shows != "search":
+        if view.phase is not Phase.PLAY and self.shows != "search":  # "prior", "heuristic"
             return self.prior.choose(view)
         return _Decision(self, view, start).run()
+
+
+def _prior_bot(prior: Bot | str | None, seed: int | None, rules: Rules) -> Bot:
+    """The search's prior: built when named, checked to play the search's ruleset."""
+    if prior is None:
+        return RulesBot(rules=rules)
+    if isinstance(prior, str):
+        try:
+            return make_bot(prior, seed, rules=rules)
+        except UnknownBot as exc:
+            raise ValueError(f"prior: {exc}") from None
+    if not callable(getattr(prior, "choose", None)):
+        raise TypeError(f"prior must be a bot (with choose(view)) or a bot's name, not {prior!r}")
+    theirs = getattr(prior, "rules", None)
+    if isinstance(theirs, Rules) and theirs.spec() != rules.spec():
+        raise ValueError(
+            f"the prior plays {theirs.describe()}, but the search plays {rules.describe()}"
+        )
+    return prior
 
 
 class _Decision:

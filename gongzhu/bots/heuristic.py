@@ -130,16 +130,11 @@ class HeuristicBot:
 
     def choose(self, view: SeatView) -> Action:
         """The rules' action, or the check's where points are at stake and it finds better."""
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
-        if len(legal) == 1:
-            self.last_rule = "only-action"
-            return legal[0]
-        situation = Situation(view, self.rules, self.format)
-        action = self.by_rules.decide(situation)
+        action = self.by_rules.choose(view)
         self.last_rule = self.by_rules.last_rule
-        if self._checker is not None and view.phase is Phase.PLAY and points_at_stake(situation):
+        if self._checker is None or view.phase is not Phase.PLAY or len(view.legal_actions) < 2:
+            return action
+        if points_at_stake(Situation(view, self.rules, self.format)):
             checked = self._checker.choose(view)
             if checked != action:
                 self.last_rule = "checked"

@@ -20,9 +20,9 @@ The search bots' budget is ``--budget-ms`` (a time budget: the result then
 depends on the machine and its load) or ``--samples`` (sampled deals a
 decision, no time limit: the same result on any machine, for a seed).
 
-``--table`` plays heuristic:random and search:random under every shipped
-base and two-deck (39baobao, huapai, 39baobao with same-colour-discard,
-two-deck) and prints one row per ruleset; ``--json`` prints each result as a
+``--table`` plays rules:random, heuristic:random and search:random under
+every shipped base and two-deck (39baobao, huapai, 39baobao with
+same-colour-discard, two-deck) and prints one row per ruleset; ``--json`` prints each result as a
 JSON line, and ``--pool`` merges such lines (runs of the same match and
 ruleset from different seeds) into one result each.
 
@@ -52,7 +52,7 @@ TABLE_RULESETS: tuple[tuple[str, ...], ...] = (
 )
 """The rulesets of ``--table``: every shipped base, the discard rule and two decks."""
 
-TABLE_MATCHES = ("heuristic:random", "search:random")
+TABLE_MATCHES = ("rules:random", "heuristic:random", "search:random")
 
 
 def run(
@@ -163,7 +163,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--shows", action="store_true", help="the bots make their own shows")
     parser.add_argument("--rules", nargs="*", default=[])
     parser.add_argument(
-        "--table", action="store_true", help="heuristic and search against random, every ruleset"
+        "--table",
+        action="store_true",
+        help="rules, heuristic and search against random, every ruleset",
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print JSON lines")

@@ -38,12 +38,18 @@ def play_phase_hand(seed: int) -> gongzhu.HandState:
     return hand
 
 
-def test_search_is_reproducible_with_a_sample_budget() -> None:
+def choice_view() -> SeatView:
+    """The view of the seat to move five cards into hand 4: a choice among several plays."""
     hand = play_phase_hand(4)
     for _ in range(5):
         hand.apply(hand.legal_actions()[0])
     view = hand.view(hand.to_move or 0)
     assert len(view.legal_actions) > 1
+    return view
+
+
+def test_search_is_reproducible_with_a_sample_budget() -> None:
+    view = choice_view()
     one = SearchBot(7, rules=RULES, budget_ms=None, samples=4)
     two = SearchBot(7, rules=RULES, budget_ms=None, samples=4)
     assert one.choose(view) == two.choose(view)
@@ -204,7 +210,7 @@ def test_the_team_objective_keeps_the_pig_from_the_partner() -> None:
     view = hand.view(0)
     assert HeuristicBot(rules=RULES, check=0).choose(view) == Play.parse("QS")  # 垫猪: alone
     team = SearchBot(1, rules=RULES, budget_ms=None, samples=30, objective="team")
-    assert team.format.name == "solo"  # its heuristic prior dumps the pig...
+    assert team.format.name == "solo"  # its prior, the rules, dumps the pig...
     assert team.choose(view) != Play.parse("QS")  # ...which the search overrules
 
 
@@ -224,11 +230,7 @@ class _Recorder:
 
 
 def test_the_search_keeps_its_priors_choice_unless_it_is_sure() -> None:
-    hand = play_phase_hand(4)
-    for _ in range(5):
-        hand.apply(hand.legal_actions()[0])
-    view = hand.view(hand.to_move or 0)
-    assert len(view.legal_actions) > 1
+    view = choice_view()
     prior = _Recorder()
     stubborn = SearchBot(1, rules=RULES, budget_ms=None, samples=8, margin=1e9, prior=prior)
     assert prior.formats == ["solo"]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import runpy
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,3 +44,51 @@ def test_benchmark_script_runs(
     monkeypatch.setattr("sys.argv", ["random_playouts.py", "--hands", "20", "--repeat", "1"])
     runpy.run_path(str(bench), run_name="__main__")
     assert "hands/s" in capsys.readouterr().out
+
+
+CEILING = Path(__file__).resolve().parent.parent / "benchmarks" / "search_ceiling.py"
+
+
+@pytest.mark.parametrize("playout", ["greedy", "rules"])
+def test_the_search_ceiling_benchmark_runs(playout: str) -> None:
+    argv = ["--deals", "2", "--samples", "2", "--playout", playout, "--json"]
+    run = subprocess.run(
+        [sys.executable, str(CEILING), *argv],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["hands"] == 4 and result["playout"] == playout and result["b"] == "heuristic"
+    assert isinstance(result["mean"], float) and result["stderr"] >= 0
+
+
+def test_the_search_ceiling_samples_the_real_hand_only_while_a_search_seat_decides() -> None:
+    # in a child process: the script replaces the sampler for the whole process
+    script = f"""
+import random, runpy
+import gongzhu
+from gongzhu import Phase, Show
+from gongzhu.bots.sampler import Determinizer
+ceiling = runpy.run_path({str(CEILING)!r})
+hand = gongzhu.load_rules().new_hand(seed=3)
+while hand.phase is not Phase.PLAY:
+    hand.apply(Show(()))
+for _ in range(6):
+    hand.apply(hand.legal_actions()[0])
+seat = hand.to_move
+real = [hand.holding(s) for s in range(4)]
+sampler = Determinizer(hand.view(seat), hand.rules)
+with ceiling["_seeing"](hand):
+    seen = [sampler.sample(random.Random(k)) for k in range(5)]
+assert all([s.holding(k) for k in range(4)] == real for s in seen), "not the real hand"
+blind = [sampler.sample(random.Random(k)) for k in range(5)]
+assert any([s.holding(k) for k in range(4)] != real for s in blind), "still the real hand"
+assert all(s.holding(seat) == real[seat] for s in blind)
+print("ok")
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr

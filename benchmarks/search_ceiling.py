@@ -1,0 +1,184 @@
+"""How far better inference could take the search bot: the search told the true deal.
+
+    python benchmarks/search_ceiling.py [--against B] [--deals N] [--workers K] [--seed S]
+                                        [--playout greedy|rules] [--samples N] [--json]
+
+Plays the ``search`` bot's team against bot B's (default: ``heuristic``) on
+duplicate 2-vs-2 deals, as ``benchmarks/bots_duplicate.py`` does (the same
+deals for the same seed), except that every deal the search samples is the
+real one: it knows every seat's cards, which no inference from the play can
+beat.  The gap between this and the honest search − B is the most that
+better sampling (reading voids, shows and the opponents' habits) could add.
+
+``--playout greedy`` (default) is the search as shipped, at 50 ms a decision
+of processor time, playouts by the greedy policy in the engine.  ``--playout
+rules`` plays each action out once with the ``rules`` bot in every seat
+instead (in Python, no time limit): the same search with a playout policy
+that plays as the heuristic's rules do.
+
+The bots never look at another seat's cards themselves: the script replaces
+the sampler's deal (:class:`gongzhu.bots.sampler.Determinizer`) while a search
+seat decides, and only then.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from multiprocessing import Pool
+from typing import Any
+
+import gongzhu
+from gongzhu import HandState, Phase, Show
+from gongzhu.actions import Action
+from gongzhu.arena import _deal_seed  # the arena's deals, so that the runs can be compared
+from gongzhu.bots import Bot, RulesBot, SearchBot, make_bot
+from gongzhu.bots.sampler import Determinizer
+
+_TRUE: list[HandState] = []
+"""The real hand, while a search seat decides."""
+
+_SAMPLE = Determinizer.sample
+
+
+def _true_sample(self: Determinizer, rng: random.Random) -> HandState:
+    """A copy of the real hand while a search seat decides, else a sampled one.
+
+    :meth:`Determinizer.sample_engine <gongzhu.bots.sampler.Determinizer.sample_engine>`
+    re-deals a template that only this method makes; this one never makes it, so
+    every sample, engine or state, comes from here.
+    """
+    return _TRUE[0].clone() if _TRUE else _SAMPLE(self, rng)
+
+
+Determinizer.sample = _true_sample  # type: ignore[method-assign]
+
+
+@contextmanager
+def _seeing(hand: HandState) -> Iterator[None]:
+    _TRUE.append(hand)
+    try:
+        yield
+    finally:
+        _TRUE.clear()
+
+
+def _rules_playout(rules: gongzhu.Rules) -> Any:
+    """A playout policy: the ``rules`` bot in every seat, told the 2-vs-2 format."""
+    bots = [RulesBot(rules=rules, format="2v2") for _ in range(4)]
+
+    def policy(state: HandState, rng: random.Random) -> Action:
+        seat = state.to_move
+        assert seat is not None
+        return bots[seat].choose(state.view(seat))
+
+    return policy
+
+
+def _search(seed: int, rules: gongzhu.Rules, playout: str, samples: int | None) -> Bot:
+    if playout == "rules":
+        return SearchBot(
+            seed,
+            rules=rules,
+            format="2v2",
+            budget_ms=None,
+            samples=samples or 1,
+            rollout=_rules_playout(rules),
+        )
+    budget: dict[str, Any] = {"budget_ms": None, "samples": samples} if samples else {}
+    return SearchBot(seed, rules=rules, format="2v2", clock="cpu", **budget)
+
+
+def play_deal(job: tuple[int, str, str, int | None]) -> float:
+    """One deal, both seatings: the search team's mean advantage a hand (raw points)."""
+    deal_seed, against, playout, samples = job
+    rules = gongzhu.load_rules()
+    total = 0
+    for mine in ((0, 2), (1, 3)):
+        bots = [
+            _search(deal_seed * 4 + seat, rules, playout, samples)
+            if seat in mine
+            else make_bot(against, seed=deal_seed * 4 + seat, rules=rules, format="2v2")
+            for seat in range(4)
+        ]
+        hand = rules.new_hand(deal_seed)
+        while not hand.is_over:
+            seat = hand.to_move
+            assert seat is not None
+            if hand.phase is not Phase.PLAY:  # no shows, as bots_duplicate.py plays by default
+                shows = [a for a in hand.legal_actions() if isinstance(a, Show)]
+                hand.apply(min(shows, key=lambda a: len(a.cards)))
+                continue
+            if seat in mine:
+                with _seeing(hand):
+                    action = bots[seat].choose(hand.view(seat))
+            else:
+                action = bots[seat].choose(hand.view(seat))
+            hand.apply(action)
+        raw = hand.score().raw
+        ours = sum(raw[s] for s in mine)
+        total += ours - (sum(raw) - ours)
+    return total / 2
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--against", default="heuristic", help="bot B (default: heuristic)")
+    parser.add_argument("--deals", type=int, default=200, help="duplicate deals (2 hands each)")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=500000)
+    parser.add_argument("--playout", choices=("greedy", "rules"), default="greedy")
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=None,
+        help="samples (each the real deal) a decision, instead of 50 ms",
+    )
+    parser.add_argument("--json", action="store_true", help="print a JSON line")
+    args = parser.parse_args(argv)
+    if args.deals < 2 or args.workers < 1:
+        parser.error("--deals must be at least 2 and --workers at least 1")
+    jobs = [
+        (_deal_seed(args.seed, i), args.against, args.playout, args.samples)
+        for i in range(args.deals)
+    ]
+    start = time.perf_counter()
+    with Pool(args.workers) as pool:
+        results = pool.map(play_deal, jobs, chunksize=max(1, args.deals // (args.workers * 8)))
+    mean = sum(results) / len(results)
+    stderr = math.sqrt(sum((x - mean) ** 2 for x in results) / (len(results) - 1) / len(results))
+    out = {
+        "a": "search (seeing every card)",
+        "b": args.against,
+        "playout": args.playout,
+        "budget": (
+            f"{args.samples or 1} playout(s) an action"
+            if args.playout == "rules"
+            else f"{args.samples} samples"
+            if args.samples
+            else "50 ms (processor time)"
+        ),
+        "deals": args.deals,
+        "hands": 2 * args.deals,
+        "mean": mean,
+        "stderr": stderr,
+        "seed": args.seed,
+        "seconds": time.perf_counter() - start,
+    }
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(
+            f"search seeing every card ({args.playout} playouts) − {args.against}: "
+            f"{mean:+.1f} ± {stderr:.1f} a hand over {2 * args.deals} hands "
+            f"({out['seconds']:.0f} s)"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,7 +1,8 @@
 """How far better inference could take the search bot: the search told the true deal.
 
     python benchmarks/search_ceiling.py [--against B] [--deals N] [--workers K] [--seed S]
-                                        [--playout greedy|rules] [--samples N] [--json]
+                                        [--playout greedy|rules] [--blind]
+                                        [--budget-ms MS | --samples N] [--json]
 
 Plays the ``search`` bot's team against bot B's (default: ``heuristic``) on
 duplicate 2-vs-2 deals, as ``benchmarks/bots_duplicate.py`` does (the same
@@ -12,9 +13,13 @@ better sampling (reading voids, shows and the opponents' habits) could add.
 
 ``--playout greedy`` (default) is the search as shipped, at 50 ms a decision
 of processor time, playouts by the greedy policy in the engine.  ``--playout
-rules`` plays each action out once with the ``rules`` bot in every seat
-instead (in Python, no time limit): the same search with a playout policy
-that plays as the heuristic's rules do.
+rules`` plays each action out with the ``rules`` bot in every seat instead
+(in Python; by default once, on the one real deal, with no time limit): the
+same search with a playout policy that plays as the heuristic's rules do.
+``--budget-ms`` and ``--samples`` budget a decision in processor time or in
+samples.  ``--blind`` deals the samples from the view as the shipped search
+does, for the honest row to compare with (``--blind --playout rules
+--budget-ms 400``: the rules as the playout on sampled deals).
 
 The bots never look at another seat's cards themselves: the script replaces
 the sampler's deal (:class:`gongzhu.bots.sampler.Determinizer`) while a search
@@ -31,7 +36,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from multiprocessing import Pool
-from typing import Any
+from typing import Any, NamedTuple
 
 import gongzhu
 from gongzhu import HandState, Phase, Show
@@ -80,28 +85,39 @@ def _rules_playout(rules: gongzhu.Rules) -> Any:
     return policy
 
 
-def _search(seed: int, rules: gongzhu.Rules, playout: str, samples: int | None) -> Bot:
-    if playout == "rules":
-        return SearchBot(
-            seed,
-            rules=rules,
-            format="2v2",
-            budget_ms=None,
-            samples=samples or 1,
-            rollout=_rules_playout(rules),
-        )
-    budget: dict[str, Any] = {"budget_ms": None, "samples": samples} if samples else {}
-    return SearchBot(seed, rules=rules, format="2v2", clock="cpu", **budget)
+def _search(seed: int, rules: gongzhu.Rules, job: Job) -> Bot:
+    budget: dict[str, Any]
+    if job.samples is not None:
+        budget = {"budget_ms": None, "samples": job.samples}
+    elif job.budget_ms is not None:
+        budget = {"budget_ms": job.budget_ms}
+    elif job.playout == "rules":
+        budget = {"budget_ms": None, "samples": 1}  # the rules draw nothing: one is enough
+    else:
+        budget = {}  # the default, 50 ms
+    policy = {"rollout": _rules_playout(rules)} if job.playout == "rules" else {}
+    return SearchBot(seed, rules=rules, format="2v2", clock="cpu", **budget, **policy)
 
 
-def play_deal(job: tuple[int, str, str, int | None]) -> float:
+class Job(NamedTuple):
+    """One deal to play, and how."""
+
+    deal_seed: int
+    against: str
+    playout: str
+    samples: int | None
+    budget_ms: float | None
+    blind: bool
+
+
+def play_deal(job: Job) -> float:
     """One deal, both seatings: the search team's mean advantage a hand (raw points)."""
-    deal_seed, against, playout, samples = job
+    deal_seed, against = job.deal_seed, job.against
     rules = gongzhu.load_rules()
     total = 0
     for mine in ((0, 2), (1, 3)):
         bots = [
-            _search(deal_seed * 4 + seat, rules, playout, samples)
+            _search(deal_seed * 4 + seat, rules, job)
             if seat in mine
             else make_bot(against, seed=deal_seed * 4 + seat, rules=rules, format="2v2")
             for seat in range(4)
@@ -114,7 +130,7 @@ def play_deal(job: tuple[int, str, str, int | None]) -> float:
                 shows = [a for a in hand.legal_actions() if isinstance(a, Show)]
                 hand.apply(min(shows, key=lambda a: len(a.cards)))
                 continue
-            if seat in mine:
+            if seat in mine and not job.blind:
                 with _seeing(hand):
                     action = bots[seat].choose(hand.view(seat))
             else:
@@ -134,6 +150,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=500000)
     parser.add_argument("--playout", choices=("greedy", "rules"), default="greedy")
     parser.add_argument(
+        "--blind",
+        action="store_true",
+        help="deal the samples from the view, as the shipped search does (for comparison)",
+    )
+    parser.add_argument("--budget-ms", type=float, default=None, help="a decision's budget")
+    parser.add_argument(
         "--samples",
         type=int,
         default=None,
@@ -144,25 +166,33 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.deals < 2 or args.workers < 1:
         parser.error("--deals must be at least 2 and --workers at least 1")
     jobs = [
-        (_deal_seed(args.seed, i), args.against, args.playout, args.samples)
+        Job(
+            _deal_seed(args.seed, i),
+            args.against,
+            args.playout,
+            args.samples,
+            args.budget_ms,
+            args.blind,
+        )
         for i in range(args.deals)
     ]
+    who = "blind: samples dealt from the view" if args.blind else "seeing every card"
+    if args.samples is not None:
+        budget = f"{args.samples} samples"
+    elif args.budget_ms is not None:
+        budget = f"{args.budget_ms:g} ms (processor time)"
+    else:
+        budget = "1 sample" if args.playout == "rules" else "50 ms (processor time)"
     start = time.perf_counter()
     with Pool(args.workers) as pool:
         results = pool.map(play_deal, jobs, chunksize=max(1, args.deals // (args.workers * 8)))
     mean = sum(results) / len(results)
     stderr = math.sqrt(sum((x - mean) ** 2 for x in results) / (len(results) - 1) / len(results))
     out = {
-        "a": "search (seeing every card)",
+        "a": f"search ({who})",
         "b": args.against,
         "playout": args.playout,
-        "budget": (
-            f"{args.samples or 1} playout(s) an action"
-            if args.playout == "rules"
-            else f"{args.samples} samples"
-            if args.samples
-            else "50 ms (processor time)"
-        ),
+        "budget": budget,
         "deals": args.deals,
         "hands": 2 * args.deals,
         "mean": mean,
@@ -174,7 +204,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(json.dumps(out))
     else:
         print(
-            f"search seeing every card ({args.playout} playouts) − {args.against}: "
+            f"search {who} ({args.playout} playouts, {budget}) − {args.against}: "
             f"{mean:+.1f} ± {stderr:.1f} a hand over {2 * args.deals} hands "
             f"({out['seconds']:.0f} s)"
         )

@@ -49,9 +49,12 @@ def test_benchmark_script_runs(
 CEILING = Path(__file__).resolve().parent.parent / "benchmarks" / "search_ceiling.py"
 
 
-@pytest.mark.parametrize("playout", ["greedy", "rules"])
-def test_the_search_ceiling_benchmark_runs(playout: str) -> None:
+@pytest.mark.parametrize(
+    ("playout", "blind"), [("greedy", False), ("rules", False), ("rules", True)]
+)
+def test_the_search_ceiling_benchmark_runs(playout: str, blind: bool) -> None:
     argv = ["--deals", "2", "--samples", "2", "--playout", playout, "--json"]
+    argv += ["--blind"] if blind else []
     run = subprocess.run(
         [sys.executable, str(CEILING), *argv],
         capture_output=True,
@@ -62,6 +65,7 @@ def test_the_search_ceiling_benchmark_runs(playout: str) -> None:
     result = json.loads(run.stdout)
     assert result["hands"] == 4 and result["playout"] == playout and result["b"] == "heuristic"
     assert isinstance(result["mean"], float) and result["stderr"] >= 0
+    assert ("blind" in result["a"]) is blind and result["budget"] == "2 samples"
 
 
 def test_the_search_ceiling_samples_the_real_hand_only_while_a_search_seat_decides() -> None:

@@ -49,33 +49,60 @@ def test_benchmark_script_runs(
 CEILING = Path(__file__).resolve().parent.parent / "benchmarks" / "search_ceiling.py"
 
 
-@pytest.mark.parametrize(
-    ("playout", "blind"), [("greedy", False), ("rules", False), ("rules", True)]
-)
-def test_the_search_ceiling_benchmark_runs(playout: str, blind: bool) -> None:
-    argv = ["--deals", "2", "--samples", "2", "--playout", playout, "--json"]
-    argv += ["--blind"] if blind else []
-    run = subprocess.run(
-        [sys.executable, str(CEILING), *argv],
+def ceiling(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(CEILING), "--deals", "2", *argv],
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "budget", "samples"),
+    [
+        (("--samples", "2"), "2 samples", 2.0),
+        (("--playout", "rules"), "1 sample", 1.0),  # seeing: one playout of the real deal
+        (("--playout", "rules", "--blind", "--samples", "3"), "3 samples", 3.0),
+    ],
+)
+def test_the_search_ceiling_benchmark_runs(
+    argv: tuple[str, ...], budget: str, samples: float
+) -> None:
+    run = ceiling(*argv, "--json")
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
-    assert result["hands"] == 4 and result["playout"] == playout and result["b"] == "heuristic"
-    assert isinstance(result["mean"], float) and result["stderr"] >= 0
-    assert ("blind" in result["a"]) is blind and result["budget"] == "2 samples"
+    assert result["hands"] == 4 and result["b"] == "heuristic" and result["budget"] == budget
+    assert ("blind" in result["a"]) is ("--blind" in argv)
+    assert result["samples_a_search"] == samples  # every search decision drew its budget
+    assert result["stderr"] >= 0
 
 
-def test_the_search_ceiling_samples_the_real_hand_only_while_a_search_seat_decides() -> None:
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (("--against", "nobody"), "no bot named 'nobody'"),
+        (("--budget-ms", "-1"), "--budget-ms must be a positive"),
+        (("--samples", "0"), "--samples must be at least 1"),
+        (("--samples", "2", "--budget-ms", "5"), "not allowed with"),
+    ],
+)
+def test_the_search_ceiling_benchmark_refuses_bad_options(
+    argv: tuple[str, ...], words: str
+) -> None:
+    run = ceiling(*argv)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert words in run.stderr.splitlines()[-1]
+
+
+def test_the_search_ceiling_shows_the_search_seats_the_real_hand_and_no_one_else() -> None:
     # in a child process: the script replaces the sampler for the whole process
     script = f"""
 import random, runpy
 import gongzhu
-from gongzhu import Phase, Show
+from gongzhu import HandState, Phase, Show
 from gongzhu.bots.sampler import Determinizer
-ceiling = runpy.run_path({str(CEILING)!r})
+ns = runpy.run_path({str(CEILING)!r})
 hand = gongzhu.load_rules().new_hand(seed=3)
 while hand.phase is not Phase.PLAY:
     hand.apply(Show(()))
@@ -84,15 +111,37 @@ for _ in range(6):
 seat = hand.to_move
 real = [hand.holding(s) for s in range(4)]
 sampler = Determinizer(hand.view(seat), hand.rules)
-with ceiling["_seeing"](hand):
-    seen = [sampler.sample(random.Random(k)) for k in range(5)]
+with ns["_seeing"](hand):
+    seen = [sampler.sample(random.Random(k)) for k in range(3)]
+    engine = sampler.sample_engine(random.Random(9)).engine  # the search's fast path
 assert all([s.holding(k) for k in range(4)] == real for s in seen), "not the real hand"
+assert list(engine.holdings) == [sum(1 << c.index for c in h) for h in real], "engine"
 blind = [sampler.sample(random.Random(k)) for k in range(5)]
 assert any([s.holding(k) for k in range(4)] != real for s in blind), "still the real hand"
-assert all(s.holding(seat) == real[seat] for s in blind)
+
+# a whole deal: which samples are the real hand, drawn for whom
+last_view = []
+view = HandState.view
+def recording_view(self, seat):
+    last_view[:] = [self, seat]
+    return view(self, seat)
+HandState.view = recording_view
+drawn = {{"search": [], "other": []}}
+sample = Determinizer.sample
+def recording_sample(self, rng):
+    state = sample(self, rng)
+    hand, seat = last_view
+    true = [state.holding(k) for k in range(4)] == [hand.holding(k) for k in range(4)]
+    drawn["search" if ns["_TRUE"] else "other"].append((seat, true))
+    return state
+Determinizer.sample = recording_sample
+ns["play_deal"](ns["Job"](11, "heuristic", "greedy", 2, None, False))
+search, other = drawn["search"], drawn["other"]
+assert search and all(true for _, true in search), "a search seat sampled blind"
+assert other and not all(true for _, true in other), "the heuristic saw the real hand"
 print("ok")
 """
     run = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
     )
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr

@@ -41,9 +41,9 @@ from multiprocessing import Pool
 from typing import Any, NamedTuple
 
 import gongzhu
-from gongzhu import HandState, Phase, Show
+from gongzhu import HandState, SeatView
 from gongzhu.actions import Action
-from gongzhu.arena import _deal_seed  # the arena's deals, so that the runs can be compared
+from gongzhu.arena import _deal_seed, _play  # the arena's deals and play: runs compare
 from gongzhu.bots import Bot, RulesBot, SearchBot, bot_names, make_bot
 from gongzhu.bots.sampler import Determinizer
 
@@ -87,20 +87,6 @@ def _rules_playout(rules: gongzhu.Rules) -> Any:
     return policy
 
 
-def _search(seed: int, rules: gongzhu.Rules, job: Job) -> Bot:
-    budget: dict[str, Any]
-    if job.samples is not None:
-        budget = {"budget_ms": None, "samples": job.samples}
-    elif job.budget_ms is not None:
-        budget = {"budget_ms": job.budget_ms}
-    elif job.playout == "rules" and not job.blind:
-        budget = {"budget_ms": None, "samples": 1}  # the real deal and rules: one is enough
-    else:
-        budget = {}  # the search's default, 50 ms
-    policy = {"rollout": _rules_playout(rules)} if job.playout == "rules" else {}
-    return SearchBot(seed, rules=rules, format="2v2", clock="cpu", **budget, **policy)
-
-
 class Job(NamedTuple):
     """One deal to play, and how."""
 
@@ -110,6 +96,40 @@ class Job(NamedTuple):
     samples: int | None
     budget_ms: float | None
     blind: bool
+
+
+def _budget(job: Job) -> tuple[dict[str, Any], str]:
+    """The search's budget options for ``job``, and how to name them."""
+    if job.samples is not None:
+        label = f"{job.samples} sample{'' if job.samples == 1 else 's'}"
+        return {"budget_ms": None, "samples": job.samples}, label
+    if job.budget_ms is not None:
+        return {"budget_ms": job.budget_ms}, f"{job.budget_ms:g} ms (processor time)"
+    if job.playout == "rules" and not job.blind:
+        return {"budget_ms": None, "samples": 1}, "1 sample"  # the real deal and rules: one
+    return {}, "50 ms (processor time)"  # the search's default
+
+
+class _SearchSeat:
+    """A search seat: decides seeing the real hand (unless blind), and counts its samples."""
+
+    def __init__(self, bot: SearchBot, hand: HandState, blind: bool) -> None:
+        self.bot = bot
+        self.hand = hand
+        """The real hand, which the arena's play loop plays."""
+        self.blind = blind
+        self.samples = self.searches = 0
+
+    def choose(self, view: SeatView) -> Action:
+        if self.blind:
+            action = self.bot.choose(view)
+        else:
+            with _seeing(self.hand):
+                action = self.bot.choose(view)
+        if len(view.legal_actions) > 1:
+            self.samples += int(self.bot.last_stats["samples"])
+            self.searches += 1
+        return action
 
 
 class DealResult(NamedTuple):
@@ -124,39 +144,33 @@ class DealResult(NamedTuple):
 
 
 def play_deal(job: Job) -> DealResult:
-    """One deal, both seatings: the search team's mean advantage a hand, and its sampling."""
-    deal_seed, against = job.deal_seed, job.against
+    """One deal, both seatings: the search team's mean advantage a hand, and its sampling.
+
+    The hands are played as the arena plays them, with no shows.
+    """
     rules = gongzhu.load_rules()
-    total = samples = searches = 0
+    options = _budget(job)[0]
+    if job.playout == "rules":
+        options["rollout"] = _rules_playout(rules)
+    total = 0.0
+    seats: list[_SearchSeat] = []
     for mine in ((0, 2), (1, 3)):
-        bots = [
-            _search(deal_seed * 4 + seat, rules, job)
-            if seat in mine
-            else make_bot(against, seed=deal_seed * 4 + seat, rules=rules, format="2v2")
-            for seat in range(4)
-        ]
-        hand = rules.new_hand(deal_seed)
-        while not hand.is_over:
-            seat = hand.to_move
-            assert seat is not None
-            if hand.phase is not Phase.PLAY:  # no shows, as bots_duplicate.py plays by default
-                shows = [a for a in hand.legal_actions() if isinstance(a, Show)]
-                hand.apply(min(shows, key=lambda a: len(a.cards)))
-                continue
-            view = hand.view(seat)
-            if seat in mine and not job.blind:
-                with _seeing(hand):
-                    action = bots[seat].choose(view)
+        hand = rules.new_hand(job.deal_seed)
+        bots: list[Bot] = []
+        for seat in range(4):
+            seed = job.deal_seed * 4 + seat
+            if seat in mine:
+                search = SearchBot(seed, rules=rules, format="2v2", clock="cpu", **options)
+                seats.append(_SearchSeat(search, hand, job.blind))
+                bots.append(seats[-1])
             else:
-                action = bots[seat].choose(view)
-            if seat in mine and len(view.legal_actions) > 1:
-                samples += int(bots[seat].last_stats["samples"])  # type: ignore[attr-defined]
-                searches += 1
-            hand.apply(action)
-        raw = hand.score().raw
+                bots.append(make_bot(job.against, seed=seed, rules=rules, format="2v2"))
+        raw = _play(hand, bots, shows=False)
         ours = sum(raw[s] for s in mine)
         total += ours - (sum(raw) - ours)
-    return DealResult(total / 2, samples, searches)
+    return DealResult(
+        total / 2, sum(seat.samples for seat in seats), sum(seat.searches for seat in seats)
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -203,14 +217,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         for i in range(args.deals)
     ]
     who = "blind: samples dealt from the view" if args.blind else "seeing every card"
-    if args.samples is not None:
-        budget = f"{args.samples} sample{'' if args.samples == 1 else 's'}"
-    elif args.budget_ms is not None:
-        budget = f"{args.budget_ms:g} ms (processor time)"
-    elif args.playout == "rules" and not args.blind:
-        budget = "1 sample"
-    else:
-        budget = "50 ms (processor time)"
+    budget = _budget(jobs[0])[1]
     start = time.perf_counter()
     workers = min(args.workers, args.deals)
     with Pool(workers) as pool:

@@ -149,6 +149,39 @@ def test_serve_prints_the_links_serves_them_and_stops_on_ctrl_c(data_folder: Pat
     assert "Traceback" not in err and err.strip() == "gongzhu: interrupted"
 
 
+# A Ctrl-C that lands while the server starts, inside a garbage collector's callback:
+# Python's own handler would raise KeyboardInterrupt there, where it is dropped ("Exception
+# ignored"), and the server would go on serving.  The cyclic garbage below is collected by
+# the server's own gc.collect() on its way up (automatic collection is off, so not before).
+_CTRL_C_AT_START = """
+import gc, os, signal, sys, threading, weakref
+from gongzhu.cli import main
+
+class Garbage:
+    pass
+
+def ctrl_c(_ref):
+    signal.raise_signal(signal.SIGINT)
+
+gc.disable()
+garbage = Garbage()
+garbage.cycle = garbage
+keep = weakref.ref(garbage, ctrl_c)
+del garbage
+lost = threading.Timer(20, lambda: os._exit(3))  # the interrupt was lost: still serving
+lost.daemon = True
+lost.start()
+sys.exit(main(["serve", "--port", "0", "--db", ":memory:"]))
+"""
+
+
+@needs_extra
+def test_a_ctrl_c_while_the_server_starts_stops_it() -> None:
+    result = gongzhu(code=_CTRL_C_AT_START)
+    assert result.returncode == 130, result  # 3: the interrupt was lost, the server ran on
+    assert "Traceback" not in result.stderr and result.stderr.strip() == "gongzhu: interrupted"
+
+
 @needs_extra
 @pytest.mark.parametrize(
     ("args", "words"),

@@ -17,11 +17,14 @@ thread (for tests and embedding).
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import signal
 import socket
 import threading
 import time
-from types import TracebackType
+from collections.abc import Iterator
+from types import FrameType, TracebackType
 from typing import IO, TYPE_CHECKING, Any, Final
 
 from . import require_extra
@@ -116,14 +119,51 @@ def uvicorn_config(lobby: Lobby, *, log_level: str = "warning") -> uvicorn.Confi
 def serve(lobby: Lobby, sock: socket.socket, *, log_level: str = "warning") -> None:
     """Serve ``lobby`` on ``sock`` until interrupted (Ctrl-C stops it cleanly).
 
+    A Ctrl-C (SIGINT) at any moment of the run, its start included, stops the
+    server (closing its connections) and then raises :class:`KeyboardInterrupt`
+    here: this function handles SIGINT itself while it runs, so that the
+    interrupt is neither lost (Python's own handler raises wherever the main
+    thread is, and an exception raised in a garbage collector's callback is
+    dropped) nor left to the event loop's handling.  Called from another
+    thread, it leaves the signals alone, as uvicorn does.
+
     :raises MissingExtra: uvicorn, Starlette or websockets is not installed.
+    :raises KeyboardInterrupt: the server was stopped by SIGINT.
     """
     import uvicorn
 
     server = uvicorn.Server(uvicorn_config(lobby, log_level=log_level))
-    gc.collect()
-    gc.freeze()  # what is loaded by now (the rules, the tables rebuilt) lives on: not collected
-    server.run(sockets=[sock])
+    with _interrupt_stops(server) as interrupted:
+        gc.collect()
+        gc.freeze()  # what is loaded by now (the rules, the tables rebuilt) lives on
+        server.run(sockets=[sock])
+    if interrupted:
+        raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _interrupt_stops(server: uvicorn.Server) -> Iterator[list[int]]:
+    """While inside, SIGINT asks ``server`` to stop and is recorded in the list yielded.
+
+    uvicorn handles SIGINT itself while it serves, and re-sends it once it
+    has stopped: that reaches this handler, which records it.  asyncio's
+    runner installs its own handler only over Python's default one, so it
+    leaves this one in place.
+    """
+    received: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield received
+        return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        received.append(signum)
+        server.should_exit = True
+
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        yield received
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class ServerThread:

@@ -130,11 +130,17 @@ class HeuristicBot:
 
     def choose(self, view: SeatView) -> Action:
         """The rules' action, or the check's where points are at stake and it finds better."""
-        action = self.by_rules.choose(view)
-        self.last_rule = self.by_rules.last_rule
-        if self._checker is None or view.phase is not Phase.PLAY or len(view.legal_actions) < 2:
+        by_rules = self.by_rules
+        if len(view.legal_actions) < 2:
+            action = by_rules.choose(view)  # the only action, or the error of a seat not to move
+            self.last_rule = by_rules.last_rule
             return action
-        if points_at_stake(Situation(view, self.rules, self.format)):
+        situation = Situation(view, self.rules, self.format)
+        action = by_rules.decide(situation)
+        self.last_rule = by_rules.last_rule
+        if self._checker is None or view.phase is not Phase.PLAY:
+            return action
+        if points_at_stake(situation):
             checked = self._checker.choose(view)
             if checked != action:
                 self.last_rule = "checked"

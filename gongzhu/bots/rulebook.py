@@ -862,8 +862,12 @@ class RulesBot:
         if len(legal) == 1:
             self.last_rule = "only-action"
             return legal[0]
-        situation = Situation(view, self.rules, self.format)
-        rules = SHOW_RULES if view.phase is not Phase.PLAY else self.play_rules
+        return self.decide(Situation(view, self.rules, self.format))
+
+    def decide(self, situation: Situation) -> Action:
+        """The first firing rule's action in ``situation`` (a view read by this bot's rules
+        and format), for a caller that reads the situation too."""
+        rules = SHOW_RULES if situation.view.phase is not Phase.PLAY else self.play_rules
         for rule in rules:
             action = rule(situation)
             if action is not None and action in situation.legal:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import random
 import re
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -191,3 +192,12 @@ def test_the_rules_of_thumb_moved_to_the_rulebook(name: str) -> None:
     assert old is getattr(gongzhu.bots.rulebook, name)
     with pytest.raises(AttributeError, match="has no attribute 'no_such_rule'"):
         gongzhu.bots.heuristic.no_such_rule  # noqa: B018
+
+
+def test_a_star_import_of_the_heuristic_module_brings_no_rule_of_thumb() -> None:
+    namespace: dict[str, object] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # and warns of nothing
+        exec("from gongzhu.bots.heuristic import *", namespace)
+    assert {"HeuristicBot", "points_at_stake", "CHECK_SAMPLES"} <= namespace.keys()
+    assert "feed_partner" not in namespace and "PLAY_RULES" not in namespace  # docs/api.rst

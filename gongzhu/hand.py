@@ -651,10 +651,15 @@ class HandState:
         finally:
             self._legal = None
 
-    def greedy_play_out(self, values: Sequence[int], random: Callable[[], float]) -> bool:
+    def greedy_play_out(
+        self,
+        values: Sequence[int],
+        random: Callable[[], float],
+        teams: Sequence[int] | None = None,
+    ) -> bool:
         """Play the hand to its end inside the engine with the greedy playout policy.
 
-        The policy is :func:`gongzhu.bots.search.greedy_rollout_policy`,
+        The policy is :func:`gongzhu.bots.playout.greedy_rollout_policy`,
         choice for choice and draw for draw (the tests compare them); search
         bots use this to play sampled hands out fast.  Engines that declare
         :attr:`~gongzhu.play.Capability.GREEDY_PLAYOUT` offer it (the
@@ -662,6 +667,9 @@ class HandState:
 
         :param values: each card's base value, by card index (52 ints).
         :param random: returns floats in [0, 1), drawn as the policy draws them.
+        :param teams: each seat's team: the trick under way is finished as the
+            policy plays with ``teams=teams`` (a seat gives its points to a
+            teammate's winning card), the tricks after it as without.
         :returns: ``True`` once the hand is over; ``False``, having played
             nothing, when the engine has no greedy playout or the hand is not
             in its play phase.
@@ -669,7 +677,7 @@ class HandState:
         if self._engine.phase != _PLAY_PHASE or not self.engine.offers(Capability.GREEDY_PLAYOUT):
             return False
         try:
-            self._engine.greedy_playout(values, random)  # type: ignore[attr-defined]
+            self._engine.greedy_playout(values, random, teams)  # type: ignore[attr-defined]
         finally:
             self._legal = None
         return True

@@ -100,8 +100,8 @@ class Capability(enum.Flag):
     """``redeal(holdings)``: each seat holds other cards, for determinised search
     (:meth:`HandState.with_holdings <gongzhu.hand.HandState.with_holdings>`)."""
     GREEDY_PLAYOUT = enum.auto()
-    """``greedy_playout(values, random)``: play to the end with the search bot's greedy
-    policy (:meth:`HandState.greedy_play_out <gongzhu.hand.HandState.greedy_play_out>`)."""
+    """``greedy_playout(values, random, teams=None)``: play to the end with the search bot's
+    greedy policy (:meth:`HandState.greedy_play_out <gongzhu.hand.HandState.greedy_play_out>`)."""
 
     @property
     def method(self) -> str:

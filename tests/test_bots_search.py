@@ -179,6 +179,47 @@ def test_the_engines_greedy_playout_is_the_policy_draw_for_draw(
     assert checked == 40 or checked == 0
 
 
+@pytest.mark.parametrize("teams", [(0, 1, 0, 1), (0, 0, 1, 1)])
+def test_the_engines_greedy_playout_finishes_the_trick_for_the_teams_as_the_policy_does(
+    teams: tuple[int, ...],
+) -> None:
+    rules = gongzhu.load_rules()
+    values = [rules.table.base_value(card) for card in gongzhu.full_deck()]
+    checked = gifts = 0
+    for seed in range(300):
+        hand = rules.new_hand(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(1, 48)):
+            hand.apply(rng.choice(hand.legal_actions()))
+        if not hand.trick_keys:
+            continue
+        fast, slow, alone = hand.clone(), hand.clone(), hand.clone()
+        if not fast.greedy_play_out(values, random.Random(seed).random, teams):
+            pytest.skip("the C engine's greedy playout")
+        draws = random.Random(seed)
+        while slow.trick_keys:  # the trick under way, for the teams
+            slow.apply(greedy_rollout_policy(slow, draws, teams))
+        while not slow.is_over:  # the rest, every seat for itself
+            slow.apply(greedy_rollout_policy(slow, draws))
+        assert fast.history == slow.history, seed
+        assert alone.greedy_play_out(values, random.Random(seed).random)
+        gifts += alone.history != fast.history  # a seat played for its teammate
+        checked += 1
+    assert checked > 150 and gifts >= 10, (checked, gifts)
+
+
+def test_greedy_play_out_refuses_bad_teams() -> None:
+    hand = play_phase_hand(6)
+    if hand.engine.name != "single-c":
+        pytest.skip("the C engine's greedy playout")
+    before = hand.history
+    with pytest.raises(ValueError, match="4 ints"):
+        hand.clone().greedy_play_out([0] * 52, random.random, (0, 1, 0))
+    with pytest.raises(TypeError):
+        hand.clone().greedy_play_out([0] * 52, random.random, cast(list[int], ["a"] * 4))
+    assert hand.history == before
+
+
 def test_greedy_play_out_refuses_bad_values_and_draws() -> None:
     hand = play_phase_hand(6)
     if hand.engine.name != "single-c":

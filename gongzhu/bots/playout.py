@@ -15,12 +15,12 @@ from __future__ import annotations
 import random
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, cast
+from typing import cast
 
 from ..actions import Action, Play, ShowKind, play_of_key
 from ..cards import PIG, SHEEP, TRANSFORMER, Card, Rank, Suit, full_deck
+from ..deal import SEATS
 from ..hand import HandState
-from ..masks import SUIT_MASKS
 from ..rules import Rules
 from ..view import Phase
 
@@ -104,7 +104,9 @@ def _top(cards: tuple[Card, ...]) -> Card:
     return cards[0] if len(cards) == 1 or cards[0].rank >= cards[1].rank else cards[1]
 
 
-def greedy_rollout_policy(state: HandState, rng: random.Random) -> Action:
+def greedy_rollout_policy(
+    state: HandState, rng: random.Random, teams: Sequence[int] | None = None
+) -> Action:
     """A cheap greedy player: the heuristic's main rules, reading only the trick and the cards.
 
     Leads low (never the pig, its guards, the sheep or the transformer by
@@ -113,6 +115,11 @@ def greedy_rollout_policy(state: HandState, rng: random.Random) -> Action:
     onto points, the worst heart, then high cards, never the sheep.  A few
     microseconds a decision, for playouts on sampled states: it reads plays
     by their keys (:attr:`HandState.trick_keys <gongzhu.hand.HandState.trick_keys>`).
+
+    :param teams: each seat's team, for a playout that knows the partners: a
+        seat that cannot follow while its teammate's card wins the trick gives
+        it the play worth the most points (the sheep), else its highest clean
+        card, rather than the pig or a heart.  ``None``: every seat for itself.
     """
     if state.phase is not Phase.PLAY:
         return rng.choice(state.legal_actions())
@@ -144,23 +151,17 @@ def greedy_rollout_policy(state: HandState, rng: random.Random) -> Action:
     values = facts.card_values
     led = facts[trick[0]][2]
     best_rank = 0
+    best_at = 0  # the position in the trick of the winning play so far
     points = 0
     negative = False
-    for key in trick:
-        if key < 52:
-            value = values[key]
-            points += value
-            negative = negative or value < 0
-            if key // 13 == led and key % 13 + 2 > best_rank:
-                best_rank = key % 13 + 2
-            continue
-        first, second = divmod(key - 52, 52)
-        for index in (first, second):
+    for position, key in enumerate(trick):
+        for index in (key,) if key < 52 else divmod(key - 52, 52):
             value = values[index]
             points += value
             negative = negative or value < 0
             if index // 13 == led and index % 13 + 2 > best_rank:
                 best_rank = index % 13 + 2
+                best_at = position
     last = len(trick) == 3
     follow = [(facts[p.key], p) for p in legal]
     follow = [entry for entry in follow if entry[0][2] == led]
@@ -187,6 +188,11 @@ def greedy_rollout_policy(state: HandState, rng: random.Random) -> Action:
         if under:
             return max(under, key=_by_top_rank)[1]
         return min(safe, key=_by_top_rank)[1]
+    if teams is not None:
+        seat = state.to_move
+        assert seat is not None  # the play phase
+        if teams[(state.trick_leader + best_at) % SEATS] == teams[seat]:
+            return max(legal, key=lambda play: _gift_key(facts[play.key]))
     worst = legal[0]
     worst_key = -1e9
     for play in legal:
@@ -206,6 +212,13 @@ def greedy_rollout_policy(state: HandState, rng: random.Random) -> Action:
 _PIG_INDEX = PIG.index
 _SHEEP_INDEX = SHEEP.index
 _TRANSFORMER_INDEX = TRANSFORMER.index
+
+
+def _gift_key(facts: tuple[int, int, int, int, int, int]) -> int:
+    """How much a discard onto a teammate's trick is worth giving: points, then rank; never
+    the transformer."""
+    _top_i, _rank, _suit, value, rank, flags = facts
+    return value * 10 + rank - (500 if flags & _TRANSFORMER_FLAG else 0)
 
 
 def _by_top_rank(entry: tuple[tuple[int, int, int, int, int, int], Play]) -> int:
@@ -241,123 +254,3 @@ def card_values(rules: Rules, shown: Iterable[tuple[Card, ShowKind]] = ()) -> li
         elif card.suit is not Suit.HEARTS:
             values[card.index] *= factor
     return values
-
-
-def _highest_bit(mask: int) -> int:
-    return mask.bit_length() - 1
-
-
-def _lowest_bit(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
-
-
-def finish_trick_for_teams(engine: Any, teams: tuple[int, ...], values: Sequence[int]) -> None:
-    """Play the rest of the trick under way as the greedy playout would, but for the teams.
-
-    One deck, in the play phase.  A seat that follows plays as
-    :func:`greedy_rollout_policy` follows; a seat that cannot follow and
-    whose teammate wins the trick so far gives it the sheep, else its
-    highest card that carries no points, rather than the pig or a heart.
-    Other discards are the greedy policy's.  The engine is left at the next
-    trick's lead (or over): :meth:`greedy_playout` goes on from there.
-    """
-    while engine.phase == _PLAY and engine.trick:
-        trick = engine.trick
-        seat = engine.seat
-        legal = engine.legal_mask()
-        led = trick[0] // 13
-        best = trick[0]
-        points = 0
-        negative = False
-        for key in trick:
-            value = values[key]
-            points += value
-            negative = negative or value < 0
-            if key // 13 == led and key > best:
-                best = key
-        winner = (engine.trick_leader + trick.index(best)) % 4
-        follow = legal & SUIT_MASKS[led]
-        if follow:
-            card = _greedy_follow(follow, led, best % 13 + 2, points, negative, len(trick) == 3)
-        elif teams[winner] == teams[seat]:
-            card = _friendly_discard(legal, values)
-        else:
-            card = _greedy_discard(legal, values, negative)
-        engine.play(card)
-
-
-def _greedy_follow(
-    follow: int, led: int, best_rank: int, points: int, negative: bool, last: bool
-) -> int:
-    """:func:`greedy_rollout_policy`'s card following suit, from a mask (one deck)."""
-    if follow & (follow - 1) == 0:
-        return _lowest_bit(follow)
-    if led == _SPADES_I and best_rank > _QUEEN and follow >> _PIG_INDEX & 1:
-        return _PIG_INDEX
-    under = over = 0
-    m = follow
-    while m:
-        bit = m & -m
-        card = bit.bit_length() - 1
-        rank = card % 13 + 2
-        if rank < best_rank:
-            under |= bit
-        elif rank > best_rank:
-            over |= bit
-        m ^= bit
-    if negative or led == _HEARTS_I:
-        if under:
-            return _highest_bit(under)
-        return _highest_bit(follow) if last else _lowest_bit(follow)
-    safe = follow & ~(1 << _PIG_INDEX) or follow
-    if points > 0 and over:
-        return _lowest_bit(over) if last else _highest_bit(over)
-    if last:
-        if over >> _SHEEP_INDEX & 1:
-            return _SHEEP_INDEX
-        keep = safe & ~(1 << _SHEEP_INDEX | 1 << _TRANSFORMER_INDEX)
-        return _highest_bit(keep or safe)
-    if under:
-        return _highest_bit(under)
-    return _lowest_bit(safe)
-
-
-def _greedy_discard(legal: int, values: Sequence[int], negative: bool) -> int:
-    """:func:`greedy_rollout_policy`'s discard, from a mask (one deck)."""
-    worst = -1
-    worst_key = 0
-    m = legal
-    while m:
-        bit = m & -m
-        card = bit.bit_length() - 1
-        m ^= bit
-        value = values[card]
-        key = -value * 2 + card % 13 + 2
-        if card == _PIG_INDEX:
-            key += 1000
-        if card == _TRANSFORMER_INDEX:
-            key += 300 if negative else -30
-        if value > 0:
-            key -= 500
-        if worst < 0 or key > worst_key:
-            worst, worst_key = card, key
-    return worst
-
-
-def _friendly_discard(legal: int, values: Sequence[int]) -> int:
-    """A discard onto a teammate's trick: the most valuable card, else the highest clean one."""
-    best = -1
-    best_key = 0
-    m = legal
-    while m:
-        bit = m & -m
-        card = bit.bit_length() - 1
-        m ^= bit
-        value = values[card]
-        key = value * 10 + card % 13 + 2 - (500 if card == _TRANSFORMER_INDEX else 0)
-        if best < 0 or key > best_key:
-            best, best_key = card, key
-    return best
-
-
-_PLAY = 2  # gongzhu.play.ENGINE_PHASES.index(Phase.PLAY)

@@ -25,7 +25,6 @@ from .objective import OBJECTIVES, EngineScorer, Objective, default_objective, s
 from .playout import (
     RolloutPolicy,
     card_values,
-    finish_trick_for_teams,
     greedy_rollout_policy,
     random_rollout_policy,
 )
@@ -108,6 +107,10 @@ class SearchBot:
     :param format: the table's format (:func:`~gongzhu.bots.format_of`); a
         bot may also be told it later (:meth:`set_format`).  Default: every
         seat for itself.
+    :param team_trick: at a table with partners (one deck), each playout
+        finishes the trick under way for the teams (a seat that cannot follow
+        gives its points to a teammate's winning card: the greedy policy with
+        ``teams``); ``False`` plays it as every seat for itself.
     :param shows: ``"search"`` (default) decides shows (亮牌, 首明, 暗卖) by
         search too; ``"prior"`` (or its older name ``"heuristic"``) leaves
         them to the prior.
@@ -350,10 +353,8 @@ class _Decision:
             child = engine.copy()
             child.play(legal[i].key)  # type: ignore[union-attr]  # (plays, in the play phase)
             if child.phase == _PLAY_PHASE:
-                if teams is not None:
-                    finish_trick_for_teams(child, teams, values)
                 if greedy:
-                    child.greedy_playout(values, draw)  # type: ignore[attr-defined]
+                    child.greedy_playout(values, draw, teams)  # type: ignore[attr-defined]
                 else:
                     child.random_playout(draw)
             out.append(value_of(score(child, dealt, factors)))

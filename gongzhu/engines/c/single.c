@@ -527,11 +527,31 @@ static PyObject *engine_redeal(Engine *e, PyObject *holdings)
 #define HIGHEST(mask) (63 - __builtin_clzll(mask))
 #define LOWEST(mask) (__builtin_ctzll(mask))
 
-/* The policy's card among `legal`; -1 on error (a draw). */
-static int greedy_choice(Engine *e, uint64_t legal, const long *values, PyObject *random)
+/* A discard onto a teammate's winning card: the most valuable card, else the highest clean one
+ * (the lowest card of equal keys). */
+static int friendly_discard(uint64_t legal, const long *values)
+{
+    uint64_t m;
+    long best_key = 0;
+    int choice = -1;
+    for (m = legal; m; m &= m - 1) {
+        int card = __builtin_ctzll(m);
+        long key = values[card] * 10 + RANK_OF(card) - (card == TRANSFORMER_I ? 500 : 0);
+        if (choice < 0 || key > best_key) {
+            best_key = key;
+            choice = card;
+        }
+    }
+    return choice;
+}
+
+/* The policy's card among `legal`; -1 on error (a draw).  With `teams` (each seat's team), a
+ * seat that cannot follow onto its teammate's winning card discards as friendly_discard. */
+static int greedy_choice(Engine *e, uint64_t legal, const long *values, const long *teams,
+                         PyObject *random)
 {
     uint64_t m, follow;
-    int led, best_rank = 0, negative = 0, last, i, choice = -1;
+    int led, best_rank = 0, best_at = 0, negative = 0, last, i, choice = -1;
     long points = 0;
     if ((legal & (legal - 1)) == 0)
         return __builtin_ctzll(legal);
@@ -576,8 +596,10 @@ static int greedy_choice(Engine *e, uint64_t legal, const long *values, PyObject
         points += value;
         if (value < 0)
             negative = 1;
-        if (card / 13 == led && RANK_OF(card) > best_rank)
+        if (card / 13 == led && RANK_OF(card) > best_rank) {
             best_rank = RANK_OF(card);
+            best_at = i;
+        }
     }
     last = e->ntrick == 3;
     follow = legal & GZ_SUIT[led];
@@ -613,6 +635,8 @@ static int greedy_choice(Engine *e, uint64_t legal, const long *values, PyObject
             return HIGHEST(under);
         return LOWEST(safe);
     }
+    if (teams != NULL && teams[(e->trick_leader + best_at) & 3] == teams[e->h.s.seat])
+        return friendly_discard(legal, values);
     {
         long worst_key = 0;
         int first = 1;
@@ -635,17 +659,52 @@ static int greedy_choice(Engine *e, uint64_t legal, const long *values, PyObject
     return choice;
 }
 
-/* greedy_playout(values, random): play to the end with the greedy playout policy, card for
- * card the choices of gongzhu.bots.search.greedy_rollout_policy (the tests compare them):
- * values holds the 52 cards' base values (ints); random() is called once per legal card,
- * lowest first, on every lead with more than one legal card, and nowhere else. */
+/* Each seat's team from `teams_obj` (a sequence of 4 ints) into `teams`; 0, or -1 with an
+ * exception set. */
+static int read_teams(PyObject *teams_obj, long *teams)
+{
+    PyObject *fast = PySequence_Fast(teams_obj, "teams must be a sequence of 4 ints");
+    Py_ssize_t i;
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != 4) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "teams must be a sequence of 4 ints");
+        return -1;
+    }
+    for (i = 0; i < 4; i++) {
+        PyObject *item = PyNumber_Index(PySequence_Fast_GET_ITEM(fast, i));
+        long team = item == NULL ? -1 : PyLong_AsLong(item);
+        Py_XDECREF(item);
+        if (team == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        teams[i] = team;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* greedy_playout(values, random, teams=None): play to the end with the greedy playout policy,
+ * card for card the choices of gongzhu.bots.playout.greedy_rollout_policy (the tests compare
+ * them): values holds the 52 cards' base values (ints); random() is called once per legal
+ * card, lowest first, on every lead with more than one legal card, and nowhere else.  With
+ * teams (each seat's team), the trick under way is finished as greedy_rollout_policy(...,
+ * teams=teams) plays, the tricks after it as without. */
 static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
 {
-    PyObject *values_obj, *random, *fast;
-    long values[52];
+    PyObject *values_obj, *random, *teams_obj = Py_None, *fast;
+    long values[52], teams[4];
+    const long *trick_teams = NULL;
     Py_ssize_t i;
-    if (!PyArg_ParseTuple(args, "OO:greedy_playout", &values_obj, &random))
+    if (!PyArg_ParseTuple(args, "OO|O:greedy_playout", &values_obj, &random, &teams_obj))
         return NULL;
+    if (teams_obj != Py_None) {
+        if (read_teams(teams_obj, teams) < 0)
+            return NULL;
+        trick_teams = teams;
+    }
     fast = PySequence_Fast(values_obj, "values must be a sequence of 52 ints");
     if (fast == NULL)
         return NULL;
@@ -686,7 +745,9 @@ static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
             return NULL;
         }
         version = e->h.version;
-        card = greedy_choice(e, mask, values, random);
+        if (e->ntrick == 0)
+            trick_teams = NULL; /* the trick under way is over: the teams part is done */
+        card = greedy_choice(e, mask, values, trick_teams, random);
         if (card < 0)
             return NULL;
         if (e->h.version != version || e->h.tables == NULL) {
@@ -755,7 +816,7 @@ static PyMethodDef engine_methods[] = {
     {"redeal", (PyCFunction)engine_redeal, METH_O,
      "redeal(holdings): each seat holds holdings[seat] now (the play phase)"},
     {"greedy_playout", (PyCFunction)engine_greedy_playout, METH_VARARGS,
-     "greedy_playout(values, random): the greedy playout policy of gongzhu.bots.search"},
+     "greedy_playout(values, random, teams=None): the greedy playout policy of gongzhu.bots.playout"},
     {"shown_taken", (PyCFunction)engine_shown_taken, METH_NOARGS, "None: one deck"},
     {NULL, NULL, 0, NULL},
 };

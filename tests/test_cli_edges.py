@@ -84,6 +84,27 @@ def test_standard_output_on_a_full_disk(command: str) -> None:
     one_line(result, 2, r"gongzhu: cannot write standard output: No space left on device")
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_a_run_whose_report_cannot_be_written_leaves_the_out_file_as_it_was(
+    tmp_path: Path,
+) -> None:
+    records = tmp_path / "keep.jsonl"
+    records.write_bytes(b"ORIGINAL\n")
+    out = shlex.quote(str(records))
+    result = shell(f"simulate --hands 3 --workers 1 --out {out} > /dev/full")
+    one_line(result, 2, r"gongzhu: cannot write standard output: No space left on device")
+    assert records.read_bytes() == b"ORIGINAL\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.jsonl"]  # no .part left
+
+
+def test_a_reader_that_goes_away_keeps_the_records(tmp_path: Path) -> None:
+    records = tmp_path / "runs.jsonl"
+    out = shlex.quote(str(records))
+    result = shell(f"simulate --hands 3 --workers 1 --out {out} | true")  # closed at once
+    assert result.returncode == 0 and result.stderr == "", result
+    assert len(records.read_text(encoding="utf-8").splitlines()) == 3
+
+
 # -- a third party's plug-in that cannot be imported --------------------------------------------
 
 

@@ -184,14 +184,15 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             raise UsageError(str(exc)) from None
         except KeyboardInterrupt as exc:
             partial: RunSummary = getattr(exc, "summary", RunSummary())
-            if sink is not None:
-                sink.commit()  # the whole records written so far
-                committed = True
             done = plural(partial.played, "match", "matches") if job.matches else None
             done = done or plural(partial.played, "hand")
             print(f"\ninterrupted after {done}", file=err)
-            if partial.played:
-                _print_report(partial, job, header, args.out, out)
+
+            def report() -> None:
+                if partial.played:
+                    _print_report(partial, job, header, args.out, out)
+
+            committed = _commit_after(report, out, sink)  # the whole records written so far
             return 130
         except OutError as exc:
             cause = exc.__cause__
@@ -201,14 +202,32 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             raise UsageError(f"cannot write {args.out}: {reason}") from None
         except HandLimitReached as exc:
             raise HandLimitReached(f"{exc}: lower --target or raise --hand-limit") from None
-        if sink is not None:
-            sink.commit()
-            committed = True
+        committed = _commit_after(
+            lambda: _print_report(summary, job, header, args.out, out), out, sink
+        )
     finally:
         if sink is not None and not committed:
             sink.discard()
-    _print_report(summary, job, header, args.out, out)
     return 0
+
+
+def _commit_after(report: Callable[[], None], out: IO[str], sink: Records | None) -> bool:
+    """Print the report and flush it, then rename the records onto the ``--out`` file: a
+    run whose report cannot be written (a full disk) fails and leaves the file as it was.
+    A reader that went away (``| head``) is not a failure: the records are kept.
+
+    :returns: whether the records were committed (``True`` also without ``--out``).
+    """
+    try:
+        report()
+        out.flush()
+    except BrokenPipeError:
+        if sink is not None:
+            sink.commit()
+        raise
+    if sink is not None:
+        sink.commit()
+    return True
 
 
 def _print_report(

@@ -308,9 +308,24 @@ def test_an_unknown_objective_is_refused() -> None:
     [
         ({"budget_ms": -5}, "budget_ms must be a positive number"),
         ({"budget_ms": 0}, "budget_ms must be a positive number"),
-        ({"budget_ms": None, "samples": 0}, "samples must be at least 1"),
+        ({"budget_ms": None, "samples": 0}, "samples must be a whole number, at least 1"),
+        ({"budget_ms": float("inf")}, r"budget_ms must be a positive number of ms, not inf"),
+        ({"budget_ms": float("nan")}, r"budget_ms must be a positive number of ms, not nan"),
+        ({"budget_ms": "abc"}, r"budget_ms must be a positive number of ms, not 'abc'"),
+        ({"budget_ms": True}, r"budget_ms must be a positive number of ms, not True"),
+        ({"samples": 2.5}, r"samples must be a whole number, at least 1, not 2.5"),
+        ({"playouts": 1.5}, r"playouts must be a whole number, at least 1, not 1.5"),
+        ({"playouts": 0}, r"playouts must be a whole number, at least 1, not 0"),
+        ({"margin": "abc"}, r"margin must be a number of standard errors \(0 or more\) or None"),
+        ({"margin": -1}, r"margin must be a number of standard errors"),
+        ({"prune": float("inf")}, r"prune must be a number of standard errors"),
+        ({"infer": "yes"}, r"infer must be true or false, not 'yes'"),
+        ({"team_trick": 1}, r"team_trick must be true or false, not 1"),
+        ({"rollout": 5}, r"rollout must be a policy's name or a policy, not 5"),
     ],
 )
-def test_a_budget_must_be_positive(options: dict[str, float | None], message: str) -> None:
+def test_a_bad_setting_is_refused_when_the_bot_is_made(
+    options: dict[str, object], message: str
+) -> None:
     with pytest.raises(ValueError, match=message):
         SearchBot(1, rules=RULES, **options)  # type: ignore[arg-type]

@@ -314,6 +314,25 @@ def test_a_search_prior_is_a_bot_name_and_a_wrong_one_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("search:playouts=1.5", r"playouts must be a whole number, at least 1, not 1\.5"),
+        ("search:budget_ms=Infinity", r"budget_ms must be a positive number of ms, not inf"),
+        ("search:budget_ms=1e400", r"budget_ms must be a positive number of ms, not inf"),
+        ("search:budget_ms=abc", r"budget_ms must be a positive number of ms, not 'abc'"),
+        ("search:margin=abc", r"margin must be a number of standard errors .*, not 'abc'"),
+        ("search:prune=abc", r"prune must be a number of standard errors .*, not 'abc'"),
+        ("heuristic:rules_order=abc", r"rules_order must be a sequence of rules, not 'abc'"),
+        ("heuristic:check=2.5", r"check must be a number of samples, at least 0, not 2\.5"),
+    ],
+)
+def test_a_value_a_bot_refuses_is_one_line_and_status_1(option: str, message: str) -> None:
+    bot = option.partition(":")[0]
+    result = run("arena", bot, "random", "--deals", "1", "--workers", "1", "--bot-option", option)
+    one_line(result, 1, rf"gongzhu: bot '{bot}' refuses its options: {message}")
+
+
+@pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["demo", "--hands", "3"], r"gongzhu: --hands needs --match"),

@@ -75,8 +75,8 @@ class HeuristicBot:
         format: str | TableFormat | None = None,
         check: int = CHECK_SAMPLES,
     ) -> None:
-        if check < 0:
-            raise ValueError(f"check must be a number of samples, at least 0, not {check}")
+        if isinstance(check, bool) or not isinstance(check, int) or check < 0:
+            raise ValueError(f"check must be a number of samples, at least 0, not {check!r}")
         self.rules = load_rules() if rules is None else rules
         self._check = check
         self.by_rules = RulesBot(rules=self.rules, rules_order=rules_order, format=format)

@@ -823,6 +823,16 @@ PLAY_RULES: tuple[Rule, ...] = (
 """The rules asked in the play phase, in order; :func:`safe_fallback` after them."""
 
 
+def _checked_rules(rules_order: object) -> tuple[Rule, ...]:
+    """``rules_order`` as a tuple of rules; a :class:`ValueError` names what is not one."""
+    if isinstance(rules_order, str) or not isinstance(rules_order, Sequence):
+        raise ValueError(f"rules_order must be a sequence of rules, not {rules_order!r}")
+    for rule in rules_order:
+        if not callable(rule):
+            raise ValueError(f"rules_order holds {rule!r}, which is not a rule (a function)")
+    return tuple(rules_order)
+
+
 class RulesBot:
     """Plays by the rules of thumb alone: the first rule that answers decides.
 
@@ -844,7 +854,7 @@ class RulesBot:
     ) -> None:
         del seed
         self.rules = load_rules() if rules is None else rules
-        self.play_rules = tuple(PLAY_RULES if rules_order is None else rules_order)
+        self.play_rules = _checked_rules(PLAY_RULES if rules_order is None else rules_order)
         self.format: TableFormat = format_of(format)
         """The table's format: the bot plays for its team when it has partners."""
         self.last_rule: str | None = None

@@ -10,6 +10,8 @@ format (:func:`~gongzhu.bots.tell_format`), its final score otherwise.
 
 from __future__ import annotations
 
+import math
+import numbers
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -152,12 +154,22 @@ class SearchBot:
     ) -> None:
         if budget_ms is None and samples is None:
             raise ValueError("SearchBot needs a budget: budget_ms, samples or both")
-        if budget_ms is not None and not budget_ms > 0:
-            raise ValueError(f"budget_ms must be a positive number of ms, not {budget_ms}")
-        if samples is not None and samples < 1:
-            raise ValueError(f"samples must be at least 1, not {samples}")
-        if playouts < 1:
-            raise ValueError(f"playouts must be at least 1, not {playouts}")
+        if budget_ms is not None and not (_is_number(budget_ms) and budget_ms > 0):
+            raise ValueError(f"budget_ms must be a positive number of ms, not {budget_ms!r}")
+        if samples is not None and not (_is_whole(samples) and samples >= 1):
+            raise ValueError(f"samples must be a whole number, at least 1, not {samples!r}")
+        if not (_is_whole(playouts) and playouts >= 1):
+            raise ValueError(f"playouts must be a whole number, at least 1, not {playouts!r}")
+        for name, value in (("margin", margin), ("prune", prune)):
+            if value is not None and not (_is_number(value) and value >= 0):
+                raise ValueError(
+                    f"{name} must be a number of standard errors (0 or more) or None, not {value!r}"
+                )
+        for name, flag in (("team_trick", team_trick), ("infer", infer)):
+            if not isinstance(flag, bool):
+                raise ValueError(f"{name} must be true or false, not {flag!r}")
+        if not isinstance(rollout, str) and not callable(rollout):
+            raise ValueError(f"rollout must be a policy's name or a policy, not {rollout!r}")
         if objective is not None and objective not in OBJECTIVES:
             raise ValueError(
                 f"objective must be one of {', '.join(map(repr, OBJECTIVES))}, not {objective!r}"
@@ -219,6 +231,16 @@ class SearchBot:
         if view.phase is not Phase.PLAY and self.shows != "search":  # "prior", "heuristic"
             return self.prior.choose(view)
         return _Decision(self, view, start).run()
+
+
+def _is_number(value: object) -> bool:
+    """A finite real number (not a bool)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_whole(value: object) -> bool:
+    """An integer (not a bool)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def _prior_bot(prior: Bot | str | None, seed: int | None, rules: Rules) -> Bot:

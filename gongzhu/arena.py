@@ -193,7 +193,8 @@ def run_arena(
             if isinstance(exc, GongzhuError):
                 raise
             raise GongzhuError(f"bot {name!r} refuses its options: {exc}") from None
-    jobs = [(rules.spec(), _deal_seed(seed, i), a, b, format, shows, plain) for i in range(deals)]
+    spec = rules.spec()  # one object: pickled once for every job that holds it
+    jobs = [(spec, _deal_seed(seed, i), a, b, format, shows, plain) for i in range(deals)]
     results: list[float] = []
     workers = min(workers, deals)
     values = backends.imap(

@@ -18,6 +18,9 @@ backend and any number of workers.  ``gongzhu simulate`` and
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, Final, TypeVar
 
@@ -60,7 +63,10 @@ def imap(
     :raises BackendUnavailable: Ray is not installed.
 
     Closing the iterator early (``break``) stops the workers: the local
-    pool is terminated, Ray tasks still pending are cancelled.
+    pool is terminated, Ray tasks still pending are cancelled.  Each local
+    worker is given the function and every task once, as it starts, and
+    runs the ranges of tasks it is sent; it leaves Ctrl-C (SIGINT) to the
+    calling process, which stops the pool.
     """
     if backend not in BACKENDS:
         raise GongzhuError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
@@ -85,10 +91,69 @@ def _local_imap(
             yield function(task)
         return
     import multiprocessing  # only for a pool: one worker runs here without it
+    from multiprocessing import resource_tracker
 
-    with multiprocessing.get_context("spawn").Pool(workers, initializer=initializer) as pool:
-        yield from pool.imap(function, tasks, chunksize=chunksize)
-    # leaving the with block (normally or by close()) terminates the pool
+    # The workers start with Ctrl-C blocked: it is this process's to handle.  The resource
+    # tracker is started first: starting it unblocks the signal in this process.
+    resource_tracker.ensure_running()
+    # Each worker gets the function and the tasks once, as it starts; what goes through the
+    # pool's pipe is ranges of task numbers, a few bytes each.  A pipe never fills, so a
+    # pool stopped early (a Ctrl-C) cannot hang on a task being sent to a worker that is
+    # gone (multiprocessing's terminate waits for its feeder thread).
+    ranges = [
+        (start, min(start + chunksize, len(tasks))) for start in range(0, len(tasks), chunksize)
+    ]
+    with contextlib.ExitStack() as stack:
+        with _interrupts_held():  # a Ctrl-C held meanwhile is raised on the way out...
+            spawn = multiprocessing.get_context("spawn")
+            pool = stack.enter_context(
+                spawn.Pool(workers, _start_worker, (function, tasks, initializer))
+            )
+        for results in pool.imap(_run_range, ranges):
+            yield from results
+    # ...and leaving the stack (normally, by close() or by that Ctrl-C) terminates the pool
+
+
+_WORK: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
+"""In a local worker process: the function and the tasks of its pool."""
+
+
+def _start_worker(  # pragma: no cover - runs in worker processes
+    function: Callable[[Any], Any],
+    tasks: Sequence[Any],
+    initializer: Callable[[], None] | None,
+) -> None:
+    global _WORK
+    _WORK = (function, tasks)
+    if initializer is not None:
+        initializer()
+
+
+def _run_range(bounds: tuple[int, int]) -> list[Any]:  # pragma: no cover - in workers
+    """The results of the worker's tasks ``bounds[0]`` to ``bounds[1]`` (excluded)."""
+    assert _WORK is not None
+    function, tasks = _WORK
+    return [function(task) for task in tasks[bounds[0] : bounds[1]]]
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Generator[None, None, None]:
+    """Block SIGINT while inside (POSIX): processes started here inherit the blocked signal.
+
+    A terminal's Ctrl-C goes to every process of its group: the pool's
+    workers, even one still starting, must leave it to the process that
+    runs the pool, which stops them.  A Ctrl-C that arrives while inside is
+    held, not lost: it is delivered here on the way out.
+    """
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, previous)
 
 
 def _run_batch(function: Callable[[T], R], batch: Sequence[T]) -> list[R]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -246,6 +247,52 @@ def test_interrupted_simulation_keeps_finished_records(tmp_path: Path) -> None:
     assert found is not None
     played = int(found.group(1))
     assert played == len(lines)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (Linux's /proc; empty elsewhere)."""
+    try:
+        text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    except OSError:
+        return []
+    return [int(child) for child in text.split()]
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize(
+    ("command", "line"),
+    [
+        (
+            ["simulate", "--hands", "200000", "--bots", "first"],
+            r"gongzhu: interrupted after \d+ hands",
+        ),
+        (["arena", "random", "random", "--deals", "100000"], r"gongzhu: interrupted"),
+    ],
+)
+def test_a_ctrl_c_at_the_terminal_stops_a_run_with_workers_in_one_line(
+    command: list[str], line: str
+) -> None:
+    # a terminal's Ctrl-C goes to the whole process group: the workers too, just started
+    # (three times: stopping the pool then could hang it, about one time in seven)
+    for _ in range(3):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "gongzhu", *command, "--workers", "2"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 60
+        while len(_children(process.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.02)  # the pool's two workers and the resource tracker
+        os.killpg(process.pid, signal.SIGINT)
+        try:
+            _out, err = process.communicate(timeout=60)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)  # a hung run and its workers
+        assert process.returncode == 130, err
+        assert re.fullmatch(line, err.strip()), err  # one line: no worker's traceback
 
 
 # -- play, through a real pseudo-terminal ---------------------------------------------------------

@@ -186,7 +186,7 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             partial: RunSummary = getattr(exc, "summary", RunSummary())
             done = plural(partial.played, "match", "matches") if job.matches else None
             done = done or plural(partial.played, "hand")
-            print(f"\ninterrupted after {done}", file=err)
+            print(f"\ngongzhu: interrupted after {done}", file=err)
 
             def report() -> None:
                 if partial.played:

@@ -105,6 +105,14 @@ def test_a_reader_that_goes_away_keeps_the_records(tmp_path: Path) -> None:
     assert len(records.read_text(encoding="utf-8").splitlines()) == 3
 
 
+@pytest.mark.parametrize("command", ["--help", "demo --seed 1", "variants", "simulate --hands 2"])
+def test_an_output_encoding_without_chinese_escapes_it(command: str) -> None:
+    result = shell(command, env={"PYTHONIOENCODING": "ascii"})
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    assert "\\u62f1\\u732a" in result.stdout or "\\u6ee1" in result.stdout  # 拱猪, 满
+
+
 # -- a third party's plug-in that cannot be imported --------------------------------------------
 
 

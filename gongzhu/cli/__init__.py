@@ -129,11 +129,23 @@ def _quiet_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
+def _escape_what_cannot_be_encoded() -> None:
+    """Standard output and error in an encoding without the cards' and rules' Chinese names
+    (``PYTHONIOENCODING=ascii``, a C locale without UTF-8 mode): such characters are
+    written as ``\\u62f1`` escapes instead of failing the command."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> int:
     """Run the command line; return the exit status (:data:`EXIT_CODES`).
 
     A bad command line raises :class:`SystemExit` (status 2), as argparse does.
     """
+    _escape_what_cannot_be_encoded()
     args = build_parser().parse_args(argv)
     err = sys.stderr
     if sys.stdout is None:  # started with stdout closed (`gongzhu demo >&-`)

@@ -290,6 +290,37 @@ def test_an_unreadable_file_is_a_usage_error(tmp_path: Path) -> None:
     one_line_error(result, 2, r"^gongzhu: cannot read .*latin1\.jsonl: not UTF-8 text")
 
 
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("/dev/zero", r"^gongzhu: cannot read /dev/zero: not text \(a NUL byte at byte 0\)$"),
+        ("", r"^gongzhu: cannot read a file with an empty name$"),
+    ],
+)
+def test_a_file_that_cannot_be_records_is_refused_at_once(path: str, message: str) -> None:
+    one_line_error(gongzhu_command("score", path), 2, message)  # /dev/zero never ends
+
+
+def test_a_bad_byte_is_placed_across_the_chunks_it_is_read_in(tmp_path: Path) -> None:
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b"x" * ((1 << 20) - 1) + "é".encode() + b"\xff")  # é spans two chunks
+    result = gongzhu_command("score", str(path))
+    one_line_error(result, 2, r"not UTF-8 text \(invalid start byte at byte 1048577\)$")
+
+
+def test_a_file_larger_than_the_most_read_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "big.jsonl"
+    path.write_text(json.dumps(a_record()) + "\n", encoding="utf-8")
+    monkeypatch.setattr(records, "MAX_INPUT_BYTES", 100)
+    assert main(["score", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"gongzhu: cannot read {path}: larger than 100 bytes, the most read\n"
+    )
+
+
 # -- 6. records only when they are written ------------------------------------------------------
 
 

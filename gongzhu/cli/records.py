@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import IO
+from typing import IO, BinaryIO, Final
 
 from ..errors import InvalidRecord
 from ..match import MATCH_FORMAT
@@ -22,22 +23,60 @@ __all__ = ["OutError", "Records", "read_input", "run_check"]
 # -- score, replay --
 
 
+MAX_INPUT_BYTES: Final = 1 << 30
+"""The largest file of records ``score`` and ``replay`` read (1 GiB)."""
+
+_CHUNK: Final = 1 << 20
+
+
 def read_input(path: str, stdin: IO[str] | None) -> str:
-    """The text of FILE, or of standard input for ``-``."""
+    """The text of FILE, or of standard input for ``-``.
+
+    It is read a MiB at a time (so Ctrl-C stops it) and refused as soon as it
+    cannot be a file of records: bytes that are not UTF-8, a NUL byte (records
+    are JSON text), or more than :data:`MAX_INPUT_BYTES` (``/dev/zero``).
+    """
+    if not path:
+        raise UsageError("cannot read a file with an empty name")
     try:
         if path == "-":
             if stdin is not None:
                 return stdin.read()
             if sys.stdin is None:  # started with stdin closed (`gongzhu score - <&-`)
                 raise UsageError("cannot read standard input: it is closed")
-            return sys.stdin.buffer.read().decode("utf-8")
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(
-            f"cannot read {path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
-        ) from None
+            return _read_text(sys.stdin.buffer, path)
+        with open(path, "rb") as stream:
+            return _read_text(stream, path)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _read_text(stream: BinaryIO, path: str) -> str:
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts: list[str] = []
+    start = 0  # the offset of the chunk in the file
+    while chunk := stream.read(_CHUNK):
+        if start + len(chunk) > MAX_INPUT_BYTES:
+            raise UsageError(
+                f"cannot read {path}: larger than {MAX_INPUT_BYTES:,} bytes, the most read"
+            )
+        nul = chunk.find(b"\0")
+        if nul >= 0:
+            raise UsageError(f"cannot read {path}: not text (a NUL byte at byte {start + nul})")
+        pending = len(decoder.getstate()[0])  # bytes of a character begun in the last chunk
+        try:
+            parts.append(decoder.decode(chunk))
+        except UnicodeDecodeError as exc:
+            at = start - pending + exc.start
+            raise UsageError(
+                f"cannot read {path}: not UTF-8 text ({exc.reason} at byte {at})"
+            ) from None
+        start += len(chunk)
+    try:
+        parts.append(decoder.decode(b"", final=True))
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"cannot read {path}: not UTF-8 text ({exc.reason} at the end)") from None
+    return "".join(parts)
 
 
 def _refusal(exc: InvalidRecord, in_match: bool) -> str:

@@ -36,7 +36,8 @@ R = TypeVar("R")
 
 
 class BackendUnavailable(GongzhuError, ImportError):
-    """A backend whose optional dependency is not installed (the message names the extra)."""
+    """A backend that cannot run here: its optional dependency is not installed (the
+    message names the extra), or no Ray cluster answers at the address given."""
 
 
 def imap(
@@ -189,7 +190,10 @@ def _ray_imap(
         }
         if address is None:
             options["num_cpus"] = workers
-        ray.init(address=address, **options)
+        try:
+            ray.init(address=address, **options)
+        except ConnectionError as exc:  # no cluster at the address ("auto": none running)
+            raise BackendUnavailable(f"no Ray cluster at {address}: {exc}") from None
     remote = ray.remote(_run_batch)
     batches = [tasks[start : start + chunksize] for start in range(0, len(tasks), chunksize)]
     pending: list[Any] = []

@@ -113,6 +113,33 @@ def test_an_output_encoding_without_chinese_escapes_it(command: str) -> None:
     assert "\\u62f1\\u732a" in result.stdout or "\\u6ee1" in result.stdout  # 拱猪, 满
 
 
+@pytest.mark.one_engine
+def test_an_address_where_no_ray_cluster_answers_is_a_usage_error() -> None:
+    pytest.importorskip("ray")
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    command = [
+        "simulate",
+        "--hands",
+        "2",
+        "--workers",
+        "1",
+        "--backend",
+        "ray",
+        "--address",
+        "auto",
+    ]
+    result = subprocess.run(
+        [sys.executable, "-m", "gongzhu", *command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    if result.returncode == 0:
+        pytest.skip("a Ray cluster runs on this machine")
+    one_line(result, 2, r"gongzhu: no Ray cluster at auto: Could not find any running Ray .*")
+
+
 # -- a third party's plug-in that cannot be imported --------------------------------------------
 
 

@@ -44,7 +44,7 @@ EXIT_CODES: dict[int, str] = {
     "that cannot be written (missing folder, a folder, no permission, disk full); "
     "standard input or output closed, or standard output that cannot be written (disk full); "
     "`serve`: the web extra is not installed, or the address cannot be listened on; "
-    "`simulate`, `arena`: --backend ray without Ray installed",
+    "`simulate`, `arena`: --backend ray without Ray installed, or no Ray cluster at --address",
     3: "internal error: a bug in gongzhu (please report it)",
     130: "interrupted (Ctrl-C)",
 }

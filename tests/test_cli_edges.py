@@ -77,6 +77,11 @@ def test_closed_standard_input(command: str, message: str) -> None:
     one_line(shell(command + " <&-"), 2, message)
 
 
+def test_with_standard_error_closed_a_message_is_dropped_not_printed_to_the_output() -> None:
+    result = shell("demo --rules nope 2>&-")
+    assert result.returncode == 1 and result.stdout == "", result
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
 @pytest.mark.parametrize("command", ["demo --seed 1", "simulate --hands 20", "variants"])
 def test_standard_output_on_a_full_disk(command: str) -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -147,7 +148,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
     """
     _escape_what_cannot_be_encoded()
     args = build_parser().parse_args(argv)
-    err = sys.stderr
+    # started with stderr closed (`2>&-`): messages are dropped, not printed to stdout
+    err: IO[str] = sys.stderr if sys.stderr is not None else io.StringIO()
     if sys.stdout is None:  # started with stdout closed (`gongzhu demo >&-`)
         print("gongzhu: standard output is closed", file=err)
         return 2

@@ -77,6 +77,20 @@ def test_closed_standard_input(command: str, message: str) -> None:
     one_line(shell(command + " <&-"), 2, message)
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("flag", ["--help", "--version"])
+def test_help_on_a_full_disk_is_an_error(flag: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    result = subprocess.run(
+        ["sh", "-c", f"{PYTHON} -m gongzhu {flag} > /dev/full"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    one_line(result, 2, r"gongzhu: cannot write standard output: No space left on device")
+
+
 def test_with_standard_error_closed_a_message_is_dropped_not_printed_to_the_output() -> None:
     result = shell("demo --rules nope 2>&-")
     assert result.returncode == 1 and result.stdout == "", result

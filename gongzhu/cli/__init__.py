@@ -130,6 +130,20 @@ def _quiet_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
+def _flush_or_exit() -> None:
+    """Flush standard output; if it cannot be written (a full disk), say so and exit 2."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _quiet_stdout()
+    except OSError as exc:
+        _quiet_stdout()
+        if sys.stderr is not None:
+            print(f"gongzhu: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def _escape_what_cannot_be_encoded() -> None:
     """Standard output and error in an encoding without the cards' and rules' Chinese names
     (``PYTHONIOENCODING=ascii``, a C locale without UTF-8 mode): such characters are
@@ -147,7 +161,12 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
     A bad command line raises :class:`SystemExit` (status 2), as argparse does.
     """
     _escape_what_cannot_be_encoded()
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:
+        if exc.code == 0:  # --help, --version: printed, and it must reach its reader
+            _flush_or_exit()
+        raise
     # started with stderr closed (`2>&-`): messages are dropped, not printed to stdout
     err: IO[str] = sys.stderr if sys.stderr is not None else io.StringIO()
     if sys.stdout is None:  # started with stdout closed (`gongzhu demo >&-`)

@@ -191,6 +191,11 @@ def test_a_ctrl_c_while_the_server_starts_stops_it() -> None:
         (("--keep-idle", "-5"), "must be from 0 to"),
         (("--workers", "-1"), "must be from 0 to 64"),
         (("--max-tables", "0"), "must be at least 1"),
+        (
+            ("--hands", "2", "--target", "100"),
+            "argument --target: not allowed with argument --hands",
+        ),
+        (("--target", "100", "--match"), "argument --match: not allowed with argument --target"),
     ],
 )
 def test_a_bad_server_setting_is_one_line_and_status_2(

@@ -252,9 +252,10 @@ def _add_serve_options(
         help="the table's players, seat 0 first: human (a link is printed) or a bot's name "
         "(default human,heuristic,heuristic,heuristic)",
     )
-    serve.add_argument("--hands", type=_positive, default=1, help="hands to play (default 1)")
-    serve.add_argument("--target", type=_positive, default=None, help="play a match to ±T")
-    serve.add_argument(
+    length = serve.add_mutually_exclusive_group()
+    length.add_argument("--hands", type=_positive, default=None, help="hands to play (default 1)")
+    length.add_argument("--target", type=_positive, default=None, help="play a match to ±T")
+    length.add_argument(
         "--match", action="store_true", help="play a match until the ruleset ends it"
     )
     serve.add_argument("--seed", type=int, default=None, help="seed for the deals and the bots")

@@ -32,8 +32,6 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> int:
     from ..web.settings import Settings
     from ..web.store import Store, StoreError, default_path
 
-    if args.target is not None and args.match:
-        raise UsageError("--target already plays a match: drop --match")
     try:
         settings = Settings(
             bot_delay=args.bot_delay,
@@ -48,7 +46,7 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> int:
         )
     except GongzhuError as exc:
         raise UsageError(f"--origin: {exc}" if "origin" in str(exc) else str(exc)) from None
-    hands = None if args.match or args.target else args.hands
+    hands = None if args.match or args.target else (args.hands or 1)
     if hands is not None and hands > settings.max_hands:
         raise UsageError(f"--hands {hands} is more than --max-hands {settings.max_hands}")
     rules = None if args.no_table else ruleset(args)

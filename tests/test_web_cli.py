@@ -196,6 +196,7 @@ def test_a_ctrl_c_while_the_server_starts_stops_it() -> None:
             "argument --target: not allowed with argument --hands",
         ),
         (("--target", "100", "--match"), "argument --match: not allowed with argument --target"),
+        (("--match",), "39baobao matches have no end of their own: give --target"),
     ],
 )
 def test_a_bad_server_setting_is_one_line_and_status_2(

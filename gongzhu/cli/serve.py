@@ -50,6 +50,10 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> int:
     if hands is not None and hands > settings.max_hands:
         raise UsageError(f"--hands {hands} is more than --max-hands {settings.max_hands}")
     rules = None if args.no_table else ruleset(args)
+    if rules is not None and args.match and not rules.decides_match_end:
+        raise UsageError(
+            f"{' + '.join(rules.names)} matches have no end of their own: give --target"
+        )
     try:
         sock = open_socket(args.host, args.port)
     except OSError as exc:

@@ -217,7 +217,7 @@ def _check_structure(record: Any, hand: int) -> None:
                 raise InvalidRecord(f"result.{name} must be a list of integers", hand=hand)
 
 
-def _rules_of(record: Mapping[str, Any], rules: Rules | None, hand: int) -> Rules:
+def _rules_of(record: Mapping[str, Any], rules: Rules | None, hand: int | None) -> Rules:
     """The record's ruleset.  ``rules.variants`` defaults to ``[]`` (the default
     base alone) and ``rules.options`` to ``{}`` (every option at its default)."""
     variants = list(record["rules"].get("variants", []))
@@ -319,11 +319,21 @@ def replay_match(record: Mapping[str, Any], *, rules: Rules | None = None) -> Ma
     target = record.get("target")
     if target is not None and not _is(target, int):
         raise InvalidRecord("target must be an integer or null", hand=None)
+    seed = record.get("seed")
+    if seed is not None and not _is(seed, int):
+        raise InvalidRecord("seed must be an integer or null", hand=None)
+    spec = record.get("rules")
+    if (
+        not isinstance(spec, Mapping)
+        or not isinstance(spec.get("variants", []), list)
+        or not isinstance(spec.get("options", {}), Mapping)
+    ):
+        raise InvalidRecord("rules must be an object of variants and options", hand=None)
     first = replay(hands[0], hand=0, rules=rules)
+    _rules_of(record, first.rules, hand=None)  # the match's rules are its hands'
     max_hands = record.get("max_hands")
     if max_hands is not None and not _is(max_hands, int):
         raise InvalidRecord("max_hands must be an integer or null", hand=None)
-    seed = record.get("seed")
     try:
         match = Match(
             first.rules, seed=seed if _is(seed, int) else None, target=target, hands=max_hands

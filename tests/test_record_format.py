@@ -94,6 +94,13 @@ def test_match_record_round_trip() -> None:
         (lambda r: r.__setitem__("hands", []), "non-empty list of hands"),
         (lambda r: r.__setitem__("format", "gongzhu-hand/1"), "not a match record"),
         (lambda r: r["hands"][1]["actions"].pop(), "hand 1"),
+        (lambda r: r.__setitem__("seed", "x"), "seed must be an integer or null"),
+        (lambda r: r.__setitem__("seed", 1.5), "seed must be an integer or null"),
+        (lambda r: r.__setitem__("rules", None), "rules must be an object of variants"),
+        (
+            lambda r: r.__setitem__("rules", {"variants": ["huapai"]}),
+            r"rules: the record was played under \['huapai'\] \{\}, not load_rules\('39baobao'\)",
+        ),
     ],
 )
 def test_bad_match_records(change, reason: str) -> None:

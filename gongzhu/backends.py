@@ -19,6 +19,7 @@ backend and any number of workers.  ``gongzhu simulate`` and
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import signal
 import threading
 from collections.abc import Callable, Generator, Sequence
@@ -190,6 +191,10 @@ def _ray_imap(
         }
         if address is None:
             options["num_cpus"] = workers
+        elif address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
+            raise BackendUnavailable(
+                f"the address {address} needs the Ray Client: pip install 'ray[client]'"
+            )
         try:
             ray.init(address=address, **options)
         except ConnectionError as exc:  # no cluster at the address ("auto": none running)

@@ -7,6 +7,7 @@ its one line on stderr (docs/cli.rst lists the statuses)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -157,6 +158,20 @@ def test_an_address_where_no_ray_cluster_answers_is_a_usage_error() -> None:
     if result.returncode == 0:
         pytest.skip("a Ray cluster runs on this machine")
     one_line(result, 2, r"gongzhu: no Ray cluster at auto: Could not find any running Ray .*")
+
+
+@pytest.mark.one_engine
+def test_a_ray_client_address_without_the_ray_client_is_a_usage_error() -> None:
+    pytest.importorskip("ray")
+    if importlib.util.find_spec("grpc") is not None:
+        pytest.skip("the Ray Client is installed")
+    result = shell("simulate --hands 2 --workers 1 --backend ray --address ray://127.0.0.1:1")
+    one_line(
+        result,
+        2,
+        r"gongzhu: the address ray://127\.0\.0\.1:1 needs the Ray Client: "
+        r"pip install 'ray\[client\]'",
+    )
 
 
 # -- a third party's plug-in that cannot be imported --------------------------------------------

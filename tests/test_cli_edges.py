@@ -117,6 +117,26 @@ def test_a_run_whose_report_cannot_be_written_leaves_the_out_file_as_it_was(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.jsonl"]  # no .part left
 
 
+def test_out_through_a_symbolic_link_replaces_the_file_and_keeps_the_link(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    real = tmp_path / "data" / "runs.jsonl"
+    real.write_text("old\n", encoding="utf-8")
+    link = tmp_path / "latest.jsonl"
+    link.symlink_to(real)
+    result = shell(f"simulate --hands 2 --workers 1 --out {shlex.quote(str(link))}")
+    assert result.returncode == 0, result
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert len(real.read_text(encoding="utf-8").splitlines()) == 2
+    assert sorted(p.name for p in (tmp_path / "data").iterdir()) == ["runs.jsonl"]
+
+
+def test_out_to_standard_output_writes_the_records_there() -> None:
+    result = shell("simulate --hands 2 --workers 1 --out /dev/stdout")
+    assert result.returncode == 0, result
+    records = [line for line in result.stdout.splitlines() if line.startswith("{")]
+    assert [json.loads(line)["format"] for line in records] == ["gongzhu-hand/1"] * 2
+
+
 def test_a_reader_that_goes_away_keeps_the_records(tmp_path: Path) -> None:
     records = tmp_path / "runs.jsonl"
     out = shlex.quote(str(records))

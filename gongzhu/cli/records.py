@@ -158,7 +158,8 @@ class Records:
 
     A device or a pipe (``/dev/stdout``) is written in place.  Until
     :meth:`commit`, an existing FILE is untouched; :meth:`discard` removes
-    the temporary file.
+    the temporary file.  A symbolic link to a file is followed: the file it
+    names is replaced, and the link kept.
     """
 
     def __init__(self, path: str) -> None:
@@ -166,6 +167,9 @@ class Records:
         if not path:
             raise UsageError("--out needs a file name, not an empty one")
         target = Path(path)
+        if target.is_symlink() and target.is_file():  # a link to a file (not /dev/stdout)
+            target = Path(os.path.realpath(path))  # the temporary file goes beside that file
+        self._target = str(target)
         folder = target.parent
         if target.is_dir():
             raise UsageError(f"cannot write {path}: it is a folder")
@@ -212,7 +216,7 @@ class Records:
         try:
             self.file.close()
             if self.temp is not None:
-                os.replace(self.temp, self.path)
+                os.replace(self.temp, self._target)
                 self.temp = None
         except OSError as exc:
             self.discard()

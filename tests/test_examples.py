@@ -46,6 +46,21 @@ def test_benchmark_script_runs(
     assert "hands/s" in capsys.readouterr().out
 
 
+SPEED = Path(__file__).resolve().parent.parent / "benchmarks" / "search_speed.py"
+
+
+def test_the_search_speed_benchmark_runs_and_refuses_bad_options() -> None:
+    command = [sys.executable, str(SPEED), "--decisions", "3", "--budget-ms", "2"]
+    run = subprocess.run([*command, "--rounds", "1", "--json"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["decisions"] == 3 and result["solo"] >= 1 and result["2v2"] >= 1
+    assert result["ratio"] == pytest.approx(result["2v2"] / result["solo"], rel=0.05)
+    bad = subprocess.run([*command, "--rounds", "0"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert "--rounds must be at least 1" in bad.stderr.splitlines()[-1]
+
+
 CEILING = Path(__file__).resolve().parent.parent / "benchmarks" / "search_ceiling.py"
 
 

@@ -659,30 +659,27 @@ static int greedy_choice(Engine *e, uint64_t legal, const long *values, const lo
     return choice;
 }
 
-/* Each seat's team from `teams_obj` (a sequence of 4 ints) into `teams`; 0, or -1 with an
- * exception set. */
+/* Each seat's team from `teams_obj` (a sequence of 4 team numbers 0-3) into `teams`; 0, or -1
+ * with an exception set. */
 static int read_teams(PyObject *teams_obj, long *teams)
 {
-    PyObject *fast = PySequence_Fast(teams_obj, "teams must be a sequence of 4 ints");
-    Py_ssize_t i;
-    if (fast == NULL)
+    const char *message = "teams must be a sequence of 4 ints 0-3, by seat";
+    PyObject *items = PySequence_Tuple(teams_obj);
+    int k;
+    if (items == NULL)
         return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != 4) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "teams must be a sequence of 4 ints");
+    if (PyTuple_GET_SIZE(items) != 4) {
+        Py_DECREF(items);
+        PyErr_SetString(PyExc_ValueError, message);
         return -1;
     }
-    for (i = 0; i < 4; i++) {
-        PyObject *item = PyNumber_Index(PySequence_Fast_GET_ITEM(fast, i));
-        long team = item == NULL ? -1 : PyLong_AsLong(item);
-        Py_XDECREF(item);
-        if (team == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
+    for (k = 0; k < 4; k++) {
+        if (gz_small_int(PyTuple_GET_ITEM(items, k), 0, 3, &teams[k], message) < 0) {
+            Py_DECREF(items);
             return -1;
         }
-        teams[i] = team;
     }
-    Py_DECREF(fast);
+    Py_DECREF(items);
     return 0;
 }
 

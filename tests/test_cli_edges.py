@@ -130,6 +130,22 @@ def test_out_through_a_symbolic_link_replaces_the_file_and_keeps_the_link(tmp_pa
     assert sorted(p.name for p in (tmp_path / "data").iterdir()) == ["runs.jsonl"]
 
 
+@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="no /dev/stdout on this system")
+@pytest.mark.parametrize("redirect", [">", ">>"])
+def test_out_to_standard_output_in_a_file_keeps_records_report_and_earlier_text(
+    tmp_path: Path, redirect: str
+) -> None:
+    saved = tmp_path / "run.txt"
+    saved.write_text("earlier\n", encoding="utf-8")
+    result = shell(f"simulate --hands 2 --workers 1 --out /dev/stdout {redirect} {saved}")
+    assert result.returncode == 0, result
+    lines = saved.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "earlier" if redirect == ">>" else lines[0].startswith("{")
+    records = [line for line in lines if line.startswith("{")]
+    assert [json.loads(line)["format"] for line in records] == ["gongzhu-hand/1"] * 2
+    assert lines[-1] == "records: /dev/stdout" and "2 hands" in lines
+
+
 def test_out_to_standard_output_writes_the_records_there() -> None:
     result = shell("simulate --hands 2 --workers 1 --out /dev/stdout")
     assert result.returncode == 0, result

@@ -23,8 +23,8 @@ __all__ = ["OutError", "Records", "read_input", "run_check"]
 # -- score, replay --
 
 
-MAX_INPUT_BYTES: Final = 1 << 30
-"""The largest file of records ``score`` and ``replay`` read (1 GiB)."""
+MAX_INPUT_BYTES: Final = 4 << 30
+"""The largest file of records ``score`` and ``replay`` read (4 GiB: about a million hands)."""
 
 _CHUNK: Final = 1 << 20
 
@@ -153,6 +153,16 @@ class OutError(Exception):
     """Writing the --out file failed (the OSError is the cause)."""
 
 
+def _is_stdout(path: Path) -> bool:
+    """Whether ``path`` is the file open as standard output (``/dev/stdout``)."""
+    try:
+        return sys.stdout is not None and os.path.samestat(
+            path.stat(), os.fstat(sys.stdout.fileno())
+        )
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 class Records:
     """``--out FILE``: records go to a temporary file beside FILE, renamed onto it at the end.
 
@@ -162,12 +172,32 @@ class Records:
     names is replaced, and the link kept.
     """
 
+    temp: str | None
+    """The temporary file, until it is renamed or removed (``None``: written in place)."""
+    file: IO[str]
+    _owned = True  # closed here (not standard output)
+
     def __init__(self, path: str) -> None:
         self.path = path
         if not path:
             raise UsageError("--out needs a file name, not an empty one")
         target = Path(path)
-        if target.is_symlink() and target.is_file():  # a link to a file (not /dev/stdout)
+        # /dev/stdout and its kind (/proc/self/fd/N) name an open file: written in place,
+        # even when that file is a regular one (`> res.txt`), appending as a shell would
+        special = str(target.absolute()).startswith(("/dev/", "/proc/"))
+        if special and target.exists():
+            self.temp = None
+            self._target = path
+            if _is_stdout(target):  # one stream, one offset: the report follows the records
+                self.file = sys.stdout
+                self._owned = False
+                return
+            try:
+                self.file = open(target, "a", encoding="utf-8")  # noqa: SIM115
+            except OSError as exc:
+                raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+            return
+        if target.is_symlink() and target.is_file():  # a link to a file: kept
             target = Path(os.path.realpath(path))  # the temporary file goes beside that file
         self._target = str(target)
         folder = target.parent
@@ -177,10 +207,10 @@ class Records:
             raise UsageError(f"cannot write {path}: no folder {str(folder)!r}")
         if not folder.is_dir():
             raise UsageError(f"cannot write {path}: {str(folder)!r} is not a folder")
-        self.temp: str | None = None
+        self.temp = None
         try:
             if target.exists() and not target.is_file():
-                self.file: IO[str] = open(target, "w", encoding="utf-8")  # noqa: SIM115
+                self.file = open(target, "w", encoding="utf-8")  # noqa: SIM115
                 return
             if target.exists() and not os.access(target, os.W_OK):
                 raise PermissionError(13, "Permission denied")
@@ -214,7 +244,10 @@ class Records:
     def commit(self) -> None:
         """Close the temporary file and rename it onto FILE."""
         try:
-            self.file.close()
+            if self._owned:
+                self.file.close()
+            else:
+                self.file.flush()
             if self.temp is not None:
                 os.replace(self.temp, self._target)
                 self.temp = None
@@ -225,7 +258,8 @@ class Records:
     def discard(self) -> None:
         """Close and remove the temporary file; FILE is left as it was."""
         with contextlib.suppress(OSError, AttributeError):
-            self.file.close()
+            if self._owned:
+                self.file.close()
         if self.temp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(self.temp)

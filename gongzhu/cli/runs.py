@@ -187,12 +187,11 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             done = plural(partial.played, "match", "matches") if job.matches else None
             done = done or plural(partial.played, "hand")
             print(f"\ngongzhu: interrupted after {done}", file=err)
-
-            def report() -> None:
-                if partial.played:
-                    _print_report(partial, job, header, args.out, out)
-
-            committed = _commit_after(report, out, sink)  # the whole records written so far
+            if sink is not None:
+                sink.commit()  # the whole records written so far, kept before anything else
+                committed = True
+            if partial.played:
+                _print_report(partial, job, header, args.out, out)
             return 130
         except OutError as exc:
             cause = exc.__cause__

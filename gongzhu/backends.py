@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
 import signal
 import threading
 from collections.abc import Callable, Generator, Sequence
@@ -97,7 +98,8 @@ def _local_imap(
 
     # The workers start with Ctrl-C blocked: it is this process's to handle.  The resource
     # tracker is started first: starting it unblocks the signal in this process.
-    resource_tracker.ensure_running()
+    if hasattr(signal, "pthread_sigmask"):  # POSIX: Windows has no tracker (nor signal mask)
+        resource_tracker.ensure_running()
     # Each worker gets the function and the tasks once, as it starts; what goes through the
     # pool's pipe is ranges of task numbers, a few bytes each.  A pipe never fills, so a
     # pool stopped early (a Ctrl-C) cannot hang on a task being sent to a worker that is
@@ -198,7 +200,8 @@ def _ray_imap(
         try:
             ray.init(address=address, **options)
         except ConnectionError as exc:  # no cluster at the address ("auto": none running)
-            raise BackendUnavailable(f"no Ray cluster at {address}: {exc}") from None
+            where = address or os.environ.get("RAY_ADDRESS") or "the address given"
+            raise BackendUnavailable(f"no Ray cluster at {where}: {exc}") from None
     remote = ray.remote(_run_batch)
     batches = [tasks[start : start + chunksize] for start in range(0, len(tasks), chunksize)]
     pending: list[Any] = []

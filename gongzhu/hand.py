@@ -677,7 +677,10 @@ class HandState:
         if self._engine.phase != _PLAY_PHASE or not self.engine.offers(Capability.GREEDY_PLAYOUT):
             return False
         try:
-            self._engine.greedy_playout(values, random, teams)  # type: ignore[attr-defined]
+            if teams is None:  # the two-argument call of engines written before `teams`
+                self._engine.greedy_playout(values, random)  # type: ignore[attr-defined]
+            else:
+                self._engine.greedy_playout(values, random, teams)  # type: ignore[attr-defined]
         finally:
             self._legal = None
         return True

@@ -296,6 +296,16 @@ def test_an_unknown_objective_is_refused() -> None:
         SearchBot(1, rules=RULES, objective="mine")
 
 
+def test_an_infinite_margin_always_keeps_the_prior() -> None:
+    bot = SearchBot(1, rules=RULES, budget_ms=None, samples=8, margin=float("inf"), prune=None)
+    prior = RulesBot(rules=RULES)
+    hand = play_phase_hand(6)
+    while not hand.is_over:
+        view = hand.view(hand.to_move)  # type: ignore[arg-type]
+        assert bot.choose(view) == prior.choose(view)
+        hand.apply(prior.choose(view))
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [
@@ -311,7 +321,7 @@ def test_an_unknown_objective_is_refused() -> None:
         ({"playouts": 0}, r"playouts must be a whole number, at least 1, not 0"),
         ({"margin": "abc"}, r"margin must be a number of standard errors \(0 or more\) or None"),
         ({"margin": -1}, r"margin must be a number of standard errors"),
-        ({"prune": float("inf")}, r"prune must be a number of standard errors"),
+        ({"prune": float("nan")}, r"prune must be a number of standard errors"),
         ({"infer": "yes"}, r"infer must be true or false, not 'yes'"),
         ({"team_trick": 1}, r"team_trick must be true or false, not 1"),
         ({"rollout": 5}, r"rollout must be a policy's name or a policy, not 5"),

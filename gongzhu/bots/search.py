@@ -109,10 +109,13 @@ class SearchBot:
     :param format: the table's format (:func:`~gongzhu.bots.format_of`); a
         bot may also be told it later (:meth:`set_format`).  Default: every
         seat for itself.
-    :param team_trick: at a table with partners (one deck), each playout
-        finishes the trick under way for the teams (a seat that cannot follow
-        gives its points to a teammate's winning card: the greedy policy with
-        ``teams``); ``False`` plays it as every seat for itself.
+    :param team_trick: at a table with partners (one deck), the greedy
+        playout played inside the engine (the default rollout, one playout
+        an action) finishes the trick under way for the teams: a seat that
+        cannot follow gives its points to a teammate's winning card (the
+        greedy policy with ``teams``).  ``False`` plays it as every seat for
+        itself.  Random rollouts, and playouts played state by state, play
+        every seat for itself either way.
     :param shows: ``"search"`` (default) decides shows (亮牌, 首明, 暗卖) by
         search too; ``"prior"`` (or its older name ``"heuristic"``) leaves
         them to the prior.
@@ -160,8 +163,8 @@ class SearchBot:
             raise ValueError(f"samples must be a whole number, at least 1, not {samples!r}")
         if not (_is_whole(playouts) and playouts >= 1):
             raise ValueError(f"playouts must be a whole number, at least 1, not {playouts!r}")
-        for name, value in (("margin", margin), ("prune", prune)):
-            if value is not None and not (_is_number(value) and value >= 0):
+        for name, value in (("margin", margin), ("prune", prune)):  # inf: never overrule/prune
+            if value is not None and not (_is_real(value) and value >= 0):
                 raise ValueError(
                     f"{name} must be a number of standard errors (0 or more) or None, not {value!r}"
                 )
@@ -236,6 +239,11 @@ class SearchBot:
 def _is_number(value: object) -> bool:
     """A finite real number (not a bool)."""
     return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_real(value: object) -> bool:
+    """A real number, infinity included (not NaN, not a bool)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and value == value
 
 
 def _is_whole(value: object) -> bool:
@@ -375,8 +383,10 @@ class _Decision:
             child = engine.copy()
             child.play(legal[i].key)  # type: ignore[union-attr]  # (plays, in the play phase)
             if child.phase == _PLAY_PHASE:
-                if greedy:
+                if greedy and teams is not None:
                     child.greedy_playout(values, draw, teams)  # type: ignore[attr-defined]
+                elif greedy:
+                    child.greedy_playout(values, draw)  # type: ignore[attr-defined]
                 else:
                     child.random_playout(draw)
             out.append(value_of(score(child, dealt, factors)))

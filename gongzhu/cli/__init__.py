@@ -130,6 +130,15 @@ def _quiet_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
+def _stdout_failed(cause: BaseException | None, err: IO[str] | None) -> int:
+    """Standard output cannot be written (a full disk): say so in one line; the status, 2."""
+    _quiet_stdout()  # what could not be written is not tried again at exit
+    reason = getattr(cause, "strerror", None) or str(cause)
+    if err is not None:
+        print(f"gongzhu: cannot write standard output: {reason}", file=err)
+    return 2
+
+
 def _flush_or_exit() -> None:
     """Flush standard output; if it cannot be written (a full disk), say so and exit 2."""
     try:
@@ -138,10 +147,7 @@ def _flush_or_exit() -> None:
     except BrokenPipeError:
         _quiet_stdout()
     except OSError as exc:
-        _quiet_stdout()
-        if sys.stderr is not None:
-            print(f"gongzhu: cannot write standard output: {exc.strerror or exc}", file=sys.stderr)
-        raise SystemExit(2) from None
+        raise SystemExit(_stdout_failed(exc, sys.stderr)) from None
 
 
 def _escape_what_cannot_be_encoded() -> None:
@@ -181,11 +187,7 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
         _quiet_stdout()
         return 0
     except OutputError as exc:
-        _quiet_stdout()  # what could not be written is not tried again at exit
-        cause = exc.__cause__
-        reason = getattr(cause, "strerror", None) or str(cause)
-        print(f"gongzhu: cannot write standard output: {reason}", file=err)
-        return 2
+        return _stdout_failed(exc.__cause__, err)
     except UsageError as exc:
         print(f"gongzhu: {exc}", file=err)
         return 2

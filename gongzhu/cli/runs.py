@@ -201,22 +201,18 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             raise UsageError(f"cannot write {args.out}: {reason}") from None
         except HandLimitReached as exc:
             raise HandLimitReached(f"{exc}: lower --target or raise --hand-limit") from None
-        committed = _commit_after(
-            lambda: _print_report(summary, job, header, args.out, out), out, sink
-        )
+        _commit_after(lambda: _print_report(summary, job, header, args.out, out), out, sink)
+        committed = True
     finally:
         if sink is not None and not committed:
             sink.discard()
     return 0
 
 
-def _commit_after(report: Callable[[], None], out: IO[str], sink: Records | None) -> bool:
+def _commit_after(report: Callable[[], None], out: IO[str], sink: Records | None) -> None:
     """Print the report and flush it, then rename the records onto the ``--out`` file: a
     run whose report cannot be written (a full disk) fails and leaves the file as it was.
-    A reader that went away (``| head``) is not a failure: the records are kept.
-
-    :returns: whether the records were committed (``True`` also without ``--out``).
-    """
+    A reader that went away (``| head``) is not a failure: the records are kept."""
     try:
         report()
         out.flush()
@@ -226,7 +222,6 @@ def _commit_after(report: Callable[[], None], out: IO[str], sink: Records | None
         raise
     if sink is not None:
         sink.commit()
-    return True
 
 
 def _print_report(

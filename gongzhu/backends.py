@@ -94,12 +94,7 @@ def _local_imap(
             yield function(task)
         return
     import multiprocessing  # only for a pool: one worker runs here without it
-    from multiprocessing import resource_tracker
 
-    # The workers start with Ctrl-C blocked: it is this process's to handle.  The resource
-    # tracker is started first: starting it unblocks the signal in this process.
-    if hasattr(signal, "pthread_sigmask"):  # POSIX: Windows has no tracker (nor signal mask)
-        resource_tracker.ensure_running()
     # Each worker gets the function and the tasks once, as it starts; what goes through the
     # pool's pipe is ranges of task numbers, a few bytes each.  A pipe never fills, so a
     # pool stopped early (a Ctrl-C) cannot hang on a task being sent to a worker that is
@@ -108,7 +103,8 @@ def _local_imap(
         (start, min(start + chunksize, len(tasks))) for start in range(0, len(tasks), chunksize)
     ]
     with contextlib.ExitStack() as stack:
-        with _interrupts_held():  # a Ctrl-C held meanwhile is raised on the way out...
+        with _interrupts_held():  # the workers start with Ctrl-C blocked: it is ours to handle;
+            # one that arrives meanwhile is raised on the way out...
             spawn = multiprocessing.get_context("spawn")
             pool = stack.enter_context(
                 spawn.Pool(workers, _start_worker, (function, tasks, initializer))
@@ -137,7 +133,7 @@ def _run_range(bounds: tuple[int, int]) -> list[Any]:  # pragma: no cover - in w
     """The results of the worker's tasks ``bounds[0]`` to ``bounds[1]`` (excluded)."""
     assert _WORK is not None
     function, tasks = _WORK
-    return [function(task) for task in tasks[bounds[0] : bounds[1]]]
+    return _run_batch(function, tasks[bounds[0] : bounds[1]])
 
 
 @contextlib.contextmanager
@@ -149,10 +145,13 @@ def _interrupts_held() -> Generator[None, None, None]:
     runs the pool, which stops them.  A Ctrl-C that arrives while inside is
     held, not lost: it is delivered here on the way out.
     """
-    block = getattr(signal, "pthread_sigmask", None)
+    block = getattr(signal, "pthread_sigmask", None)  # POSIX (Windows has no signal mask)
     if block is None or threading.current_thread() is not threading.main_thread():
         yield
         return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # starting it later would unblock SIGINT here
     previous = block(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield

@@ -238,7 +238,7 @@ class SearchBot:
 
 def _is_number(value: object) -> bool:
     """A finite real number (not a bool)."""
-    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+    return _is_real(value) and math.isfinite(value)  # type: ignore[arg-type]
 
 
 def _is_real(value: object) -> bool:

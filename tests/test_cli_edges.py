@@ -79,9 +79,12 @@ def test_closed_standard_input(command: str, message: str) -> None:
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
-@pytest.mark.parametrize("flag", ["--help", "--version"])
-def test_help_on_a_full_disk_is_an_error(flag: str) -> None:
+@pytest.mark.parametrize("flag", ["--help", "--version", "demo --help"])
+@pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "unbuffered"])
+def test_help_on_a_full_disk_is_an_error(flag: str, unbuffered: str) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if unbuffered:  # each write goes straight to the disk, which argparse would drop
+        env["PYTHONUNBUFFERED"] = unbuffered
     result = subprocess.run(
         ["sh", "-c", f"{PYTHON} -m gongzhu {flag} > /dev/full"],
         capture_output=True,
@@ -95,6 +98,23 @@ def test_help_on_a_full_disk_is_an_error(flag: str) -> None:
 def test_with_standard_error_closed_a_message_is_dropped_not_printed_to_the_output() -> None:
     result = shell("demo --rules nope 2>&-")
     assert result.returncode == 1 and result.stdout == "", result
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize(
+    ("command", "status"),
+    [
+        ("demo --seed 1 > /dev/full", 2),  # the message about the output is dropped
+        ("demo --rules nope", 1),
+        ("--help > /dev/full", 2),
+        ("demo --bogus", 2),
+    ],
+)
+def test_with_standard_error_on_a_full_disk_the_status_still_says_what_failed(
+    command: str, status: int
+) -> None:
+    result = shell(command + " 2> /dev/full")
+    assert result.returncode == status and result.stdout == "", result
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")

@@ -83,6 +83,48 @@ class _Output:
         return getattr(self._stream, name)
 
 
+class _Messages:
+    """Standard error for messages: a message that cannot be written (a full disk) is
+    dropped, so the exit status stays the one the message was about."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            written = self._stream.write(text)
+            self._stream.flush()
+        except (OSError, ValueError):
+            self._drop()
+            return len(text)
+        return written
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except (OSError, ValueError):
+            self._drop()
+
+    def _drop(self) -> None:
+        """What could not be written is not tried again at exit (which would fail the run)."""
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+        with contextlib.suppress(OSError, ValueError):
+            self._stream.flush()
+
+    def __getattr__(self, name: str) -> object:  # isatty, fileno, encoding...
+        return getattr(self._stream, name)
+
+
+def _messages() -> IO[str]:
+    """Where a command's messages go: standard error, or nowhere when it is closed (``2>&-``;
+    never into standard output, where Python's ``print`` would send them)."""
+    if sys.stderr is None:
+        return io.StringIO()
+    return _Messages(sys.stderr)  # type: ignore[return-value]
+
+
 def _input(stdin: IO[str] | None) -> IO[str]:
     """The stream ``play`` reads moves from (a usage error when standard input is closed)."""
     stream = stdin or sys.stdin
@@ -147,7 +189,7 @@ def _flush_or_exit() -> None:
     except BrokenPipeError:
         _quiet_stdout()
     except OSError as exc:
-        raise SystemExit(_stdout_failed(exc, sys.stderr)) from None
+        raise SystemExit(_stdout_failed(exc, _messages())) from None
 
 
 def _escape_what_cannot_be_encoded() -> None:
@@ -173,8 +215,12 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
         if exc.code == 0:  # --help, --version: printed, and it must reach its reader
             _flush_or_exit()
         raise
-    # started with stderr closed (`2>&-`): messages are dropped, not printed to stdout
-    err: IO[str] = sys.stderr if sys.stderr is not None else io.StringIO()
+    except BrokenPipeError:  # --help | head -1, unbuffered
+        _quiet_stdout()
+        return 0
+    except OSError as exc:  # --help > /dev/full, unbuffered
+        return _stdout_failed(exc, _messages())
+    err = _messages()
     if sys.stdout is None:  # started with stdout closed (`gongzhu demo >&-`)
         print("gongzhu: standard output is closed", file=err)
         return 2

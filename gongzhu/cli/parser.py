@@ -9,17 +9,19 @@ What can be checked only when a command runs (``--option NAME=VALUE``,
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..arena import FORMATS
 from ..backends import BACKENDS
 from ..bots import BOTS, UnknownBot
 from ..rules import Rules, load_rules
 from ..runner import HAND_LIMIT, MAX_WORKERS
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 __all__ = ["UsageError", "bot_options", "build_parser", "ruleset"]
 
@@ -79,6 +81,15 @@ class _Parser(argparse.ArgumentParser):
     ) -> tuple[argparse.Namespace, list[str]]:
         self._given = list(sys.argv[1:] if args is None else args)
         return super().parse_known_args(args, namespace)
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        # argparse drops a write that fails; help asked for on standard output must
+        # reach it or fail the command (main says so: status 2, a full disk)
+        if file is not None and file is sys.stdout:
+            if message:
+                file.write(message)
+            return
+        super()._print_message(message, file)
 
     def parse_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
@@ -364,10 +375,9 @@ class _VersionAction(argparse.Action):
         option_string: str | None = None,
     ) -> NoReturn:
         text = f"gongzhu {_version()}\n"
-        # as argparse prints its own version: on stderr when there is no stdout, and
-        # nothing when it cannot be written (a closed pipe)
-        with contextlib.suppress(AttributeError, OSError):
-            (sys.stdout or sys.stderr).write(text)
+        # as argparse prints its own version (on stderr when there is no stdout), except
+        # that a write that fails is main's to report (a full disk: status 2)
+        parser._print_message(text, sys.stdout)
         parser.exit()
 
 

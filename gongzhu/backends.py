@@ -125,6 +125,10 @@ def _start_worker(  # pragma: no cover - runs in worker processes
 ) -> None:
     global _WORK
     _WORK = (function, tasks)
+    unblock = getattr(signal, "pthread_sigmask", None)
+    if unblock is not None:  # started with SIGINT blocked (_interrupts_held): ignore it
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # instead, as must what it starts
+        unblock(signal.SIG_UNBLOCK, {signal.SIGINT})
     if initializer is not None:
         initializer()
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import signal
 import subprocess
 import sys
 from typing import Any
@@ -103,6 +105,21 @@ def test_the_backend_is_checked_and_ray_is_optional(
         assert err == "gongzhu: the ray backend needs Ray: python -m pip install 'gongzhu[ray]'\n"
         assert cli.main([*command, "--address", "auto"]) == 2
         assert capsys.readouterr().err == "gongzhu: --address needs --backend ray\n"
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_local_workers_ignore_ctrl_c_without_holding_it_blocked() -> None:
+    """A worker leaves Ctrl-C to the process running the pool: SIGINT is ignored there,
+    not blocked (a blocked signal would stay blocked in everything the worker starts)."""
+    from gongzhu.backends import imap
+
+    blocked = functools.partial(signal.pthread_sigmask, signal.SIG_BLOCK)  # adds nothing
+    masks = list(imap(blocked, [()] * 2, workers=2))
+    assert len(masks) == 2 and all(signal.SIGINT not in mask for mask in masks)
+    handlers = list(imap(signal.getsignal, [signal.SIGINT] * 2, workers=2))
+    assert handlers == [signal.SIG_IGN, signal.SIG_IGN]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # here: untouched
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, ())
 
 
 def test_import_gongzhu_never_imports_ray() -> None:

@@ -306,9 +306,27 @@ def test_the_format_and_play_rules_reach_the_rules_and_the_check() -> None:
         bot.check = 0  # type: ignore[misc]
 
 
-def test_a_negative_check_is_refused() -> None:
-    with pytest.raises(ValueError, match="check must be"):
-        HeuristicBot(rules=RULES, check=-1)
+@pytest.mark.parametrize("check", [-1, 2.5, True, "3", None])
+def test_a_check_that_is_not_a_number_of_samples_is_refused(check: object) -> None:
+    with pytest.raises(ValueError, match="check must be a number of samples"):
+        HeuristicBot(rules=RULES, check=check)  # type: ignore[arg-type]
+
+
+def test_a_check_of_any_integer_type_is_a_number_of_samples() -> None:
+    numpy = pytest.importorskip("numpy")
+    assert HeuristicBot(rules=RULES, check=numpy.int64(3)).check == 3
+    assert type(HeuristicBot(rules=RULES, check=numpy.int64(3)).check) is int
+
+
+@pytest.mark.parametrize("bot_class", [HeuristicBot, RulesBot])
+def test_play_rules_assigned_later_are_checked_as_in_the_constructor(bot_class: type) -> None:
+    bot = bot_class(rules=RULES)
+    before = bot.play_rules
+    with pytest.raises(ValueError, match="not a rule"):
+        bot.play_rules = [lead_low_safe_card, "void_short_suit"]
+    with pytest.raises(ValueError, match="must be a sequence of rules"):
+        bot.play_rules = lead_low_safe_card
+    assert bot.play_rules == before  # a refused assignment changes nothing
 
 
 def test_a_two_deck_check_draws_a_quarter_of_the_samples() -> None:

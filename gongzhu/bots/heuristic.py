@@ -9,6 +9,7 @@ importable from this module, with a :class:`DeprecationWarning`.
 
 from __future__ import annotations
 
+import operator
 import warnings
 from collections.abc import Sequence
 from typing import Any, Final
@@ -46,6 +47,19 @@ def points_at_stake(s: Situation) -> bool:
     return any(card is TRANSFORMER or table.base_value(card) for p in s.plays for card in p.cards)
 
 
+def _samples(check: object) -> int:
+    """``check`` as a whole number of samples, at least 0 (any integer type, not a bool)."""
+    try:
+        if isinstance(check, bool):
+            raise TypeError
+        samples = operator.index(check)  # type: ignore[arg-type]
+    except TypeError:
+        samples = -1
+    if samples < 0:
+        raise ValueError(f"check must be a number of samples, at least 0, not {check!r}")
+    return samples
+
+
 class HeuristicBot:
     """The rules of thumb (a :class:`~gongzhu.bots.rulebook.RulesBot`), checked by a search.
 
@@ -75,8 +89,7 @@ class HeuristicBot:
         format: str | TableFormat | None = None,
         check: int = CHECK_SAMPLES,
     ) -> None:
-        if isinstance(check, bool) or not isinstance(check, int) or check < 0:
-            raise ValueError(f"check must be a number of samples, at least 0, not {check!r}")
+        check = _samples(check)
         self.rules = load_rules() if rules is None else rules
         self._check = check
         self.by_rules = RulesBot(rules=self.rules, rules_order=rules_order, format=format)
@@ -119,7 +132,7 @@ class HeuristicBot:
 
     @play_rules.setter
     def play_rules(self, rules_order: Sequence[Rule]) -> None:
-        self.by_rules.play_rules = tuple(rules_order)
+        self.by_rules.play_rules = rules_order  # checked there
 
     def set_format(self, format: TableFormat) -> None:
         """Hear the table's format (:func:`~gongzhu.bots.tell_format` calls this)."""

@@ -854,11 +854,20 @@ class RulesBot:
     ) -> None:
         del seed
         self.rules = load_rules() if rules is None else rules
-        self.play_rules = _checked_rules(PLAY_RULES if rules_order is None else rules_order)
+        self._play_rules = _checked_rules(PLAY_RULES if rules_order is None else rules_order)
         self.format: TableFormat = format_of(format)
         """The table's format: the bot plays for its team when it has partners."""
         self.last_rule: str | None = None
         """The name of the rule that made the last decision (for tests and explanations)."""
+
+    @property
+    def play_rules(self) -> tuple[Rule, ...]:
+        """The play rules in use, in order; assigning checks them as ``rules_order`` is."""
+        return self._play_rules
+
+    @play_rules.setter
+    def play_rules(self, rules_order: Sequence[Rule]) -> None:
+        self._play_rules = _checked_rules(rules_order)
 
     def set_format(self, format: TableFormat) -> None:
         """Hear the table's format (:func:`~gongzhu.bots.tell_format` calls this)."""

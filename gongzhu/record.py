@@ -23,9 +23,11 @@ the reason; nothing half-loaded is returned.
 
 from __future__ import annotations
 
+import io
+import itertools
 import json
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Final
 
 import attrs
@@ -46,6 +48,7 @@ __all__ = [
     "read_records",
     "replay",
     "replay_match",
+    "scan_record_lines",
     "scan_records",
     "schema",
 ]
@@ -409,6 +412,7 @@ def scan_records(text: str) -> Iterator[RecordEntry]:
     ``\\n`` ends a line, blank lines count, and a ``\\r`` before it is ignored.
 
     A byte-order mark at the start (as some Windows editors write) is skipped.
+    :func:`scan_record_lines` reads the same from lines as they come.
 
     :raises InvalidRecord: for a text with no record at all.
     """
@@ -427,8 +431,69 @@ def scan_records(text: str) -> Iterator[RecordEntry]:
             start = len(text) - len(text.lstrip(_JSON_SPACE))
             yield RecordEntry(0, text.count("\n", 0, start) + 1, whole)
         return
+    yield from _line_entries(text.split("\n"))
+
+
+def scan_record_lines(
+    lines: Iterable[str], *, max_document: int | None = None
+) -> Iterator[RecordEntry]:
+    """:func:`scan_records` of the text made of ``lines``, read as they come.
+
+    JSON Lines are decoded one line at a time, so a file of any length is
+    scanned in the memory of one record.  A text whose first non-blank line
+    is not a JSON value by itself (a document written over several lines, or
+    JSON Lines starting with a bad line) is gathered whole and scanned by
+    :func:`scan_records`.
+
+    :param lines: the text's lines, without their ``\\n``.
+    :param max_document: the most characters gathered for such a text.
+    :raises InvalidRecord: for a text with no record at all, or one to be
+        gathered whole that is longer than ``max_document``.
+    """
+    lines = iter(lines)
+    head: list[str] = []  # up to the first non-blank line, then the second, as read
+    first = ""
+    for line in lines:
+        head.append(line)
+        first = line.removeprefix("\ufeff") if len(head) == 1 else line
+        if first.strip(_JSON_SPACE):
+            break
+    else:
+        raise InvalidRecord("no record: the text is empty")
+    try:
+        _decode(first)
+    except (json.JSONDecodeError, InvalidRecord):
+        yield from scan_records(_gathered(head, lines, max_document))
+        return
+    for line in lines:
+        head.append(line)
+        if line.strip(_JSON_SPACE):  # a second record: JSON Lines
+            head[0] = head[0].removeprefix("\ufeff")
+            yield from _line_entries(itertools.chain(head, lines))
+            return
+    yield from scan_records("\n".join(head))  # a single JSON value
+
+
+def _gathered(head: list[str], lines: Iterator[str], limit: int | None) -> str:
+    """``head`` and the rest of ``lines`` as one text, refused past ``limit`` characters."""
+    text = io.StringIO()
+    text.write("\n".join(head))
+    size = text.tell()
+    for line in lines:
+        size += len(line) + 1
+        if limit is not None and size > limit:
+            raise InvalidRecord(
+                f"a JSON document (not JSON Lines) longer than {limit:,} characters, the most read"
+            )
+        text.write("\n")
+        text.write(line)
+    return text.getvalue()
+
+
+def _line_entries(lines: Iterable[str]) -> Iterator[RecordEntry]:
+    """JSON Lines: an entry for each non-blank line, numbered from 1."""
     index = 0
-    for number, line in enumerate(text.split("\n"), 1):
+    for number, line in enumerate(lines, 1):
         if not line.strip(_JSON_SPACE):
             continue
         try:

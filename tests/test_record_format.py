@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import gongzhu
 from gongzhu.bots import RandomBot, play_hand
 from gongzhu.errors import InvalidRecord
-from gongzhu.record import scan_records, schema
+from gongzhu.record import scan_record_lines, scan_records, schema
 
 from .test_huapai import COMBINATIONS as SHOW_FAMILY
 from .test_table_rules import COMBINATIONS as TABLE_RULES
@@ -191,6 +191,54 @@ def test_scan_records_goes_on_past_bad_lines() -> None:
     array = list(scan_records(json.dumps([json.loads(good)] * 2)))
     assert [(e.index, e.line) for e in array] == [(0, None), (1, None)]
     assert [e.line for e in scan_records("\n\n  " + good)] == [3]
+
+
+_PIECES = st.sampled_from(
+    [
+        "",
+        "  \r",
+        '{"a": 1}',
+        "[1, 2]",
+        "7",
+        "{oops",
+        "\ufeff{}",
+        "\u2028",
+        '{\n "a": [\n  1\n ]\n}',  # a document over several lines
+        "[\n",
+        "]",
+    ]
+)
+
+
+def _scanned(scan: object) -> list[tuple[object, ...]] | str:
+    try:
+        return [
+            (e.index, e.line, e.record, None if e.error is None else e.error.reason)
+            for e in scan  # type: ignore[attr-defined]
+        ]
+    except InvalidRecord as exc:
+        return exc.reason
+
+
+@given(st.lists(_PIECES, max_size=8), st.booleans())
+def test_scanning_lines_as_they_come_reads_what_scanning_the_text_reads(
+    pieces: list[str], bom: bool
+) -> None:
+    text = ("\ufeff" if bom else "") + "\n".join(pieces)
+    assert _scanned(scan_record_lines(text.split("\n"))) == _scanned(scan_records(text))
+
+
+def test_scanning_lines_reads_json_lines_one_line_at_a_time() -> None:
+    def lines():
+        yield '{"a": 1}'
+        yield '{"a": 2}'
+        raise AssertionError("read past the record asked for")
+
+    entries = scan_record_lines(lines())
+    assert next(entries).record == {"a": 1}
+    with pytest.raises(InvalidRecord, match="longer than 10 characters"):
+        list(scan_record_lines(["[", "1,", "2,", "3,", "4,", "5", "]"], max_document=10))
+    assert [e.record for e in scan_record_lines(["[", "1,", "2", "]"], max_document=10)] == [1, 2]
 
 
 def test_a_record_without_variants_matches_the_schema() -> None:

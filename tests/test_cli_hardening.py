@@ -309,16 +309,43 @@ def test_a_bad_byte_is_placed_across_the_chunks_it_is_read_in(tmp_path: Path) ->
     one_line_error(result, 2, r"not UTF-8 text \(invalid start byte at byte 1048577\)$")
 
 
-def test_a_file_larger_than_the_most_read_is_refused(
+def test_a_line_longer_than_the_most_read_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "big.jsonl"
     path.write_text(json.dumps(a_record()) + "\n", encoding="utf-8")
-    monkeypatch.setattr(records, "MAX_INPUT_BYTES", 100)
+    monkeypatch.setattr(records, "MAX_LINE", 100)
     assert main(["score", str(path)]) == 2
     assert capsys.readouterr().err == (
-        f"gongzhu: cannot read {path}: larger than 100 bytes, the most read\n"
+        f"gongzhu: cannot read {path}: a line longer than 100 characters, the most read\n"
     )
+
+
+def test_a_document_over_many_lines_longer_than_the_most_read_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(a_record(), indent=1), encoding="utf-8")
+    monkeypatch.setattr(records, "MAX_LINE", 1000)
+    assert main(["score", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == (
+        f"{path}: a JSON document (not JSON Lines) longer than 1,000 characters, the most read\n"
+    )
+    assert captured.out == "0 checked, 0 refused\n"
+
+
+def test_json_lines_are_scored_as_they_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file of JSON Lines is never held whole: each record is scored as its line arrives."""
+    path = tmp_path / "hands.jsonl"
+    line = json.dumps(a_record())
+    path.write_text((line + "\n") * 3, encoding="utf-8")
+    monkeypatch.setattr(records, "MAX_LINE", len(line) + 10)  # a line fits, the file does not
+    monkeypatch.setattr(records, "_CHUNK", 64)
+    assert main(["score", str(path)]) == 0
+    assert capsys.readouterr().out.endswith("3 checked, 0 refused\n")
 
 
 # -- 6. records only when they are written ------------------------------------------------------

@@ -5,78 +5,99 @@ from __future__ import annotations
 import argparse
 import codecs
 import contextlib
+import itertools
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, BinaryIO, Final
 
 from ..errors import InvalidRecord
 from ..match import MATCH_FORMAT
-from ..record import replay, replay_match, scan_records
+from ..record import replay, replay_match, scan_record_lines
 from ..terminal import plural, print_deal, print_sheet
 from .parser import UsageError
 
-__all__ = ["OutError", "Records", "read_input", "run_check"]
+__all__ = ["OutError", "Records", "read_lines", "run_check"]
 
 
 # -- score, replay --
 
 
-MAX_INPUT_BYTES: Final = 4 << 30
-"""The largest file of records ``score`` and ``replay`` read (4 GiB: about a million hands)."""
+MAX_LINE: Final = 1 << 30
+"""The longest line ``score`` and ``replay`` read, and the longest JSON document written
+over several lines, in characters (1 GiB of ASCII); JSON Lines files may be of any length."""
 
 _CHUNK: Final = 1 << 20
 
 
-def read_input(path: str, stdin: IO[str] | None) -> str:
-    """The text of FILE, or of standard input for ``-``.
+def read_lines(path: str, stdin: IO[str] | None) -> Iterator[str]:
+    """The lines of FILE, or of standard input for ``-``, each without its ``\\n``, as read.
 
-    It is read a MiB at a time (so Ctrl-C stops it) and refused as soon as it
-    cannot be a file of records: bytes that are not UTF-8, a NUL byte (records
-    are JSON text), or more than :data:`MAX_INPUT_BYTES` (``/dev/zero``).
+    It is read a MiB at a time (so Ctrl-C stops it, and a file of JSON Lines
+    of any length is read in little memory) and refused as soon as it
+    cannot be a file of records: bytes that are not UTF-8, a NUL byte
+    (records are JSON text), or a line longer than :data:`MAX_LINE`.
+
+    :raises UsageError: the file cannot be read, or cannot be one of records.
     """
     if not path:
         raise UsageError("cannot read a file with an empty name")
     try:
         if path == "-":
             if stdin is not None:
-                return stdin.read()
+                yield from (line.removesuffix("\n") for line in stdin)
+                return
             if sys.stdin is None:  # started with stdin closed (`gongzhu score - <&-`)
                 raise UsageError("cannot read standard input: it is closed")
-            return _read_text(sys.stdin.buffer, path)
+            yield from _text_lines(sys.stdin.buffer, path)
+            return
         with open(path, "rb") as stream:
-            return _read_text(stream, path)
+            yield from _text_lines(stream, path)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def _read_text(stream: BinaryIO, path: str) -> str:
+def _check_length(size: int, path: str) -> None:
+    if size > MAX_LINE:
+        raise UsageError(
+            f"cannot read {path}: a line longer than {MAX_LINE:,} characters, the most read"
+        )
+
+
+def _text_lines(stream: BinaryIO, path: str) -> Iterator[str]:
     decoder = codecs.getincrementaldecoder("utf-8")()
-    parts: list[str] = []
+    line: list[str] = []  # the parts of the line begun
+    size = 0  # its length
     start = 0  # the offset of the chunk in the file
     while chunk := stream.read(_CHUNK):
-        if start + len(chunk) > MAX_INPUT_BYTES:
-            raise UsageError(
-                f"cannot read {path}: larger than {MAX_INPUT_BYTES:,} bytes, the most read"
-            )
         nul = chunk.find(b"\0")
         if nul >= 0:
             raise UsageError(f"cannot read {path}: not text (a NUL byte at byte {start + nul})")
         pending = len(decoder.getstate()[0])  # bytes of a character begun in the last chunk
         try:
-            parts.append(decoder.decode(chunk))
+            text = decoder.decode(chunk)
         except UnicodeDecodeError as exc:
             at = start - pending + exc.start
             raise UsageError(
                 f"cannot read {path}: not UTF-8 text ({exc.reason} at byte {at})"
             ) from None
         start += len(chunk)
+        *ended, begun = text.split("\n")
+        for piece in ended:  # the end of the line begun, then whole lines
+            line.append(piece)
+            _check_length(size + len(piece), path)
+            yield "".join(line)
+            line, size = [], 0
+        line.append(begun)
+        size += len(begun)
+        _check_length(size, path)
     try:
-        parts.append(decoder.decode(b"", final=True))
+        line.append(decoder.decode(b"", final=True))
     except UnicodeDecodeError as exc:
         raise UsageError(f"cannot read {path}: not UTF-8 text ({exc.reason} at the end)") from None
-    return "".join(parts)
+    yield "".join(line)
 
 
 def _refusal(exc: InvalidRecord, in_match: bool) -> str:
@@ -93,15 +114,15 @@ def run_check(
 ) -> int:
     """``gongzhu score FILE`` and ``gongzhu replay FILE``: replay every record, print its scores."""
     name = "<stdin>" if args.file == "-" else args.file
-    text = read_input(args.file, stdin)
     checked = refused = hands = 0
+    entries = scan_record_lines(read_lines(args.file, stdin), max_document=MAX_LINE)
     try:
-        entries = list(scan_records(text))
-    except InvalidRecord as exc:
+        first = next(entries, None)
+    except InvalidRecord as exc:  # no record at all, or a document too long to read
         print(f"{name}: {exc.reason}", file=err)
         print("0 checked, 0 refused", file=out)
         return 1
-    for entry in entries:
+    for entry in itertools.chain((first,) if first is not None else (), entries):
         checked += 1
         where = (
             f"{name}:{entry.line}" if entry.line is not None else f"{name}: record {entry.index}"

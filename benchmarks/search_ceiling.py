@@ -1,7 +1,7 @@
 """How far better inference could take the search bot: the search told the true deal.
 
     python benchmarks/search_ceiling.py [--against B] [--deals N] [--workers K] [--seed S]
-                                        [--playout greedy|rules] [--blind]
+                                        [--playout greedy|rules] [--blind] [--know CARDS]
                                         [--budget-ms MS | --samples N] [--json]
 
 Plays the ``search`` bot's team against bot B's (default: ``heuristic``) on
@@ -22,6 +22,10 @@ rules do.
 samples.  ``--blind`` deals the samples from the view as the shipped search
 does, for the honest row to compare with (``--blind --playout rules
 --budget-ms 400``: the rules as the playout on sampled deals).
+
+``--know CARDS`` (``--know JD,TC``) deals the samples from the view, as
+``--blind`` does, except that each of CARDS lies with the seat that truly
+holds it: how much knowing where those cards are is worth.
 
 The bots never look at another seat's cards themselves: the script replaces
 the sampler's deal (:class:`gongzhu.bots.sampler.Determinizer`) while a search
@@ -45,7 +49,9 @@ from gongzhu import HandState, SeatView
 from gongzhu.actions import Action
 from gongzhu.arena import _deal_seed, _play  # the arena's deals and play: runs compare
 from gongzhu.bots import Bot, RulesBot, SearchBot, bot_names, make_bot
-from gongzhu.bots.sampler import Determinizer
+from gongzhu.bots import search as search_module
+from gongzhu.bots.sampler import Determinizer, Inference
+from gongzhu.cards import Card
 
 _TRUE: list[HandState] = []
 """The real hand, while a search seat decides."""
@@ -64,6 +70,30 @@ def _true_sample(self: Determinizer, rng: random.Random) -> HandState:
 
 
 Determinizer.sample = _true_sample  # type: ignore[method-assign]
+
+
+_KNOWN: list[tuple[HandState, tuple[Card, ...]]] = []
+"""The real hand and the cards placed where they truly lie, while a ``--know`` seat decides."""
+
+_INFER = search_module.infer
+
+
+def _infer_knowing(view: SeatView, rules: gongzhu.Rules, *args: Any, **kwargs: Any) -> Inference:
+    """The search's inference, and while a ``--know`` seat decides: each known card with its
+    true holder (every other seat's factor next to nothing)."""
+    inference = _INFER(view, rules, *args, **kwargs)
+    if not _KNOWN:
+        return inference
+    hand, cards = _KNOWN[0]
+    factors = dict(inference.factors)
+    for card in cards:
+        holder = next((s for s in range(4) if card in hand.holding(s)), None)
+        if holder is not None and holder != view.seat:
+            factors[card] = tuple(1.0 if s == holder else 1e-9 for s in range(4))
+    return Inference(factors)
+
+
+search_module.infer = _infer_knowing  # type: ignore[assignment]
 
 
 @contextmanager
@@ -96,6 +126,7 @@ class Job(NamedTuple):
     samples: int | None
     budget_ms: float | None
     blind: bool
+    know: tuple[Card, ...] = ()
 
 
 def _budget(job: Job) -> tuple[dict[str, Any], str]:
@@ -113,15 +144,24 @@ def _budget(job: Job) -> tuple[dict[str, Any], str]:
 class _SearchSeat:
     """A search seat: decides seeing the real hand (unless blind), and counts its samples."""
 
-    def __init__(self, bot: SearchBot, hand: HandState, blind: bool) -> None:
+    def __init__(
+        self, bot: SearchBot, hand: HandState, blind: bool, know: tuple[Card, ...] = ()
+    ) -> None:
         self.bot = bot
         self.hand = hand
         """The real hand, which the arena's play loop plays."""
         self.blind = blind
+        self.know = know
         self.samples = self.searches = 0
 
     def choose(self, view: SeatView) -> Action:
-        if self.blind:
+        if self.know:
+            _KNOWN.append((self.hand, self.know))
+            try:
+                action = self.bot.choose(view)
+            finally:
+                _KNOWN.clear()
+        elif self.blind:
             action = self.bot.choose(view)
         else:
             with _seeing(self.hand):
@@ -161,7 +201,7 @@ def play_deal(job: Job) -> DealResult:
             seed = job.deal_seed * 4 + seat
             if seat in mine:
                 search = SearchBot(seed, rules=rules, format="2v2", clock="cpu", **options)
-                seats.append(_SearchSeat(search, hand, job.blind))
+                seats.append(_SearchSeat(search, hand, job.blind, job.know))
                 bots.append(seats[-1])
             else:
                 bots.append(make_bot(job.against, seed=seed, rules=rules, format="2v2"))
@@ -185,6 +225,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="deal the samples from the view, as the shipped search does (for comparison)",
     )
+    parser.add_argument(
+        "--know",
+        default="",
+        metavar="CARDS",
+        help="deal the samples from the view, but these cards (JD,TC) where they truly lie",
+    )
     budgets = parser.add_mutually_exclusive_group()
     budgets.add_argument(
         "--budget-ms", type=float, default=None, help="a decision's budget in processor time"
@@ -197,6 +243,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print a JSON line")
     args = parser.parse_args(argv)
+    try:
+        know = tuple(Card.parse(text) for text in args.know.split(",") if text.strip())
+    except ValueError as exc:
+        parser.error(f"--know: {exc}")
+    if know and args.playout != "greedy":
+        parser.error("--know places cards in the greedy playout's samples only")
+    blind = args.blind or bool(know)
     if args.deals < 2 or args.workers < 1:
         parser.error("--deals must be at least 2 and --workers at least 1")
     if args.against not in bot_names():
@@ -212,11 +265,14 @@ def main(argv: Sequence[str] | None = None) -> None:
             args.playout,
             args.samples,
             args.budget_ms,
-            args.blind,
+            blind,
+            know,
         )
         for i in range(args.deals)
     ]
-    who = "blind: samples dealt from the view" if args.blind else "seeing every card"
+    who = "blind: samples dealt from the view" if blind else "seeing every card"
+    if know:
+        who += f", but {', '.join(str(card) for card in know)} where they lie"
     budget = _budget(jobs[0])[1]
     start = time.perf_counter()
     workers = min(args.workers, args.deals)

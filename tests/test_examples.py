@@ -79,6 +79,7 @@ def ceiling(*argv: str) -> subprocess.CompletedProcess[str]:
         (("--samples", "2"), "2 samples", 2.0),
         (("--playout", "rules"), "1 sample", 1.0),  # seeing: one playout of the real deal
         (("--playout", "rules", "--blind", "--samples", "3"), "3 samples", 3.0),
+        (("--know", "JD,TC", "--samples", "2"), "2 samples", 2.0),
     ],
 )
 def test_the_search_ceiling_benchmark_runs(
@@ -88,7 +89,8 @@ def test_the_search_ceiling_benchmark_runs(
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["hands"] == 4 and result["b"] == "heuristic" and result["budget"] == budget
-    assert ("blind" in result["a"]) is ("--blind" in argv)
+    assert ("blind" in result["a"]) is ("--blind" in argv or "--know" in argv)
+    assert ("JD, TC where they lie" in result["a"]) is ("--know" in argv)
     assert result["samples_a_search"] == samples  # every search decision drew its budget
     assert result["stderr"] >= 0
 
@@ -100,6 +102,8 @@ def test_the_search_ceiling_benchmark_runs(
         (("--budget-ms", "-1"), "--budget-ms must be a positive"),
         (("--samples", "0"), "--samples must be at least 1"),
         (("--samples", "2", "--budget-ms", "5"), "not allowed with"),
+        (("--know", "JD,XX"), "--know: not a card: 'XX'"),
+        (("--know", "JD", "--playout", "rules"), "greedy playout's samples only"),
     ],
 )
 def test_the_search_ceiling_benchmark_refuses_bad_options(
@@ -108,6 +112,41 @@ def test_the_search_ceiling_benchmark_refuses_bad_options(
     run = ceiling(*argv)
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert words in run.stderr.splitlines()[-1]
+
+
+def test_the_search_ceiling_places_the_known_cards_where_they_lie() -> None:
+    script = f"""
+import random, runpy
+import gongzhu
+from gongzhu import Phase, Show
+from gongzhu.bots import search
+from gongzhu.bots.sampler import Determinizer
+from gongzhu.cards import SHEEP, TRANSFORMER
+ns = runpy.run_path({str(CEILING)!r})
+hand = gongzhu.load_rules().new_hand(seed=5)
+while hand.phase is not Phase.PLAY:
+    hand.apply(Show(()))
+for _ in range(5):
+    hand.apply(hand.legal_actions()[0])
+seat = hand.to_move
+view = hand.view(seat)
+def holders(inference, card):
+    sampler = Determinizer(view, hand.rules, inference=inference)
+    sampler.sample_engine(random.Random(0))  # the first, replayed, is dealt without inference
+    engines = [sampler.sample_engine(random.Random(k)).engine for k in range(1, 40)]
+    return {{s for e in engines for s in range(4) if e.holdings[s] >> card.index & 1}}
+for card in (SHEEP, TRANSFORMER):
+    true = next(s for s in range(4) if card in hand.holding(s))
+    assert len(holders(search.infer(view, hand.rules), card)) > 1 or true == seat
+    ns["_KNOWN"].append((hand, (card,)))
+    assert holders(search.infer(view, hand.rules), card) == {{true}}, card
+    ns["_KNOWN"].clear()
+print("ok")
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0 and run.stdout == "ok\n", run.stderr
 
 
 def test_the_search_ceiling_shows_the_search_seats_the_real_hand_and_no_one_else() -> None:

@@ -1,7 +1,8 @@
 """How far better inference could take the search bot: the search told the true deal.
 
     python benchmarks/search_ceiling.py [--against B] [--deals N] [--workers K] [--seed S]
-                                        [--playout greedy|rules] [--blind] [--know CARDS]
+                                        [--playout greedy|rules] [--blind]
+                                        [--know CARDS [--know-from N]]
                                         [--budget-ms MS | --samples N] [--json]
 
 Plays the ``search`` bot's team against bot B's (default: ``heuristic``) on
@@ -25,7 +26,8 @@ does, for the honest row to compare with (``--blind --playout rules
 
 ``--know CARDS`` (``--know JD,TC``) deals the samples from the view, as
 ``--blind`` does, except that each of CARDS lies with the seat that truly
-holds it: how much knowing where those cards are is worth.
+holds it: how much knowing where those cards are is worth; with
+``--know-from N``, only once N tricks are over.
 
 The bots never look at another seat's cards themselves: the script replaces
 the sampler's deal (:class:`gongzhu.bots.sampler.Determinizer`) while a search
@@ -72,8 +74,9 @@ def _true_sample(self: Determinizer, rng: random.Random) -> HandState:
 Determinizer.sample = _true_sample  # type: ignore[method-assign]
 
 
-_KNOWN: list[tuple[HandState, tuple[Card, ...]]] = []
-"""The real hand and the cards placed where they truly lie, while a ``--know`` seat decides."""
+_KNOWN: list[tuple[HandState, tuple[Card, ...], int]] = []
+"""While a ``--know`` seat decides: the real hand, the cards placed where they truly lie,
+and the tricks that must be over first."""
 
 _INFER = search_module.infer
 
@@ -84,7 +87,9 @@ def _infer_knowing(view: SeatView, rules: gongzhu.Rules, *args: Any, **kwargs: A
     inference = _INFER(view, rules, *args, **kwargs)
     if not _KNOWN:
         return inference
-    hand, cards = _KNOWN[0]
+    hand, cards, after = _KNOWN[0]
+    if len(view.tricks) < after:
+        return inference
     factors = dict(inference.factors)
     for card in cards:
         holder = next((s for s in range(4) if card in hand.holding(s)), None)
@@ -127,6 +132,7 @@ class Job(NamedTuple):
     budget_ms: float | None
     blind: bool
     know: tuple[Card, ...] = ()
+    know_from: int = 0
 
 
 def _budget(job: Job) -> tuple[dict[str, Any], str]:
@@ -145,18 +151,24 @@ class _SearchSeat:
     """A search seat: decides seeing the real hand (unless blind), and counts its samples."""
 
     def __init__(
-        self, bot: SearchBot, hand: HandState, blind: bool, know: tuple[Card, ...] = ()
+        self,
+        bot: SearchBot,
+        hand: HandState,
+        blind: bool,
+        know: tuple[Card, ...] = (),
+        know_from: int = 0,
     ) -> None:
         self.bot = bot
         self.hand = hand
         """The real hand, which the arena's play loop plays."""
         self.blind = blind
         self.know = know
+        self.know_from = know_from
         self.samples = self.searches = 0
 
     def choose(self, view: SeatView) -> Action:
         if self.know:
-            _KNOWN.append((self.hand, self.know))
+            _KNOWN.append((self.hand, self.know, self.know_from))
             try:
                 action = self.bot.choose(view)
             finally:
@@ -201,7 +213,7 @@ def play_deal(job: Job) -> DealResult:
             seed = job.deal_seed * 4 + seat
             if seat in mine:
                 search = SearchBot(seed, rules=rules, format="2v2", clock="cpu", **options)
-                seats.append(_SearchSeat(search, hand, job.blind, job.know))
+                seats.append(_SearchSeat(search, hand, job.blind, job.know, job.know_from))
                 bots.append(seats[-1])
             else:
                 bots.append(make_bot(job.against, seed=seed, rules=rules, format="2v2"))
@@ -231,6 +243,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         metavar="CARDS",
         help="deal the samples from the view, but these cards (JD,TC) where they truly lie",
     )
+    parser.add_argument(
+        "--know-from",
+        type=int,
+        default=0,
+        metavar="N",
+        help="place the --know cards only once N tricks are over (default: 0)",
+    )
     budgets = parser.add_mutually_exclusive_group()
     budgets.add_argument(
         "--budget-ms", type=float, default=None, help="a decision's budget in processor time"
@@ -247,6 +266,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         know = tuple(Card.parse(text) for text in args.know.split(",") if text.strip())
     except ValueError as exc:
         parser.error(f"--know: {exc}")
+    if not 0 <= args.know_from <= 13 or (args.know_from and not know):
+        parser.error("--know-from takes a number of tricks, 0 to 13, and needs --know")
     if know and args.playout != "greedy":
         parser.error("--know places cards in the greedy playout's samples only")
     blind = args.blind or bool(know)
@@ -267,12 +288,15 @@ def main(argv: Sequence[str] | None = None) -> None:
             args.budget_ms,
             blind,
             know,
+            args.know_from,
         )
         for i in range(args.deals)
     ]
     who = "blind: samples dealt from the view" if blind else "seeing every card"
     if know:
         who += f", but {', '.join(str(card) for card in know)} where they lie"
+        if args.know_from:
+            who += f" once {args.know_from} tricks are over"
     budget = _budget(jobs[0])[1]
     start = time.perf_counter()
     workers = min(args.workers, args.deals)

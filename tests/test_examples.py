@@ -80,6 +80,7 @@ def ceiling(*argv: str) -> subprocess.CompletedProcess[str]:
         (("--playout", "rules"), "1 sample", 1.0),  # seeing: one playout of the real deal
         (("--playout", "rules", "--blind", "--samples", "3"), "3 samples", 3.0),
         (("--know", "JD,TC", "--samples", "2"), "2 samples", 2.0),
+        (("--know", "JD,TC", "--know-from", "6", "--samples", "2"), "2 samples", 2.0),
     ],
 )
 def test_the_search_ceiling_benchmark_runs(
@@ -104,6 +105,8 @@ def test_the_search_ceiling_benchmark_runs(
         (("--samples", "2", "--budget-ms", "5"), "not allowed with"),
         (("--know", "JD,XX"), "--know: not a card: 'XX'"),
         (("--know", "JD", "--playout", "rules"), "greedy playout's samples only"),
+        (("--know-from", "3"), "--know-from takes a number of tricks, 0 to 13, and needs --know"),
+        (("--know", "JD", "--know-from", "14"), "--know-from takes a number of tricks"),
     ],
 )
 def test_the_search_ceiling_benchmark_refuses_bad_options(
@@ -138,8 +141,10 @@ def holders(inference, card):
 for card in (SHEEP, TRANSFORMER):
     true = next(s for s in range(4) if card in hand.holding(s))
     assert len(holders(search.infer(view, hand.rules), card)) > 1 or true == seat
-    ns["_KNOWN"].append((hand, (card,)))
+    ns["_KNOWN"].append((hand, (card,), 1))  # one trick is over: placed
     assert holders(search.infer(view, hand.rules), card) == {{true}}, card
+    ns["_KNOWN"][:] = [(hand, (card,), 2)]  # --know-from 2: not yet
+    assert len(holders(search.infer(view, hand.rules), card)) > 1 or true == seat
     ns["_KNOWN"].clear()
 print("ok")
 """

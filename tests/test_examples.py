@@ -117,57 +117,62 @@ def test_the_search_ceiling_benchmark_refuses_bad_options(
     assert words in run.stderr.splitlines()[-1]
 
 
-def test_the_search_ceiling_places_the_known_cards_where_they_lie() -> None:
+def in_a_ceiling_child(seed: int, plays: int, body: str) -> None:
+    """Run ``body`` in a child process (the ceiling script patches the sampler and the search
+    for its whole process) once the script is loaded (``ns``) and a hand of ``seed`` is
+    ``plays`` actions into its play phase (``hand``, ``seat``); ``body`` prints ``ok``."""
     script = f"""
 import random, runpy
 import gongzhu
-from gongzhu import Phase, Show
-from gongzhu.bots import search
+from gongzhu import HandState, Phase, Show
+from gongzhu.bots import search as search_module
 from gongzhu.bots.sampler import Determinizer
 from gongzhu.cards import SHEEP, TRANSFORMER
 ns = runpy.run_path({str(CEILING)!r})
-hand = gongzhu.load_rules().new_hand(seed=5)
+hand = gongzhu.load_rules().new_hand(seed={seed})
 while hand.phase is not Phase.PLAY:
     hand.apply(Show(()))
-for _ in range(5):
+for _ in range({plays}):
     hand.apply(hand.legal_actions()[0])
 seat = hand.to_move
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", script + body + 'print("ok")\n'],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0 and run.stdout == "ok\n", run.stderr
+
+
+def test_the_search_ceiling_places_the_known_cards_where_they_lie() -> None:
+    in_a_ceiling_child(
+        5,
+        5,
+        """
 view = hand.view(seat)
 def holders(inference, card):
     sampler = Determinizer(view, hand.rules, inference=inference)
     sampler.sample_engine(random.Random(0))  # the first, replayed, is dealt without inference
     engines = [sampler.sample_engine(random.Random(k)).engine for k in range(1, 40)]
-    return {{s for e in engines for s in range(4) if e.holdings[s] >> card.index & 1}}
+    return {s for e in engines for s in range(4) if e.holdings[s] >> card.index & 1}
 for card in (SHEEP, TRANSFORMER):
     true = next(s for s in range(4) if card in hand.holding(s))
-    assert len(holders(search.infer(view, hand.rules), card)) > 1 or true == seat
+    assert len(holders(search_module.infer(view, hand.rules), card)) > 1 or true == seat
     ns["_KNOWN"].append((hand, (card,), 1))  # one trick is over: placed
-    assert holders(search.infer(view, hand.rules), card) == {{true}}, card
+    assert holders(search_module.infer(view, hand.rules), card) == {true}, card
     ns["_KNOWN"][:] = [(hand, (card,), 2)]  # --know-from 2: not yet
-    assert len(holders(search.infer(view, hand.rules), card)) > 1 or true == seat
+    assert len(holders(search_module.infer(view, hand.rules), card)) > 1 or true == seat
     ns["_KNOWN"].clear()
-print("ok")
-"""
-    run = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+""",
     )
-    assert run.returncode == 0 and run.stdout == "ok\n", run.stderr
 
 
 def test_the_search_ceiling_shows_the_search_seats_the_real_hand_and_no_one_else() -> None:
-    # in a child process: the script replaces the sampler for the whole process
-    script = f"""
-import random, runpy
-import gongzhu
-from gongzhu import HandState, Phase, Show
-from gongzhu.bots.sampler import Determinizer
-ns = runpy.run_path({str(CEILING)!r})
-hand = gongzhu.load_rules().new_hand(seed=3)
-while hand.phase is not Phase.PLAY:
-    hand.apply(Show(()))
-for _ in range(6):
-    hand.apply(hand.legal_actions()[0])
-seat = hand.to_move
+    in_a_ceiling_child(
+        3,
+        6,
+        """
 real = [hand.holding(s) for s in range(4)]
 sampler = Determinizer(hand.view(seat), hand.rules)
 with ns["_seeing"](hand):
@@ -185,7 +190,7 @@ def recording_view(self, seat):
     last_view[:] = [self, seat]
     return view(self, seat)
 HandState.view = recording_view
-drawn = {{"search": [], "other": []}}
+drawn = {"search": [], "other": []}
 sample = Determinizer.sample
 def recording_sample(self, rng):
     state = sample(self, rng)
@@ -198,9 +203,5 @@ ns["play_deal"](ns["Job"](11, "heuristic", "greedy", 2, None, False))
 search, other = drawn["search"], drawn["other"]
 assert search and all(true for _, true in search), "a search seat sampled blind"
 assert other and not all(true for _, true in other), "the heuristic saw the real hand"
-print("ok")
-"""
-    run = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+""",
     )
-    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr

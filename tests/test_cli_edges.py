@@ -110,10 +110,11 @@ def test_with_standard_error_closed_a_message_is_dropped_not_printed_to_the_outp
         ("demo --bogus", 2),
     ],
 )
+@pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "unbuffered"])
 def test_with_standard_error_on_a_full_disk_the_status_still_says_what_failed(
-    command: str, status: int
+    command: str, status: int, unbuffered: str
 ) -> None:
-    result = shell(command + " 2> /dev/full")
+    result = shell(command + " 2> /dev/full", env={"PYTHONUNBUFFERED": unbuffered})
     assert result.returncode == status and result.stdout == "", result
 
 

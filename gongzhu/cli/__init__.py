@@ -94,7 +94,9 @@ class _Messages:
         try:
             written = self._stream.write(text)
             self._stream.flush()
-        except (OSError, ValueError):
+        except UnicodeError:
+            raise
+        except (OSError, ValueError):  # a full disk; a closed file
             self._drop()
             return len(text)
         return written
@@ -107,9 +109,7 @@ class _Messages:
 
     def _drop(self) -> None:
         """What could not be written is not tried again at exit (which would fail the run)."""
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, self._stream.fileno())
+        _to_devnull(self._stream)
         with contextlib.suppress(OSError, ValueError):
             self._stream.flush()
 
@@ -165,11 +165,36 @@ def _run(args: argparse.Namespace, stdin: IO[str] | None, out: IO[str], err: IO[
     raise UsageError(f"unknown command {args.command}")  # pragma: no cover
 
 
-def _quiet_stdout() -> None:
-    """After a broken pipe: send what is left of stdout to /dev/null (as the Python docs advise)."""
+def _to_devnull(stream: IO[str] | None) -> None:
+    """Send what is left of ``stream`` to /dev/null (as the Python docs advise after a
+    broken pipe): what could not be written is not tried again at exit."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        try:
+            os.dup2(devnull, stream.fileno())  # type: ignore[union-attr]
+        finally:
+            os.close(devnull)
+
+
+def _quiet_stdout() -> None:
+    """After a broken pipe or a failed write: the rest of standard output goes nowhere."""
+    _to_devnull(sys.stdout)
+
+
+def _settle_stdout() -> None:
+    """Before a failing command's message: what it printed reaches its reader, or is dropped
+    if it cannot be written (the status says what failed, not the failed flush at exit)."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except (OSError, ValueError):
+        _quiet_stdout()
+
+
+def _failed(message: str, status: int, err: IO[str]) -> int:
+    _settle_stdout()
+    print(message, file=err)
+    return status
 
 
 def _stdout_failed(cause: BaseException | None, err: IO[str] | None) -> int:
@@ -214,6 +239,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
     except SystemExit as exc:
         if exc.code == 0:  # --help, --version: printed, and it must reach its reader
             _flush_or_exit()
+        elif sys.stderr is not None:  # the usage error's message, or nothing (2>/dev/full)
+            _Messages(sys.stderr).flush()
         raise
     except BrokenPipeError:  # --help | head -1, unbuffered
         _quiet_stdout()
@@ -235,20 +262,17 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
     except OutputError as exc:
         return _stdout_failed(exc.__cause__, err)
     except UsageError as exc:
-        print(f"gongzhu: {exc}", file=err)
-        return 2
+        return _failed(f"gongzhu: {exc}", 2, err)
     except (GongzhuError, ValueError) as exc:
-        print(f"gongzhu: {exc}", file=err)
-        return 1
+        return _failed(f"gongzhu: {exc}", 1, err)
     except KeyboardInterrupt:
-        print("\ngongzhu: interrupted", file=err)
-        return 130
+        return _failed("\ngongzhu: interrupted", 130, err)
     except Exception as exc:  # no traceback reaches a user
         if os.environ.get("GONGZHU_DEBUG"):
             raise
-        print(
+        return _failed(
             f"gongzhu: internal error: {type(exc).__name__}: {exc} "
             "(please report it; GONGZHU_DEBUG=1 shows the traceback)",
-            file=err,
+            3,
+            err,
         )
-        return 3

@@ -418,7 +418,7 @@ def scan_records(text: str) -> Iterator[RecordEntry]:
     """
     text = text.removeprefix("\ufeff")
     if not text.strip(_JSON_SPACE):
-        raise InvalidRecord("no record: the text is empty")
+        raise InvalidRecord("no record: the text is empty", hand=None)
     try:
         whole = _decode(text)
     except (json.JSONDecodeError, InvalidRecord):
@@ -441,16 +441,17 @@ def scan_record_lines(
 
     JSON Lines are decoded one line at a time, so a file of any length is
     scanned in the memory of one record.  A text whose first non-blank line
-    is not a JSON value by itself (a document written over several lines, or
-    JSON Lines starting with a bad line) is gathered whole and scanned by
-    :func:`scan_records`.
+    is not a JSON value by itself is gathered while it may still be one JSON
+    document written over several lines, and scanned by :func:`scan_records`
+    if it is; as soon as what was gathered cannot begin one (JSON Lines that
+    start with a bad line), the rest is read a line at a time.
 
-    :param lines: the text's lines, without their ``\\n``.
-    :param max_document: the most characters gathered for such a text.
-    :raises InvalidRecord: for a text with no record at all, or one to be
-        gathered whole that is longer than ``max_document``.
+    :param lines: the text's lines (a ``\\n`` ending a line is ignored).
+    :param max_document: the most characters gathered for a document over
+        several lines; a longer text is read as JSON Lines.
+    :raises InvalidRecord: for a text with no record at all.
     """
-    lines = iter(lines)
+    lines = (line.removesuffix("\n") for line in lines)
     head: list[str] = []  # up to the first non-blank line, then the second, as read
     first = ""
     for line in lines:
@@ -459,11 +460,11 @@ def scan_record_lines(
         if first.strip(_JSON_SPACE):
             break
     else:
-        raise InvalidRecord("no record: the text is empty")
+        raise InvalidRecord("no record: the text is empty", hand=None)
     try:
         _decode(first)
     except (json.JSONDecodeError, InvalidRecord):
-        yield from scan_records(_gathered(head, lines, max_document))
+        yield from _document_or_lines(head, lines, max_document)
         return
     for line in lines:
         head.append(line)
@@ -474,20 +475,47 @@ def scan_record_lines(
     yield from scan_records("\n".join(head))  # a single JSON value
 
 
-def _gathered(head: list[str], lines: Iterator[str], limit: int | None) -> str:
-    """``head`` and the rest of ``lines`` as one text, refused past ``limit`` characters."""
+_FIRST_LOOK: Final = 1 << 12
+"""Characters gathered before a text is first asked whether it may be one JSON document."""
+
+
+def _document_or_lines(
+    head: list[str], lines: Iterator[str], limit: int | None
+) -> Iterator[RecordEntry]:
+    """A text whose first non-blank line is no value alone: one document or JSON Lines."""
     text = io.StringIO()
     text.write("\n".join(head))
     size = text.tell()
+    look_at = _FIRST_LOOK
     for line in lines:
-        size += len(line) + 1
-        if limit is not None and size > limit:
-            raise InvalidRecord(
-                f"a JSON document (not JSON Lines) longer than {limit:,} characters, the most read"
-            )
         text.write("\n")
         text.write(line)
-    return text.getvalue()
+        size += len(line) + 1
+        if size >= look_at or (limit is not None and size > limit):
+            gathered = text.getvalue()
+            if (limit is not None and size > limit) or not _may_begin_a_value(gathered):
+                rest = gathered.removeprefix("\ufeff").split("\n")
+                yield from _line_entries(itertools.chain(rest, lines))
+                return
+            look_at = 2 * size
+    yield from scan_records(text.getvalue())
+
+
+def _may_begin_a_value(text: str) -> bool:
+    """Whether ``text``, whole lines, may begin one JSON value (or be one).
+
+    A JSON token never spans lines (strings hold no raw line break), so a
+    syntax error before the end of whole lines is an error of every text
+    they begin.
+    """
+    text = text.removeprefix("\ufeff")
+    try:
+        _decode(text)
+    except json.JSONDecodeError as exc:
+        return exc.pos >= len(text.rstrip(_JSON_SPACE))
+    except InvalidRecord:
+        return False
+    return True
 
 
 def _line_entries(lines: Iterable[str]) -> Iterator[RecordEntry]:

@@ -6,6 +6,7 @@ import contextlib
 import copy
 import json
 import random
+from unittest import mock
 
 import jsonschema
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gongzhu
+from gongzhu import record as record_module
 from gongzhu.bots import RandomBot, play_hand
 from gongzhu.errors import InvalidRecord
 from gongzhu.record import scan_record_lines, scan_records, schema
@@ -206,6 +208,13 @@ _PIECES = st.sampled_from(
         '{\n "a": [\n  1\n ]\n}',  # a document over several lines
         "[\n",
         "]",
+        '{"a":',
+        '"b"}',
+        '"unended',
+        "1,",
+        "-",
+        "tr",
+        "ue",
     ]
 )
 
@@ -220,12 +229,15 @@ def _scanned(scan: object) -> list[tuple[object, ...]] | str:
         return exc.reason
 
 
-@given(st.lists(_PIECES, max_size=8), st.booleans())
+@given(st.lists(_PIECES, max_size=8), st.booleans(), st.sampled_from([1, 5, 1 << 12]))
 def test_scanning_lines_as_they_come_reads_what_scanning_the_text_reads(
-    pieces: list[str], bom: bool
+    pieces: list[str], bom: bool, first_look: int
 ) -> None:
+    """Whenever the lines are asked whether they may still begin one JSON document (after
+    ``first_look`` characters, then twice as many), the answer is the whole text's."""
     text = ("\ufeff" if bom else "") + "\n".join(pieces)
-    assert _scanned(scan_record_lines(text.split("\n"))) == _scanned(scan_records(text))
+    with mock.patch.object(record_module, "_FIRST_LOOK", first_look):
+        assert _scanned(scan_record_lines(text.split("\n"))) == _scanned(scan_records(text))
 
 
 def test_scanning_lines_reads_json_lines_one_line_at_a_time() -> None:
@@ -236,9 +248,27 @@ def test_scanning_lines_reads_json_lines_one_line_at_a_time() -> None:
 
     entries = scan_record_lines(lines())
     assert next(entries).record == {"a": 1}
-    with pytest.raises(InvalidRecord, match="longer than 10 characters"):
-        list(scan_record_lines(["[", "1,", "2,", "3,", "4,", "5", "]"], max_document=10))
+    # a document over several lines is gathered up to max_document, then read as JSON Lines
     assert [e.record for e in scan_record_lines(["[", "1,", "2", "]"], max_document=10)] == [1, 2]
+    long = list(scan_record_lines(["[", "1,", "2,", "3,", "4,", "5", "]"], max_document=10))
+    assert [e.line for e in long] == list(range(1, 8)) and long[0].error is not None
+    # lines that end in "\n" (a file's) are read as lines without it
+    assert [e.line for e in scan_record_lines(["{oops\n", "\n", "{}\n"])] == [1, 3]
+
+
+def test_json_lines_starting_with_a_bad_line_are_still_read_a_line_at_a_time() -> None:
+    good = json.dumps({"a": 1})
+
+    def lines():
+        yield "{oops"
+        for _ in range(400):  # about 3,600 characters: past the first look
+            yield good
+        raise AssertionError("gathered past the point where it could not be one document")
+
+    with mock.patch.object(record_module, "_FIRST_LOOK", 100):
+        entries = scan_record_lines(lines())
+        assert next(entries).error is not None
+        assert next(entries).record == {"a": 1}
 
 
 def test_a_record_without_variants_matches_the_schema() -> None:

@@ -9,6 +9,7 @@ import io
 import json
 import os
 import re
+import shlex
 import stat
 import subprocess
 import sys
@@ -294,7 +295,10 @@ def test_an_unreadable_file_is_a_usage_error(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("path", "message"),
     [
-        ("/dev/zero", r"^gongzhu: cannot read /dev/zero: not text \(a NUL byte at byte 0\)$"),
+        (
+            "/dev/zero",
+            r"^gongzhu: cannot read /dev/zero: not text \(a NUL byte at byte 0, line 1\)$",
+        ),
         ("", r"^gongzhu: cannot read a file with an empty name$"),
     ],
 )
@@ -306,7 +310,7 @@ def test_a_bad_byte_is_placed_across_the_chunks_it_is_read_in(tmp_path: Path) ->
     path = tmp_path / "long.jsonl"
     path.write_bytes(b"x" * ((1 << 20) - 1) + "é".encode() + b"\xff")  # é spans two chunks
     result = gongzhu_command("score", str(path))
-    one_line_error(result, 2, r"not UTF-8 text \(invalid start byte at byte 1048577\)$")
+    one_line_error(result, 2, r"not UTF-8 text \(invalid start byte at byte 1048577, line 1\)$")
 
 
 def test_a_line_longer_than_the_most_read_is_refused(
@@ -321,18 +325,53 @@ def test_a_line_longer_than_the_most_read_is_refused(
     )
 
 
-def test_a_document_over_many_lines_longer_than_the_most_read_is_refused(
+def test_a_document_over_many_lines_longer_than_the_most_read_is_read_as_json_lines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "big.json"
-    path.write_text(json.dumps(a_record(), indent=1), encoding="utf-8")
+    text = json.dumps(a_record(), indent=1)
+    path.write_text(text, encoding="utf-8")
     monkeypatch.setattr(records, "MAX_LINE", 1000)
     assert main(["score", str(path)]) == 1
     captured = capsys.readouterr()
-    assert captured.err == (
-        f"{path}: a JSON document (not JSON Lines) longer than 1,000 characters, the most read\n"
+    assert captured.err.startswith(f"{path}:1: line 1 is not JSON")
+    lines = len(text.splitlines())  # each a record of JSON Lines, refused
+    assert captured.out.endswith(f"{lines} checked, {lines} refused\n")
+
+
+def test_records_before_a_bad_byte_are_checked_and_the_line_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "hands.jsonl"
+    lines = [json.dumps(a_record()).encode()] * 3
+    lines[2] = lines[2][:40] + b"\xff" + lines[2][40:]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    result = gongzhu_command("score", str(path))
+    assert result.stdout.count(f"{path}:") == 2  # lines 1 and 2 were checked
+    one_line_error(result, 2, r"not UTF-8 text \(invalid start byte at byte \d+, line 3\)$")
+
+
+@pytest.mark.parametrize("redirect", [">>", "2>>"])
+def test_a_file_the_command_writes_to_is_not_read(tmp_path: Path, redirect: str) -> None:
+    path = tmp_path / "hands.jsonl"
+    path.write_text(json.dumps(a_record()) + "\n", encoding="utf-8")
+    quoted = shlex.quote(str(path))
+    result = subprocess.run(
+        [
+            "sh",
+            "-c",
+            f"{shlex.quote(sys.executable)} -m gongzhu score {quoted} {redirect} {quoted}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
-    assert captured.out == "0 checked, 0 refused\n"
+    assert result.returncode == 2
+    written = path.read_text(encoding="utf-8")
+    if redirect == "2>>":
+        assert written.endswith(
+            f"cannot read {path}: it is where this command writes (its output or errors)\n"
+        )
+    else:
+        assert "it is where this command writes" in result.stderr
 
 
 def test_json_lines_are_scored_as_they_are_read(

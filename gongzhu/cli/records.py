@@ -7,6 +7,7 @@ import codecs
 import contextlib
 import itertools
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -54,9 +55,26 @@ def read_lines(path: str, stdin: IO[str] | None) -> Iterator[str]:
             yield from _text_lines(sys.stdin.buffer, path)
             return
         with open(path, "rb") as stream:
+            if _written_here(stream):
+                raise UsageError(
+                    f"cannot read {path}: it is where this command writes (its output or errors)"
+                )
             yield from _text_lines(stream, path)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _written_here(stream: BinaryIO) -> bool:
+    """Whether ``stream`` is a file this process writes to (``score F >> F``): reading it
+    would read back what the command writes, without end."""
+    mine = os.fstat(stream.fileno())
+    if not stat.S_ISREG(mine.st_mode):
+        return False
+    for out in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if os.path.samestat(mine, os.fstat(out.fileno())):
+                return True
+    return False
 
 
 def _check_length(size: int, path: str) -> None:
@@ -70,33 +88,39 @@ def _text_lines(stream: BinaryIO, path: str) -> Iterator[str]:
     decoder = codecs.getincrementaldecoder("utf-8")()
     line: list[str] = []  # the parts of the line begun
     size = 0  # its length
+    number = 0  # the lines read
     start = 0  # the offset of the chunk in the file
-    while chunk := stream.read(_CHUNK):
+    read = getattr(stream, "read1", stream.read)  # what a pipe has, without waiting for more
+    while chunk := read(_CHUNK):
+        pending = decoder.getstate()[0]  # bytes of a character begun in the last chunk
         nul = chunk.find(b"\0")
-        if nul >= 0:
-            raise UsageError(f"cannot read {path}: not text (a NUL byte at byte {start + nul})")
-        pending = len(decoder.getstate()[0])  # bytes of a character begun in the last chunk
+        data = chunk if nul < 0 else chunk[:nul]
+        problem = None if nul < 0 else f"not text (a NUL byte at byte {start + nul}"
         try:
-            text = decoder.decode(chunk)
+            text = decoder.decode(data)
         except UnicodeDecodeError as exc:
-            at = start - pending + exc.start
-            raise UsageError(
-                f"cannot read {path}: not UTF-8 text ({exc.reason} at byte {at})"
-            ) from None
-        start += len(chunk)
+            text = (pending + data)[: exc.start].decode("utf-8")
+            at = start - len(pending) + exc.start
+            problem = f"not UTF-8 text ({exc.reason} at byte {at}"
         *ended, begun = text.split("\n")
         for piece in ended:  # the end of the line begun, then whole lines
             line.append(piece)
             _check_length(size + len(piece), path)
-            yield "".join(line)
+            yield "".join(line)  # every line before a bad byte is checked
+            number += 1
             line, size = [], 0
         line.append(begun)
         size += len(begun)
         _check_length(size, path)
+        if problem is not None:
+            raise UsageError(f"cannot read {path}: {problem}, line {number + 1})")
+        start += len(chunk)
     try:
         line.append(decoder.decode(b"", final=True))
     except UnicodeDecodeError as exc:
-        raise UsageError(f"cannot read {path}: not UTF-8 text ({exc.reason} at the end)") from None
+        raise UsageError(
+            f"cannot read {path}: not UTF-8 text ({exc.reason} at the end, line {number + 1})"
+        ) from None
     yield "".join(line)
 
 

@@ -98,7 +98,7 @@ def _infer_knowing(view: SeatView, rules: gongzhu.Rules, *args: Any, **kwargs: A
     return Inference(factors)
 
 
-search_module.infer = _infer_knowing  # type: ignore[assignment]
+search_module.infer = _infer_knowing
 
 
 @contextmanager

@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 import warnings
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, SupportsIndex
 
 from ..actions import Action
 from ..cards import TRANSFORMER
@@ -87,7 +87,7 @@ class HeuristicBot:
         rules: Rules | None = None,
         rules_order: Sequence[Rule] | None = None,
         format: str | TableFormat | None = None,
-        check: int = CHECK_SAMPLES,
+        check: SupportsIndex = CHECK_SAMPLES,
     ) -> None:
         check = _samples(check)
         self.rules = load_rules() if rules is None else rules

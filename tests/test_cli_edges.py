@@ -126,6 +126,20 @@ def test_standard_output_on_a_full_disk(command: str) -> None:
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "unbuffered"])
+def test_a_read_error_after_output_to_a_full_disk_is_one_line(
+    tmp_path: Path, unbuffered: str
+) -> None:
+    path = tmp_path / "hands.jsonl"
+    lines = [json.dumps(finished_record(seed=s)).encode() for s in range(3)]
+    path.write_bytes(b"\n".join([*lines, b"\xff"]) + b"\n")
+    result = shell(
+        f"score {shlex.quote(str(path))} > /dev/full", env={"PYTHONUNBUFFERED": unbuffered}
+    )
+    one_line(result, 2, r"gongzhu: cannot (read .*: not UTF-8 text .*|write standard output: .*)")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
 def test_a_run_whose_report_cannot_be_written_leaves_the_out_file_as_it_was(
     tmp_path: Path,
 ) -> None:

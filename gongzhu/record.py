@@ -418,7 +418,7 @@ def scan_records(text: str) -> Iterator[RecordEntry]:
     """
     text = text.removeprefix("\ufeff")
     if not text.strip(_JSON_SPACE):
-        raise InvalidRecord("no record: the text is empty", hand=None)
+        raise InvalidRecord("no record: the text is empty")
     try:
         whole = _decode(text)
     except (json.JSONDecodeError, InvalidRecord):
@@ -460,7 +460,7 @@ def scan_record_lines(
         if first.strip(_JSON_SPACE):
             break
     else:
-        raise InvalidRecord("no record: the text is empty", hand=None)
+        raise InvalidRecord("no record: the text is empty")
     try:
         _decode(first)
     except (json.JSONDecodeError, InvalidRecord):

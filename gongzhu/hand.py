@@ -33,7 +33,15 @@ from .errors import (
     times,
 )
 from .masks import ALL_CARDS, add_copies, cards_of_mask, subtract_copies
-from .play import ENGINE_PHASES, ILLEGAL, Capability, EngineSpec, HandEngine, explain_refusal
+from .play import (
+    ENGINE_PHASES,
+    ILLEGAL,
+    Capability,
+    EngineSpec,
+    HandEngine,
+    explain_refusal,
+    greedy_playout,
+)
 from .scoring import HandFacts, Outcome, ScoreSheet, ShowRecord
 from .view import Phase, PublicShow, SeatView, Trick
 
@@ -677,10 +685,7 @@ class HandState:
         if self._engine.phase != _PLAY_PHASE or not self.engine.offers(Capability.GREEDY_PLAYOUT):
             return False
         try:
-            if teams is None:  # the two-argument call of engines written before `teams`
-                self._engine.greedy_playout(values, random)  # type: ignore[attr-defined]
-            else:
-                self._engine.greedy_playout(values, random, teams)  # type: ignore[attr-defined]
+            greedy_playout(self._engine, values, random, teams)
         finally:
             self._legal = None
         return True

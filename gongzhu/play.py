@@ -62,6 +62,7 @@ __all__ = [
     "PlaySituation",
     "Refusal",
     "explain_refusal",
+    "greedy_playout",
     "select_engines",
 ]
 
@@ -113,6 +114,24 @@ _CAPABILITY_METHODS: Final = {
     Capability.REDEAL: "redeal",
     Capability.GREEDY_PLAYOUT: "greedy_playout",
 }
+
+
+def greedy_playout(
+    engine: HandEngine,
+    values: Sequence[int],
+    random: Callable[[], float],
+    teams: Sequence[int] | None = None,
+) -> None:
+    """Call the greedy playout of an engine that declares :attr:`Capability.GREEDY_PLAYOUT`.
+
+    ``teams`` is passed only when given, so an engine written for the
+    two-argument call ``greedy_playout(values, random)`` still plays every
+    seat for itself.
+    """
+    if teams is None:
+        engine.greedy_playout(values, random)  # type: ignore[attr-defined]
+    else:
+        engine.greedy_playout(values, random, teams)  # type: ignore[attr-defined]
 
 
 # -- refusals: the rules an engine names, and the one table of their messages ---------------

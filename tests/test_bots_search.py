@@ -332,3 +332,20 @@ def test_a_bad_setting_is_refused_when_the_bot_is_made(
 ) -> None:
     with pytest.raises(ValueError, match=message):
         SearchBot(1, rules=RULES, **options)  # type: ignore[arg-type]
+
+
+def test_an_engine_written_for_the_two_argument_greedy_playout_is_called_so() -> None:
+    from gongzhu.play import greedy_playout
+
+    class TwoArguments:
+        def __init__(self) -> None:
+            self.calls: list[tuple[object, ...]] = []
+
+        def greedy_playout(self, values: object, random: object) -> None:
+            self.calls.append((values, random))
+
+    engine = TwoArguments()
+    greedy_playout(engine, [0] * 52, random.random)  # type: ignore[arg-type]
+    assert engine.calls == [([0] * 52, random.random)]
+    with pytest.raises(TypeError):  # teams go only to an engine that takes them
+        greedy_playout(engine, [0] * 52, random.random, (0, 1, 0, 1))  # type: ignore[arg-type]

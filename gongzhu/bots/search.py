@@ -19,7 +19,7 @@ from typing import Final
 
 from ..actions import Action
 from ..hand import HandState
-from ..play import Capability
+from ..play import Capability, greedy_playout
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
 from .base import Bot
@@ -383,10 +383,8 @@ class _Decision:
             child = engine.copy()
             child.play(legal[i].key)  # type: ignore[union-attr]  # (plays, in the play phase)
             if child.phase == _PLAY_PHASE:
-                if greedy and teams is not None:
-                    child.greedy_playout(values, draw, teams)  # type: ignore[attr-defined]
-                elif greedy:
-                    child.greedy_playout(values, draw)  # type: ignore[attr-defined]
+                if greedy:
+                    greedy_playout(child, values, draw, teams)
                 else:
                     child.random_playout(draw)
             out.append(value_of(score(child, dealt, factors)))

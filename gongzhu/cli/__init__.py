@@ -239,8 +239,8 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
     except SystemExit as exc:
         if exc.code == 0:  # --help, --version: printed, and it must reach its reader
             _flush_or_exit()
-        elif sys.stderr is not None:  # the usage error's message, or nothing (2>/dev/full)
-            _Messages(sys.stderr).flush()
+        else:  # the usage error's message reaches stderr, or is dropped (2>/dev/full)
+            _messages().flush()
         raise
     except BrokenPipeError:  # --help | head -1, unbuffered
         _quiet_stdout()

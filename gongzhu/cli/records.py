@@ -68,12 +68,15 @@ def _written_here(stream: BinaryIO) -> bool:
     """Whether ``stream`` is a file this process writes to (``score F >> F``): reading it
     would read back what the command writes, without end."""
     mine = os.fstat(stream.fileno())
-    if not stat.S_ISREG(mine.st_mode):
-        return False
-    for out in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            if os.path.samestat(mine, os.fstat(out.fileno())):
-                return True
+    return stat.S_ISREG(mine.st_mode) and any(
+        _open_as(mine, out) for out in (sys.stdout, sys.stderr)
+    )
+
+
+def _open_as(file: os.stat_result, stream: IO[str] | None) -> bool:
+    """Whether ``stream`` (standard output or error, maybe closed) is open on ``file``."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        return os.path.samestat(file, os.fstat(stream.fileno()))  # type: ignore[union-attr]
     return False
 
 
@@ -142,7 +145,7 @@ def run_check(
     entries = scan_record_lines(read_lines(args.file, stdin), max_document=MAX_LINE)
     try:
         first = next(entries, None)
-    except InvalidRecord as exc:  # no record at all, or a document too long to read
+    except InvalidRecord as exc:  # no record at all
         print(f"{name}: {exc.reason}", file=err)
         print("0 checked, 0 refused", file=out)
         return 1
@@ -201,10 +204,8 @@ class OutError(Exception):
 def _is_stdout(path: Path) -> bool:
     """Whether ``path`` is the file open as standard output (``/dev/stdout``)."""
     try:
-        return sys.stdout is not None and os.path.samestat(
-            path.stat(), os.fstat(sys.stdout.fileno())
-        )
-    except (OSError, ValueError, AttributeError):
+        return _open_as(path.stat(), sys.stdout)
+    except OSError:
         return False
 
 

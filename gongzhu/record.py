@@ -440,11 +440,13 @@ def scan_record_lines(
     """:func:`scan_records` of the text made of ``lines``, read as they come.
 
     JSON Lines are decoded one line at a time, so a file of any length is
-    scanned in the memory of one record.  A text whose first non-blank line
-    is not a JSON value by itself is gathered while it may still be one JSON
-    document written over several lines, and scanned by :func:`scan_records`
-    if it is; as soon as what was gathered cannot begin one (JSON Lines that
-    start with a bad line), the rest is read a line at a time.
+    scanned in the memory of one record, and each entry is given before the
+    next line is read (a reader that fails there has given what came before).
+    A text whose first non-blank line is not a JSON value by itself is
+    gathered while it may still be one JSON document written over several
+    lines, and scanned by :func:`scan_records` if it is; as soon as what was
+    gathered cannot begin one (JSON Lines that start with a bad line), the
+    rest is read a line at a time.
 
     :param lines: the text's lines (a ``\\n`` ending a line is ignored).
     :param max_document: the most characters gathered for a document over
@@ -462,9 +464,14 @@ def scan_record_lines(
     else:
         raise InvalidRecord("no record: the text is empty")
     try:
-        _decode(first)
+        value = _decode(first)
     except (json.JSONDecodeError, InvalidRecord):
         yield from _document_or_lines(head, lines, max_document)
+        return
+    if not isinstance(value, list):
+        # the first record whether more follow or not: given before the next line is read
+        yield RecordEntry(0, len(head), value)
+        yield from _line_entries(lines, after=(1, len(head)))
         return
     for line in lines:
         head.append(line)
@@ -472,7 +479,7 @@ def scan_record_lines(
             head[0] = head[0].removeprefix("\ufeff")
             yield from _line_entries(itertools.chain(head, lines))
             return
-    yield from scan_records("\n".join(head))  # a single JSON value
+    yield from scan_records("\n".join(head))  # a single JSON array
 
 
 _FIRST_LOOK: Final = 1 << 12
@@ -518,10 +525,13 @@ def _may_begin_a_value(text: str) -> bool:
     return True
 
 
-def _line_entries(lines: Iterable[str]) -> Iterator[RecordEntry]:
-    """JSON Lines: an entry for each non-blank line, numbered from 1."""
-    index = 0
-    for number, line in enumerate(lines, 1):
+def _line_entries(lines: Iterable[str], after: tuple[int, int] = (0, 0)) -> Iterator[RecordEntry]:
+    """JSON Lines: an entry for each non-blank line, numbered from 1.
+
+    :param after: the records and the lines before ``lines``.
+    """
+    index, before = after
+    for number, line in enumerate(lines, before + 1):
         if not line.strip(_JSON_SPACE):
             continue
         try:

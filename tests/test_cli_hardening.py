@@ -339,14 +339,17 @@ def test_a_document_over_many_lines_longer_than_the_most_read_is_read_as_json_li
     assert captured.out.endswith(f"{lines} checked, {lines} refused\n")
 
 
-def test_records_before_a_bad_byte_are_checked_and_the_line_is_named(tmp_path: Path) -> None:
+@pytest.mark.parametrize("bad", [2, 3])
+def test_records_before_a_bad_byte_are_checked_and_the_line_is_named(
+    tmp_path: Path, bad: int
+) -> None:
     path = tmp_path / "hands.jsonl"
     lines = [json.dumps(a_record()).encode()] * 3
-    lines[2] = lines[2][:40] + b"\xff" + lines[2][40:]
+    lines[bad - 1] = lines[bad - 1][:40] + b"\xff" + lines[bad - 1][40:]
     path.write_bytes(b"\n".join(lines) + b"\n")
     result = gongzhu_command("score", str(path))
-    assert result.stdout.count(f"{path}:") == 2  # lines 1 and 2 were checked
-    one_line_error(result, 2, r"not UTF-8 text \(invalid start byte at byte \d+, line 3\)$")
+    assert result.stdout.count(f"{path}:") == bad - 1  # the lines before it were checked
+    one_line_error(result, 2, rf"not UTF-8 text \(invalid start byte at byte \d+, line {bad}\)$")
 
 
 @pytest.mark.parametrize("redirect", [">>", "2>>"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import itertools
 import json
 import random
 from unittest import mock
@@ -240,6 +241,10 @@ def test_scanning_lines_as_they_come_reads_what_scanning_the_text_reads(
         assert _scanned(scan_record_lines(text.split("\n"))) == _scanned(scan_records(text))
 
 
+def _fail(what: str) -> str:
+    raise AssertionError(f"read {what}")
+
+
 def test_scanning_lines_reads_json_lines_one_line_at_a_time() -> None:
     def lines():
         yield '{"a": 1}'
@@ -248,6 +253,11 @@ def test_scanning_lines_reads_json_lines_one_line_at_a_time() -> None:
 
     entries = scan_record_lines(lines())
     assert next(entries).record == {"a": 1}
+    # the first record is given before the second line is read (a reader may fail there)
+    first = scan_record_lines(itertools.chain(['{"a": 1}'], map(_fail, ["line 2"])))
+    assert next(first).record == {"a": 1}
+    with pytest.raises(AssertionError, match="line 2"):
+        next(first)
     # a document over several lines is gathered up to max_document, then read as JSON Lines
     assert [e.record for e in scan_record_lines(["[", "1,", "2", "]"], max_document=10)] == [1, 2]
     long = list(scan_record_lines(["[", "1,", "2,", "3,", "4,", "5", "]"], max_document=10))

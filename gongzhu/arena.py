@@ -147,10 +147,23 @@ def _deal_seed(seed: int, index: int) -> int:
     return (seed * 1_000_003 + index) % (2**63)
 
 
-def _job(job: tuple[dict[str, Any], int, str, str, str, bool, dict[str, Any]]) -> float:
-    spec, deal_seed, a, b, format, shows, options = job
+_Setting = tuple[dict[str, Any], int, str, str, str, bool, dict[str, Any]]
+"""What every deal of a run shares: the ruleset's spec, the run's seed, the bots, the
+format, the shows and the bots' options."""
+
+
+_TASKS: Final = 1000
+"""The most tasks a run is cut into (each a range of deals)."""
+
+
+def _play_deals(job: tuple[_Setting, int, int]) -> list[float]:
+    """The values of deals ``start`` to ``stop`` (excluded) of a run: one task."""
+    (spec, seed, a, b, format, shows, options), start, stop = job
     rules = load_rules(*spec["variants"], **spec["options"])
-    return play_deal(rules, deal_seed, a, b, format=format, shows=shows, options=options)
+    return [
+        play_deal(rules, _deal_seed(seed, i), a, b, format=format, shows=shows, options=options)
+        for i in range(start, stop)
+    ]
 
 
 def run_arena(
@@ -193,21 +206,22 @@ def run_arena(
             if isinstance(exc, GongzhuError):
                 raise
             raise GongzhuError(f"bot {name!r} refuses its options: {exc}") from None
-    spec = rules.spec()  # one object: pickled once for every job that holds it
-    jobs = [(spec, _deal_seed(seed, i), a, b, format, shows, plain) for i in range(deals)]
-    results: list[float] = []
+    setting: _Setting = (rules.spec(), seed, a, b, format, shows, plain)
     workers = min(workers, deals)
+    size = -(-deals // _TASKS)  # a task is a range of deals: a short list for any count
+    tasks = [(setting, start, min(start + size, deals)) for start in range(0, deals, size)]
+    results: list[float] = []
     values = backends.imap(
-        _job,
-        jobs,
+        _play_deals,
+        tasks,
         backend=backend,
         workers=workers,
         address=address,
-        chunksize=max(1, deals // (workers * 8)),
+        chunksize=max(1, len(tasks) // (workers * 8)),
     )
     try:
-        for value in values:
-            results.append(value)
+        for batch in values:
+            results.extend(batch)
             if progress is not None:
                 progress(len(results), deals)
     finally:

@@ -42,6 +42,31 @@ def test_the_heuristic_beats_random_and_workers_do_not_change_results() -> None:
     assert run_arena(rules, "heuristic", "random", 12, seed=4) != alone
 
 
+def test_a_run_of_any_length_is_a_short_list_of_deal_ranges(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each worker is given every task: a task is a range of deals, never one deal."""
+    sent: list[Any] = []
+
+    def imap(function: Any, tasks: Any, **_options: Any) -> Any:
+        sent.extend(tasks)
+        return (list(range(start, stop)) for _setting, start, stop in tasks)
+
+    monkeypatch.setattr(arena.backends, "imap", imap)
+    seen: list[int] = []
+    result = run_arena(
+        gongzhu.load_rules(),
+        "random",
+        "random",
+        123_457,
+        progress=lambda done, _: seen.append(done),
+    )
+    assert len(sent) <= 1000
+    assert [(start, stop) for _setting, start, stop in sent[:2]] == [(0, 124), (124, 248)]
+    assert sent[-1][2] == 123_457 and seen[-1] == 123_457
+    assert result.mean == sum(range(123_457)) / 123_457  # every deal once, in order
+
+
 @pytest.mark.parametrize(("fmt", "partners"), [("2v2", True), ("1v3", False)])
 def test_the_bots_hear_the_format(
     monkeypatch: pytest.MonkeyPatch, fmt: str, partners: bool

@@ -22,6 +22,7 @@ import contextlib
 import importlib.util
 import os
 import signal
+import socket
 import threading
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, Final, TypeVar
@@ -35,6 +36,9 @@ BACKENDS: Final = ("local", "ray")
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+_CONNECT_S: Final = 10.0
+"""How long a Ray address given as ``host:port`` is tried before it is refused, in seconds."""
 
 
 class BackendUnavailable(GongzhuError, ImportError):
@@ -63,7 +67,9 @@ def imap(
     :param initializer: called once in each local worker process.
     :param chunksize: tasks sent to a worker at a time (one Ray task each).
     :raises GongzhuError: an unknown backend, or an address without Ray.
-    :raises BackendUnavailable: Ray is not installed.
+    :raises BackendUnavailable: Ray is not installed, or no Ray cluster answers at
+        ``address`` (a ``host:port`` where nothing listens is refused within
+        ten seconds, before Ray is started).
 
     Closing the iterator early (``break``) stops the workers: the local
     pool is terminated, Ray tasks still pending are cancelled.  Each local
@@ -163,6 +169,26 @@ def _interrupts_held() -> Generator[None, None, None]:
         block(signal.SIG_SETMASK, previous)
 
 
+def _answers(address: str | None) -> None:
+    """Refuse at once a ``host:port`` (or ``ray://host:port``) where nothing listens.
+
+    Ray would try it for minutes, printing its own warnings; other addresses
+    (``"auto"``, ``None``) are Ray's to resolve.
+
+    :raises BackendUnavailable: the connection was refused or timed out.
+    """
+    if address is None:
+        return
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=_CONNECT_S).close()
+    except OSError as exc:
+        reason = "timed out" if isinstance(exc, TimeoutError) else exc.strerror or str(exc)
+        raise BackendUnavailable(f"no Ray cluster at {address}: {reason}") from None
+
+
 def _run_batch(function: Callable[[T], R], batch: Sequence[T]) -> list[R]:
     """One Ray task: a batch of tasks, run in order."""
     return [function(task) for task in batch]
@@ -200,6 +226,7 @@ def _ray_imap(
             raise BackendUnavailable(
                 f"the address {address} needs the Ray Client: pip install 'ray[client]'"
             )
+        _answers(address or os.environ.get("RAY_ADDRESS"))
         try:
             ray.init(address=address, **options)
         except ConnectionError as exc:  # no cluster at the address ("auto": none running)

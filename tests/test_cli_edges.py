@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shlex
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -229,6 +230,17 @@ def test_an_address_where_no_ray_cluster_answers_is_a_usage_error() -> None:
     if result.returncode == 0:
         pytest.skip("a Ray cluster runs on this machine")
     one_line(result, 2, r"gongzhu: no Ray cluster at auto: Could not find any running Ray .*")
+
+
+@pytest.mark.one_engine
+def test_a_host_and_port_where_nothing_listens_is_refused_at_once() -> None:
+    """Ray itself would try it for minutes, printing its own warnings."""
+    pytest.importorskip("ray")
+    with socket.socket() as bound:  # a port of this machine where nothing listens
+        bound.bind(("127.0.0.1", 0))
+        port = bound.getsockname()[1]
+    result = shell(f"simulate --hands 2 --workers 1 --backend ray --address 127.0.0.1:{port}")
+    one_line(result, 2, rf"gongzhu: no Ray cluster at 127\.0\.0\.1:{port}: Connection refused")
 
 
 @pytest.mark.one_engine

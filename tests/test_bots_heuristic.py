@@ -322,10 +322,12 @@ def test_a_check_of_any_integer_type_is_a_number_of_samples() -> None:
 def test_play_rules_assigned_later_are_checked_as_in_the_constructor(bot_class: type) -> None:
     bot = bot_class(rules=RULES)
     before = bot.play_rules
-    with pytest.raises(ValueError, match="not a rule"):
+    with pytest.raises(ValueError, match=r"^play_rules holds 'void_short_suit', which is not"):
         bot.play_rules = [lead_low_safe_card, "void_short_suit"]
-    with pytest.raises(ValueError, match="must be a sequence of rules"):
+    with pytest.raises(ValueError, match=r"^play_rules must be a sequence of rules"):
         bot.play_rules = lead_low_safe_card
+    with pytest.raises(ValueError, match=r"^rules_order must be a sequence of rules"):
+        bot_class(rules=RULES, rules_order=lead_low_safe_card)
     assert bot.play_rules == before  # a refused assignment changes nothing
 
 

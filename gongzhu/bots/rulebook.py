@@ -823,13 +823,16 @@ PLAY_RULES: tuple[Rule, ...] = (
 """The rules asked in the play phase, in order; :func:`safe_fallback` after them."""
 
 
-def _checked_rules(rules_order: object) -> tuple[Rule, ...]:
-    """``rules_order`` as a tuple of rules; a :class:`ValueError` names what is not one."""
+def _checked_rules(rules_order: object, name: str = "rules_order") -> tuple[Rule, ...]:
+    """``rules_order`` as a tuple of rules; a :class:`ValueError` names what is not one.
+
+    :param name: what the caller calls it, for the message.
+    """
     if isinstance(rules_order, str) or not isinstance(rules_order, Sequence):
-        raise ValueError(f"rules_order must be a sequence of rules, not {rules_order!r}")
+        raise ValueError(f"{name} must be a sequence of rules, not {rules_order!r}")
     for rule in rules_order:
         if not callable(rule):
-            raise ValueError(f"rules_order holds {rule!r}, which is not a rule (a function)")
+            raise ValueError(f"{name} holds {rule!r}, which is not a rule (a function)")
     return tuple(rules_order)
 
 
@@ -867,7 +870,7 @@ class RulesBot:
 
     @play_rules.setter
     def play_rules(self, rules_order: Sequence[Rule]) -> None:
-        self._play_rules = _checked_rules(rules_order)
+        self._play_rules = _checked_rules(rules_order, "play_rules")
 
     def set_format(self, format: TableFormat) -> None:
         """Hear the table's format (:func:`~gongzhu.bots.tell_format` calls this)."""

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
 import signal
 import subprocess
 import sys
+import threading
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -145,6 +150,51 @@ def test_local_workers_ignore_ctrl_c_without_holding_it_blocked() -> None:
     assert handlers == [signal.SIG_IGN, signal.SIG_IGN]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # here: untouched
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, ())
+
+
+def _watch_sigint(stop: threading.Event, seen: dict[int, set[str]]) -> None:
+    """Until ``stop`` is set, record each state in which SIGINT was seen in the processes
+    this one starts from now on (``/proc/PID/status``): blocked, ignored, or taken
+    (neither)."""
+    me = os.getpid()
+    bit = 1 << (signal.SIGINT - 1)
+
+    def children() -> set[str]:
+        with contextlib.suppress(OSError):
+            return set(Path(f"/proc/{me}/task/{me}/children").read_text().split())
+        return set()
+
+    before = children()  # started by other tests: not watched
+    while not stop.is_set():
+        for child in children() - before:
+            with contextlib.suppress(OSError):  # it may have ended
+                status = Path(f"/proc/{child}/status").read_text().splitlines()
+                fields = dict(line.split(":\t", 1) for line in status if ":\t" in line)
+                blocked = int(fields["SigBlk"], 16) & bit
+                ignored = int(fields["SigIgn"], 16) & bit
+                state = "blocked" if blocked else "ignored" if ignored else "taken"
+                seen.setdefault(int(child), set()).add(state)
+        time.sleep(0.001)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_a_local_worker_never_takes_ctrl_c_from_its_first_moment() -> None:
+    """A terminal's Ctrl-C goes to every process of the group: a worker that has just
+    started (spawned, still importing) must not die of it with a traceback, nor leave
+    the pool to hang.  The race is narrow from outside; the signal state is not."""
+    from gongzhu.backends import imap
+
+    seen: dict[int, set[str]] = {}
+    stop = threading.Event()
+    watcher = threading.Thread(target=_watch_sigint, args=(stop, seen))
+    watcher.start()
+    time.sleep(0.05)  # it has seen the processes already running
+    try:
+        assert list(imap(time.sleep, [0.05] * 4, workers=2)) == [None] * 4
+    finally:
+        stop.set()
+        watcher.join()
+    assert len(seen) >= 2 and not any("taken" in states for states in seen.values()), seen
 
 
 def test_import_gongzhu_never_imports_ray() -> None:

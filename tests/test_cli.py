@@ -273,7 +273,9 @@ def test_a_ctrl_c_at_the_terminal_stops_a_run_with_workers_in_one_line(
     command: list[str], line: str
 ) -> None:
     # a terminal's Ctrl-C goes to the whole process group: the workers too, just started
-    # (three times: stopping the pool then could hang it, about one time in seven)
+    # (three times: stopping the pool then could hang it, about one time in seven; the
+    # cause, a worker taking SIGINT while it starts, is held off every time by
+    # test_arena.py::test_a_local_worker_never_takes_ctrl_c_from_its_first_moment)
     for _ in range(3):
         process = subprocess.Popen(
             [sys.executable, "-m", "gongzhu", *command, "--workers", "2"],

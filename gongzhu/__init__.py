@@ -15,18 +15,28 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import errors
-from .actions import Action, Play, Show, ShowKind, parse_action
-from .cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Rank, Suit, full_deck, parse_cards
-from .deal import Deal
-from .rules import Rules, load_rules, variant_names
-from .scoring import ScoreSheet
 from .simulate import simulate
 
 if TYPE_CHECKING:
     from . import record as record
+    from .actions import Action, Play, Show, ShowKind, parse_action
+    from .cards import (
+        HEART_ACE,
+        PIG,
+        SHEEP,
+        TRANSFORMER,
+        Card,
+        Rank,
+        Suit,
+        full_deck,
+        parse_cards,
+    )
+    from .deal import Deal
     from .hand import HandState
     from .match import Match
     from .record import read_records, replay, replay_match
+    from .rules import Rules, load_rules, variant_names
+    from .scoring import ScoreSheet
     from .view import Phase, SeatView, Trick
 
 __version__ = "0.1.0"
@@ -63,12 +73,30 @@ __all__ = [
     "variant_names",
 ]
 
-# Imported on first use (PEP 562), not by ``import gongzhu``: name -> its module.  Loading
-# rules needs neither the hand state machine (the first ``Rules.new_hand`` imports it) nor
-# matches nor the records module (and json).  ``simulate`` stays eager: the submodule
-# gongzhu.simulate shares its name, and importing the submodule (gongzhu.runner does) would
-# bind the module over a lazily loaded function.
+# Imported on first use (PEP 562), not by ``import gongzhu``: name -> its module.  So
+# ``import gongzhu`` is quick (the command line catches a Ctrl-C only once it runs, and
+# a program that reads a record file needs no ruleset); the first name used loads what it
+# needs.  Loading rules needs neither the hand state machine (the first
+# ``Rules.new_hand`` imports it) nor matches nor the records module (and json).
+# ``simulate`` stays eager (its module imports the rest on the first call): the submodule
+# gongzhu.simulate shares its name, and importing the submodule (gongzhu.runner does)
+# would bind the module over a lazily loaded function.
 _LAZY: dict[str, str] = {
+    "Action": "actions",
+    "Play": "actions",
+    "Show": "actions",
+    "ShowKind": "actions",
+    "parse_action": "actions",
+    "HEART_ACE": "cards",
+    "PIG": "cards",
+    "SHEEP": "cards",
+    "TRANSFORMER": "cards",
+    "Card": "cards",
+    "Rank": "cards",
+    "Suit": "cards",
+    "full_deck": "cards",
+    "parse_cards": "cards",
+    "Deal": "deal",
     "HandState": "hand",
     "Match": "match",
     "Phase": "view",
@@ -77,21 +105,23 @@ _LAZY: dict[str, str] = {
     "read_records": "record",
     "replay": "record",
     "replay_match": "record",
-    # the submodules, attributes once anything imported them
-    "hand": "hand",
-    "match": "match",
-    "record": "record",
-    "view": "view",
+    "Rules": "rules",
+    "load_rules": "rules",
+    "variant_names": "rules",
+    "ScoreSheet": "scoring",
 }
 
 if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all attribute
 
     def __getattr__(name: str) -> Any:
+        from importlib import import_module, util
+
         module_name = _LAZY.get(name)
         if module_name is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        from importlib import import_module
-
+            # a submodule not imported yet (gongzhu.cards, as ``import gongzhu`` once gave)
+            if name.startswith("_") or util.find_spec(f"{__name__}.{name}") is None:
+                raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+            module_name = name
         module = import_module(f"{__name__}.{module_name}")
         value = module if name == module_name else getattr(module, name)
         globals()[name] = value  # found directly from now on

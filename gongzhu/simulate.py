@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
-from .bulk import RandomHands
-from .rules import Rules
+if TYPE_CHECKING:
+    from .rules import Rules
 
 __all__ = ["ScoreStats", "SimulationSummary", "simulate"]
 
@@ -87,6 +88,8 @@ def simulate(rules: Rules, hands: int, *, seed: int = 0) -> SimulationSummary:
     <gongzhu.hand.HandState.play_out>` draws), so equal arguments give equal
     results, the same as playing each hand with ``play_out``.
     """
+    from .bulk import RandomHands  # here: ``import gongzhu`` imports this module, kept light
+
     if hands < 1:
         raise ValueError(f"simulate needs at least one hand, not {hands!r}")
     rng = random.Random(seed)

@@ -12,6 +12,7 @@ import select
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -247,6 +248,35 @@ def test_interrupted_simulation_keeps_finished_records(tmp_path: Path) -> None:
     assert found is not None
     played = int(found.group(1))
     assert played == len(lines)
+
+
+def test_a_ctrl_c_while_the_commands_load_is_one_line() -> None:
+    """``import gongzhu.cli`` loads no command (nor the rules): main loads them where a
+    Ctrl-C is caught, so one that comes while they load is status 130, not a traceback."""
+    code = textwrap.dedent(
+        """
+        import builtins, sys
+        from gongzhu.cli import main
+        assert "gongzhu.cli.parser" not in sys.modules and "gongzhu.rules" not in sys.modules
+        real = builtins.__import__
+
+        def interrupted(name, *args, **kwargs):
+            if name == "parser":  # from .parser import ..., in main
+                raise KeyboardInterrupt
+            return real(name, *args, **kwargs)
+
+        builtins.__import__ = interrupted
+        sys.exit(main(["demo"]))
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
+    )
+    assert (result.returncode, result.stderr, result.stdout) == (
+        130,
+        "\ngongzhu: interrupted\n",
+        "",
+    )
 
 
 def _children(pid: int) -> list[int]:

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 import gongzhu
+import gongzhu.cli.play
 import gongzhu.hand
-from gongzhu import cli
 from gongzhu.bots import BOTS, RandomBot, play_hand
 from gongzhu.cli import main, records
 
@@ -208,7 +208,7 @@ def test_no_traceback_even_for_a_bug(
     def broken(*_args: object) -> int:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(cli, "run_demo", broken)  # where main looks it up
+    monkeypatch.setattr(gongzhu.cli.play, "run_demo", broken)  # where main looks it up
     assert main(["demo"]) == 3
     err = capsys.readouterr().err
     assert err.startswith("gongzhu: internal error: ZeroDivisionError: division by zero")

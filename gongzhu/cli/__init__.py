@@ -18,21 +18,19 @@ The package holds one job per module; :func:`main` runs a command:
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import os
 import sys
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from ..errors import GongzhuError
-from .parser import UsageError, build_parser
-from .play import run_demo, run_play
-from .records import run_check
-from .runs import run_arena, run_simulate
-from .serve import run_serve
-from .variants import run_variant, run_variants
+
+# The commands' modules (and through them the rules, the bots...) are imported by main,
+# where a Ctrl-C is caught: ``import gongzhu.cli`` itself is quick.
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["EXIT_CODES", "build_parser", "main"]
 
@@ -125,8 +123,17 @@ def _messages() -> IO[str]:
     return _Messages(sys.stderr)  # type: ignore[return-value]
 
 
+def build_parser() -> argparse.ArgumentParser:
+    """The ``gongzhu`` argument parser (:func:`gongzhu.cli.parser.build_parser`)."""
+    from .parser import build_parser
+
+    return build_parser()
+
+
 def _input(stdin: IO[str] | None) -> IO[str]:
     """The stream ``play`` reads moves from (a usage error when standard input is closed)."""
+    from .parser import UsageError
+
     stream = stdin or sys.stdin
     if stream is None:
         raise UsageError("play reads moves from standard input, which is closed")
@@ -135,6 +142,8 @@ def _input(stdin: IO[str] | None) -> IO[str]:
 
 def _check_together(args: argparse.Namespace, flag: str, given: bool, *needing: str) -> None:
     """Options that mean something only with ``flag`` are refused without it."""
+    from .parser import UsageError
+
     if given:
         return
     for option in needing:
@@ -143,24 +152,40 @@ def _check_together(args: argparse.Namespace, flag: str, given: bool, *needing: 
 
 
 def _run(args: argparse.Namespace, stdin: IO[str] | None, out: IO[str], err: IO[str]) -> int:
+    from .parser import UsageError
+
     if args.command == "demo":
+        from .play import run_demo
+
         _check_together(args, "--match", args.match, "--target", "--hands", "--hand-limit")
         if args.target is not None and args.hands is not None:
             raise UsageError("--target and --hands: a match plays to a target or for N hands")
         return run_demo(args, out)
     if args.command == "variants":
+        from .variants import run_variant, run_variants
+
         return run_variants(out, err) if args.name is None else run_variant(args.name, out)
     if args.command == "play":
+        from .play import run_play
+
         return run_play(args, _input(stdin), out, err)
     if args.command in ("score", "replay"):
+        from .records import run_check
+
         verbose = args.command == "replay" and args.verbose
         return run_check(args, stdin, out, err, verbose=verbose)
     if args.command == "simulate":
+        from .runs import run_simulate
+
         _check_together(args, "--matches", args.matches, "--target", "--hand-limit")
         return run_simulate(args, out, err)
     if args.command == "arena":
+        from .runs import run_arena
+
         return run_arena(args, out, err)
     if args.command == "serve":
+        from .serve import run_serve
+
         return run_serve(args, out)
     raise UsageError(f"unknown command {args.command}")  # pragma: no cover
 
@@ -234,6 +259,15 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
     A bad command line raises :class:`SystemExit` (status 2), as argparse does.
     """
     _escape_what_cannot_be_encoded()
+    try:
+        return _main(argv, stdin)
+    except KeyboardInterrupt:  # while the commands are loaded or the command line read
+        return _failed("\ngongzhu: interrupted", 130, _messages())
+
+
+def _main(argv: Sequence[str] | None, stdin: IO[str] | None) -> int:
+    from .parser import UsageError
+
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:

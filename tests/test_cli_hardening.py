@@ -353,28 +353,35 @@ def test_records_before_a_bad_byte_are_checked_and_the_line_is_named(
 
 
 @pytest.mark.parametrize("redirect", [">>", "2>>"])
-def test_a_file_the_command_writes_to_is_not_read(tmp_path: Path, redirect: str) -> None:
+@pytest.mark.parametrize("from_stdin", [False, True])
+def test_a_file_the_command_writes_to_is_not_read(
+    tmp_path: Path, redirect: str, from_stdin: bool
+) -> None:
     path = tmp_path / "hands.jsonl"
-    path.write_text(json.dumps(a_record()) + "\n", encoding="utf-8")
+    before = json.dumps(a_record()) + "\n"
+    path.write_text(before, encoding="utf-8")
     quoted = shlex.quote(str(path))
+    source = f"- < {quoted}" if from_stdin else quoted
     result = subprocess.run(
         [
             "sh",
             "-c",
-            f"{shlex.quote(sys.executable)} -m gongzhu score {quoted} {redirect} {quoted}",
+            f"{shlex.quote(sys.executable)} -m gongzhu score {source} {redirect} {quoted}",
         ],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert result.returncode == 2
+    message = (
+        f"cannot read {'standard input' if from_stdin else path}: "
+        "it is where this command writes (its output or errors)\n"
+    )
     written = path.read_text(encoding="utf-8")
     if redirect == "2>>":
-        assert written.endswith(
-            f"cannot read {path}: it is where this command writes (its output or errors)\n"
-        )
+        assert written == before + "gongzhu: " + message
     else:
-        assert "it is where this command writes" in result.stderr
+        assert written == before and result.stderr == "gongzhu: " + message
 
 
 def test_json_lines_are_scored_as_they_are_read(

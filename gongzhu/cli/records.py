@@ -52,6 +52,11 @@ def read_lines(path: str, stdin: IO[str] | None) -> Iterator[str]:
                 return
             if sys.stdin is None:  # started with stdin closed (`gongzhu score - <&-`)
                 raise UsageError("cannot read standard input: it is closed")
+            if _written_here(sys.stdin.buffer):  # `gongzhu score - < F >> F`
+                raise UsageError(
+                    "cannot read standard input: it is where this command writes "
+                    "(its output or errors)"
+                )
             yield from _text_lines(sys.stdin.buffer, path)
             return
         with open(path, "rb") as stream:

@@ -274,7 +274,7 @@ def test_a_ctrl_c_while_the_commands_load_is_one_line() -> None:
     )
     assert (result.returncode, result.stderr, result.stdout) == (
         130,
-        "\ngongzhu: interrupted\n",
+        "gongzhu: interrupted\n",
         "",
     )
 
@@ -325,6 +325,41 @@ def test_a_ctrl_c_at_the_terminal_stops_a_run_with_workers_in_one_line(
                 os.killpg(process.pid, signal.SIGKILL)  # a hung run and its workers
         assert process.returncode == 130, err
         assert re.fullmatch(line, err.strip()), err  # one line: no worker's traceback
+
+
+@pytest.mark.parametrize("to_group", [False, True])
+def test_a_sigterm_stops_a_run_and_leaves_the_out_file_as_it_was(
+    tmp_path: Path, to_group: bool
+) -> None:
+    """``timeout`` and ``kill`` send SIGTERM (``timeout`` to the whole group, workers too):
+    the run stops in one line, status 143, the ``--out`` file unchanged, no temporary file."""
+    out_file = tmp_path / "run.jsonl"
+    out_file.write_text("kept\n", encoding="utf-8")
+    command = ["simulate", "--hands", "1000000", "--bots", "first", "--workers", "2"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gongzhu", *command, "--out", str(out_file)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while not any(p.name.endswith(".part") for p in tmp_path.iterdir()):
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.02)
+    time.sleep(0.5)  # records are being written
+    if to_group:
+        os.killpg(process.pid, signal.SIGTERM)
+    else:
+        process.send_signal(signal.SIGTERM)
+    try:
+        out, err = process.communicate(timeout=60)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    assert (process.returncode, err, out) == (143, "gongzhu: terminated\n", "")
+    assert [p.name for p in tmp_path.iterdir()] == ["run.jsonl"]
+    assert out_file.read_text(encoding="utf-8") == "kept\n"
 
 
 # -- play, through a real pseudo-terminal ---------------------------------------------------------

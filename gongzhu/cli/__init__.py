@@ -21,8 +21,10 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING
 
 from ..errors import GongzhuError
@@ -46,6 +48,8 @@ EXIT_CODES: dict[int, str] = {
     "`simulate`, `arena`: --backend ray without Ray installed, or no Ray cluster at --address",
     3: "internal error: a bug in gongzhu (please report it)",
     130: "interrupted (Ctrl-C)",
+    143: "terminated (SIGTERM, as `timeout` sends): the run is stopped and an --out file "
+    "left as it was",
 }
 """Every exit status of the ``gongzhu`` command, and what it means."""
 
@@ -260,9 +264,45 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
     """
     _escape_what_cannot_be_encoded()
     try:
-        return _main(argv, stdin)
+        with _sigterm_stops():
+            return _main(argv, stdin)
     except KeyboardInterrupt:  # while the commands are loaded or the command line read
-        return _failed("\ngongzhu: interrupted", 130, _messages())
+        return _failed(interrupted_line(sys.stderr), 130, _messages())
+    except _Terminated:
+        return _failed("gongzhu: terminated", 143, _messages())
+
+
+def interrupted_line(stream: IO[str] | None, after: str = "") -> str:
+    """``gongzhu: interrupted`` (and ``after``), on a line of its own on a terminal, where
+    ``^C`` was echoed."""
+    try:
+        fresh = stream is not None and stream.isatty()
+    except (AttributeError, ValueError):
+        fresh = False
+    return ("\n" if fresh else "") + "gongzhu: interrupted" + after
+
+
+class _Terminated(BaseException):
+    """A SIGTERM came: the command stops where it is (not an error of the command's)."""
+
+
+@contextlib.contextmanager
+def _sigterm_stops() -> Iterator[None]:
+    """While inside, a SIGTERM (``timeout``, ``kill``) raises :class:`_Terminated`, so the
+    command stops as on an error: the workers are stopped and an ``--out`` file is left as
+    it was, with no temporary file behind (a Ctrl-C keeps what finished instead)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise _Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _main(argv: Sequence[str] | None, stdin: IO[str] | None) -> int:
@@ -300,7 +340,7 @@ def _main(argv: Sequence[str] | None, stdin: IO[str] | None) -> int:
     except (GongzhuError, ValueError) as exc:
         return _failed(f"gongzhu: {exc}", 1, err)
     except KeyboardInterrupt:
-        return _failed("\ngongzhu: interrupted", 130, err)
+        return _failed(interrupted_line(err), 130, err)
     except Exception as exc:  # no traceback reaches a user
         if os.environ.get("GONGZHU_DEBUG"):
             raise

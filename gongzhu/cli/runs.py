@@ -14,6 +14,7 @@ from ..bots import BOTS
 from ..errors import HandLimitReached
 from ..runner import HAND_LIMIT, Job, RunSummary, run
 from ..terminal import plural
+from . import interrupted_line
 from .parser import UsageError, bot_options, ruleset
 from .records import OutError, Records
 
@@ -186,7 +187,7 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             partial: RunSummary = getattr(exc, "summary", RunSummary())
             done = plural(partial.played, "match", "matches") if job.matches else None
             done = done or plural(partial.played, "hand")
-            print(f"\ngongzhu: interrupted after {done}", file=err)
+            print(interrupted_line(err, f" after {done}"), file=err)
             if sink is not None:
                 sink.commit()  # the whole records written so far, kept before anything else
                 committed = True

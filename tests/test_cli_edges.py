@@ -244,6 +244,21 @@ def test_a_host_and_port_where_nothing_listens_is_refused_at_once() -> None:
 
 
 @pytest.mark.one_engine
+@pytest.mark.parametrize(
+    ("address", "message"),
+    [
+        ("bogus", r"not a Ray address: 'bogus': Invalid address format: bogus"),
+        ("''", r"not a Ray address: '': Invalid address format: "),
+        ("localhost:abc", r"not a Ray address: 'localhost:abc': Unable to parse port .*"),
+    ],
+)
+def test_an_address_ray_cannot_read_is_a_usage_error(address: str, message: str) -> None:
+    pytest.importorskip("ray")
+    result = shell(f"simulate --hands 2 --workers 1 --backend ray --address {address}")
+    one_line(result, 2, "gongzhu: " + message)
+
+
+@pytest.mark.one_engine
 def test_a_ray_client_address_without_the_ray_client_is_a_usage_error() -> None:
     pytest.importorskip("ray")
     if importlib.util.find_spec("grpc") is not None:

@@ -61,7 +61,9 @@ def record_file(tmp_path: Path) -> Path:
 # -- closed descriptors and a full disk ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", ["demo --seed 1", "score {file}", "variants"])
+@pytest.mark.parametrize(
+    "command", ["demo --seed 1", "score {file}", "variants", "--version", "demo --help"]
+)
 def test_closed_standard_output(command: str, record_file: Path) -> None:
     result = shell(command.format(file=shlex.quote(str(record_file))) + " >&-")
     one_line(result, 2, r"gongzhu: standard output is closed")

@@ -89,6 +89,8 @@ class _Parser(argparse.ArgumentParser):
             if message:
                 file.write(message)
             return
+        if file is None and sys.stdout is None:  # help or version, standard output closed
+            self.exit(2, "gongzhu: standard output is closed\n")
         super()._print_message(message, file)
 
     def parse_args(  # type: ignore[override]

@@ -486,3 +486,20 @@ def test_ruleset_options_on_the_command_line(capsys: pytest.CaptureFixture[str])
     assert "match_target=700 (huapai): expected one of 1000, 800" in capsys.readouterr().err
     assert main(["demo", "--option", "nonsense"]) == 2
     assert "--option takes NAME=VALUE" in capsys.readouterr().err
+
+
+def test_repeated_rules_add_up_and_a_repeated_option_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["demo", "--rules", "huapai", "--seed", "1", "--rules", "anmai"]) == 0
+    assert capsys.readouterr().out.startswith("Rules: huapai (华牌竞赛规则) + anmai (暗卖)\n")
+    assert main(["demo", "--rules", "huapai", "--rules", "39baobao"]) == 1  # two bases
+    assert "'huapai' and '39baobao' are both bases" in capsys.readouterr().err
+    search_twice = ["--bot-option", "search:samples=3", "--bot-option", "search:samples=4"]
+    twice = [
+        (["demo", "--option", "zero_sum=exact", "--option", "zero_sum=rounded"], "zero_sum"),
+        (["arena", "random", "search", "--deals", "1", *search_twice], "search:samples"),
+    ]
+    for argv, name in twice:
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"gongzhu: --{argv[-2][2:]} {name} is given twice\n"

@@ -40,6 +40,8 @@ def ruleset(args: argparse.Namespace) -> Rules:
         name, sep, text = item.partition("=")
         if not sep or not name:
             raise UsageError(f"--option takes NAME=VALUE, not {item!r}")
+        if name in options:
+            raise UsageError(f"--option {name} is given twice")
         try:
             options[name] = json.loads(text)
         except (json.JSONDecodeError, RecursionError, ValueError):
@@ -55,6 +57,8 @@ def bot_options(items: Sequence[str]) -> dict[str, dict[str, Any]]:
         name, sep, text = rest.partition("=")
         if not colon or not sep or not bot or not name:
             raise UsageError(f"--bot-option takes BOT:NAME=VALUE, not {item!r}")
+        if name in options.get(bot, {}):
+            raise UsageError(f"--bot-option {bot}:{name} is given twice")
         try:
             value = json.loads(text)
         except (json.JSONDecodeError, RecursionError, ValueError):
@@ -394,7 +398,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     def rules_option(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--rules", nargs="*", default=[], metavar="NAME", help="variant names")
+        p.add_argument(
+            "--rules",
+            nargs="*",
+            action="extend",
+            default=[],
+            metavar="NAME",
+            help="variant names (--rules A B and --rules A --rules B are the same)",
+        )
         p.add_argument(
             "--option",
             action="append",

@@ -113,9 +113,10 @@ class PluginLoadError(GongzhuError):
         self.name = name
         self.origin = origin
         self.cause = cause
-        super().__init__(
+        said = " ".join(line.strip() for line in str(cause).splitlines() if line.strip())
+        super().__init__(  # one line, whatever the cause says (its text is in ``cause``)
             f"the plug-in {name!r} (installed by {origin}) cannot be loaded: "
-            f"{type(cause).__name__}: {cause}"
+            f"{type(cause).__name__}: {said}"
         )
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -310,6 +310,18 @@ def test_loading_the_broken_plugin_names_it(broken_plugin: dict[str, str]) -> No
     assert ok.returncode == 0 and ok.stderr == ""
 
 
+@pytest.mark.parametrize("command", ["variants", "variants broken", "demo --rules broken"])
+def test_a_plugin_whose_error_says_several_lines_is_named_in_one(
+    tmp_path: Path, broken_plugin: dict[str, str], command: str
+) -> None:
+    (tmp_path / "brokengz_rules.py").write_text('raise RuntimeError("boom\\n  second line")\n')
+    one_line(
+        shell(command, env=broken_plugin),
+        1,
+        r"gongzhu: the plug-in 'broken' .* cannot be loaded: RuntimeError: boom second line",
+    )
+
+
 def test_the_library_names_the_broken_plugin(broken_plugin: dict[str, str]) -> None:
     code = (
         "import importlib.metadata, gongzhu\n"  # importlib.metadata's entry points, this time

@@ -23,6 +23,7 @@ import gongzhu.cli.play
 import gongzhu.hand
 from gongzhu.bots import BOTS, RandomBot, play_hand
 from gongzhu.cli import main, records
+from gongzhu.errors import GongzhuError
 
 from .test_cli import Terminal
 
@@ -200,6 +201,17 @@ def test_a_closed_pipe_ends_quietly(command: list[str]) -> None:
     process.stdin.close()
     assert process.wait(timeout=60) == 0
     assert process.stderr is not None and process.stderr.read() == b""
+
+
+def test_an_error_of_several_lines_is_printed_as_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def refusing(*_args: object) -> int:
+        raise GongzhuError("a plug-in's message\n   over two lines\n")
+
+    monkeypatch.setattr(gongzhu.cli.play, "run_demo", refusing)
+    assert main(["demo"]) == 1
+    assert capsys.readouterr().err == "gongzhu: a plug-in's message over two lines\n"
 
 
 def test_no_traceback_even_for_a_bug(

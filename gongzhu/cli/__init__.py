@@ -221,8 +221,10 @@ def _settle_stdout() -> None:
 
 
 def _failed(message: str, status: int, err: IO[str]) -> int:
+    """Print ``message`` as one line (a plug-in's error may say more) and return ``status``."""
     _settle_stdout()
-    print(message, file=err)
+    fresh = "\n" if message.startswith("\n") else ""  # after ^C on a terminal
+    print(fresh + " ".join(line.strip() for line in message.splitlines() if line.strip()), file=err)
     return status
 
 

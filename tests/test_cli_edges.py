@@ -250,7 +250,7 @@ def test_a_host_and_port_where_nothing_listens_is_refused_at_once() -> None:
     ("address", "message"),
     [
         ("bogus", r"not a Ray address: 'bogus': Invalid address format: bogus"),
-        ("''", r"not a Ray address: '': Invalid address format: "),
+        ("''", r"not a Ray address: '': Invalid address format:"),
         ("localhost:abc", r"not a Ray address: 'localhost:abc': Unable to parse port .*"),
     ],
 )

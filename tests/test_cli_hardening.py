@@ -474,8 +474,9 @@ def test_an_unreachable_target_stops_at_the_hand_limit(capsys: pytest.CaptureFix
 # -- 8. habits ----------------------------------------------------------------------------------
 
 
-def test_version_without_a_stdout_goes_to_stderr() -> None:
-    """As argparse's own --version: with stdout closed, the version is printed on stderr."""
+def test_version_without_a_stdout_is_refused() -> None:
+    """As every command with stdout closed: status 2 (argparse's own --version would print
+    the version on stderr instead)."""
     result = subprocess.run(
         [sys.executable, "-m", "gongzhu", "--version"],
         stdout=None,
@@ -484,7 +485,7 @@ def test_version_without_a_stdout_goes_to_stderr() -> None:
         timeout=120,
         preexec_fn=lambda: os.close(1),
     )
-    assert (result.returncode, result.stderr) == (0, f"gongzhu {gongzhu.__version__}\n")
+    assert (result.returncode, result.stderr) == (2, "gongzhu: standard output is closed\n")
 
 
 def test_version_and_help_list_the_bots(capsys: pytest.CaptureFixture[str]) -> None:

@@ -406,9 +406,13 @@ def scan_records(text: str) -> Iterator[RecordEntry]:
     """Every record of a JSON document or of JSON Lines text, in order, with its place.
 
     A text that is one JSON value gives that value (an array: each element);
-    otherwise each non-blank line is one record (JSON Lines; a line that
-    cannot be decoded gives an entry with its :attr:`~RecordEntry.error`,
-    and the scan goes on).  Lines are counted as an editor counts them:
+    a JSON document written over several lines with a syntax error gives one
+    entry, whose error names the line and column; otherwise each non-blank
+    line is one record (JSON Lines; a line that cannot be decoded gives an
+    entry with its :attr:`~RecordEntry.error`, and the scan goes on).  A text
+    is read as such a broken document when its first non-blank line is no JSON
+    value alone and the error lies on a later line that is no JSON value alone
+    either.  Lines are counted as an editor counts them:
     ``\\n`` ends a line, blank lines count, and a ``\\r`` before it is ignored.
 
     A byte-order mark at the start (as some Windows editors write) is skipped.
@@ -421,7 +425,12 @@ def scan_records(text: str) -> Iterator[RecordEntry]:
         raise InvalidRecord("no record: the text is empty")
     try:
         whole = _decode(text)
-    except (json.JSONDecodeError, InvalidRecord):
+    except json.JSONDecodeError as exc:
+        broken = _broken_document(text, exc)
+        if broken is not None:
+            yield broken
+            return
+    except InvalidRecord:
         pass
     else:
         if isinstance(whole, list):
@@ -495,32 +504,62 @@ def _document_or_lines(
     size = text.tell()
     look_at = _FIRST_LOOK
     for line in lines:
-        text.write("\n")
-        text.write(line)
-        size += len(line) + 1
+        text.write("\n")  # what was gathered is followed by more: its lines are whole
+        size += 1
         if size >= look_at or (limit is not None and size > limit):
-            gathered = text.getvalue()
-            if (limit is not None and size > limit) or not _may_begin_a_value(gathered):
-                rest = gathered.removeprefix("\ufeff").split("\n")
-                yield from _line_entries(itertools.chain(rest, lines))
+            gathered = text.getvalue().removeprefix("\ufeff")
+            too_long = limit is not None and size > limit
+            error = None if too_long else _syntax_error(gathered)
+            if isinstance(error, json.JSONDecodeError):
+                broken = _broken_document(gathered, error)
+                if broken is not None:  # what follows cannot mend it: the rest is not read
+                    yield broken
+                    return
+            if too_long or error is not None:
+                read = gathered.split("\n")[:-1]
+                yield from _line_entries(itertools.chain(read, [line], lines))
                 return
             look_at = 2 * size
+        text.write(line)
+        size += len(line)
     yield from scan_records(text.getvalue())
 
 
-def _may_begin_a_value(text: str) -> bool:
-    """Whether ``text``, whole lines, may begin one JSON value (or be one).
+def _syntax_error(text: str) -> json.JSONDecodeError | InvalidRecord | None:
+    """The error that ``text``, whole lines each ended by ``\\n``, has whatever follows
+    them: ``None`` where they may begin one JSON value (or are one).
 
     A JSON token never spans lines (strings hold no raw line break), so a
     syntax error before the end of whole lines is an error of every text
-    they begin.
+    they begin, and with the same message (an unended string meets the
+    ``\\n``, as it would in the whole text).
     """
-    text = text.removeprefix("\ufeff")
     try:
         _decode(text)
     except json.JSONDecodeError as exc:
-        return exc.pos >= len(text.rstrip(_JSON_SPACE))
-    except InvalidRecord:
+        return None if exc.pos >= len(text.rstrip(_JSON_SPACE)) else exc
+    except InvalidRecord as exc:
+        return exc
+    return None
+
+
+def _broken_document(text: str, error: json.JSONDecodeError) -> RecordEntry | None:
+    """The one entry of ``text`` read as a JSON document over several lines that has
+    ``error``, or ``None`` where it reads as JSON Lines: its first non-blank line is a JSON
+    value by itself or has the error, or the line with the error is a value by itself."""
+    lines = text.split("\n")
+    first = next(i for i, line in enumerate(lines) if line.strip(_JSON_SPACE))
+    wrong = error.lineno - 1
+    if wrong <= first or _is_value(lines[first]) or _is_value(lines[wrong]):
+        return None
+    reason = f"line {error.lineno} is not JSON: {error.msg} (column {error.colno})"
+    return RecordEntry(0, first + 1, None, InvalidRecord(reason, hand=0))
+
+
+def _is_value(line: str) -> bool:
+    try:
+        _decode(line)
+    except (json.JSONDecodeError, InvalidRecord):
         return False
     return True
 

@@ -337,6 +337,17 @@ def test_a_line_longer_than_the_most_read_is_refused(
     )
 
 
+def test_a_document_over_many_lines_with_a_typo_is_one_refused_record(tmp_path: Path) -> None:
+    """Not one error a line: a comma too many on line 3 of a record written with indent."""
+    lines = json.dumps(a_record(), indent=1).split("\n")
+    lines[2] = lines[2].replace(":", ": ,", 1)
+    path = tmp_path / "typo.json"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    result = gongzhu_command("score", str(path))
+    assert result.stdout == "1 checked, 1 refused\n"
+    one_line_error(result, 1, rf"^{re.escape(str(path))}:1: line 3 is not JSON: Expecting value .*")
+
+
 def test_a_document_over_many_lines_longer_than_the_most_read_is_read_as_json_lines(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -216,6 +216,8 @@ _PIECES = st.sampled_from(
         "-",
         "tr",
         "ue",
+        '  "k": [1,',  # the inside of a document, no value alone
+        "oops",
     ]
 )
 
@@ -264,6 +266,25 @@ def test_scanning_lines_reads_json_lines_one_line_at_a_time() -> None:
     assert [e.line for e in long] == list(range(1, 8)) and long[0].error is not None
     # lines that end in "\n" (a file's) are read as lines without it
     assert [e.line for e in scan_record_lines(["{oops\n", "\n", "{}\n"])] == [1, 3]
+
+
+def test_a_document_over_several_lines_with_a_syntax_error_is_one_refused_entry() -> None:
+    records = json.dumps([{"a": 1}, {"b": [2, 3]}], indent=1).split("\n")  # 11 lines
+    typo = [*records[:5], records[5] + ",", *records[6:]]  # '  "b": [,' on line 6
+    junk = [*records, "oops"]  # something after the document
+    for lines, at in (
+        (typo, "line 6 is not JSON: Expecting value (column 9)"),
+        (junk, "line 12 is not JSON: Extra data (column 1)"),
+    ):
+        for scan in (scan_records("\n".join(lines)), scan_record_lines(lines)):
+            (entry,) = scan
+            assert (entry.index, entry.line, entry.record) == (0, 1, None)
+            assert entry.error is not None and entry.error.reason == at
+    # JSON Lines whose first line is cut (or wrong), or a record followed by a bad line, are
+    # still read a line at a time: the first line, or the line with the error, is a value
+    for text, lines in (('{"a": 1,\n{"b": 2}', [1, 2]), ('{"a": 1}\n {"b":', [1, 2])):
+        assert [e.line for e in scan_records(text)] == lines
+        assert [e.line for e in scan_record_lines(text.split("\n"))] == lines
 
 
 def test_json_lines_starting_with_a_bad_line_are_still_read_a_line_at_a_time() -> None:

@@ -233,8 +233,8 @@ def _ray_imap(
             where = address or os.environ.get("RAY_ADDRESS") or "the address given"
             raise BackendUnavailable(f"no Ray cluster at {where}: {exc}") from None
         except ValueError as exc:  # an address Ray cannot read ("bogus", "host:abc")
-            where = address if address is not None else os.environ.get("RAY_ADDRESS")
-            raise BackendUnavailable(f"not a Ray address: {where!r}: {exc}") from None
+            given = address if address is not None else os.environ.get("RAY_ADDRESS")
+            raise BackendUnavailable(f"not a Ray address: {given!r}: {exc}") from None
     remote = ray.remote(_run_batch)
     batches = [tasks[start : start + chunksize] for start in range(0, len(tasks), chunksize)]
     pending: list[Any] = []

@@ -7,8 +7,9 @@ The command line (:mod:`gongzhu.cli`) parses arguments and calls
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, Final
 
 from .actions import Play, Show, ShowKind
 from .bots import Bot
@@ -51,12 +52,32 @@ def colour_wanted(stream: IO[str]) -> bool:
         return False
 
 
+_LETTERS: Final[dict[str, str | int | None]] = {
+    "♠": "S",
+    "♥": "H",
+    "♦": "D",
+    "♣": "C",
+    "✗": "x",
+    "→": "->",
+}
+_IN_LETTERS: Final = str.maketrans(_LETTERS)
+_SYMBOL_CARD: Final = re.compile(r"([♠♥♦♣])(10|[2-9JQKA])")
+
+
 class Style:
     """How cards are drawn: symbols (red on a terminal), or ``--ascii`` letters (``S``, ``T``)."""
 
     def __init__(self, ascii_only: bool, *, colour: bool = True) -> None:
         self.ascii = ascii_only
         self.colour = colour and not ascii_only
+
+    def text(self, text: str) -> str:
+        """``text`` as this style shows it: with ``--ascii``, its cards (``♠Q`` → ``QS``,
+        ``♣10`` → ``TC``), suits (``♣`` → ``C``) and marks (``✗``, ``→``) in letters."""
+        if not self.ascii:
+            return text
+        text = _SYMBOL_CARD.sub(lambda m: ("T" if m[2] == "10" else m[2]) + m[1], text)
+        return text.translate(_IN_LETTERS)
 
     def card(self, card: Card, marked: bool = False) -> str:
         """One card, in brackets when ``marked``."""
@@ -95,13 +116,17 @@ def print_deal(hand: HandState, out: IO[str]) -> None:
         print(f"  seat {record.seat} shows {record.card} ({record.kind.value})", file=out)
 
 
-def print_sheet(sheet: ScoreSheet, out: IO[str], *, explain: bool = True) -> None:
-    """Print a score sheet: each seat's raw and final score, and how it came about."""
+def print_sheet(
+    sheet: ScoreSheet, out: IO[str], *, explain: bool = True, style: Style | None = None
+) -> None:
+    """Print a score sheet: each seat's raw and final score, and how it came about (its
+    cards drawn in ``style``, symbols by default)."""
+    style = style or Style(ascii_only=False)
     print(f"Score sheet ({sheet.normalisation})", file=out)
     for seat in range(4):
         how = "; ".join(sheet.lines[seat]) or "no scoring cards"
         line = f"  seat {seat}: raw {sheet.raw[seat]:>6}  final {sheet.final[seat]:>7}"
-        print(line + (f"   {how}" if explain else ""), file=out)
+        print(style.text(line + (f"   {how}" if explain else "")), file=out)
 
 
 HELP = (
@@ -109,6 +134,11 @@ HELP = (
     "In the show phase type the cards to "
     "show (QS AH) or - for none; with secret sales, 'sell QS'.  q quits."
 )
+"""What ``h`` prints (``--ascii``: without the symbol form ``♠Q``, which is still read)."""
+
+
+def _help(style: Style) -> str:
+    return HELP.replace(" ♠Q,", "") if style.ascii else HELP
 
 
 def prompt(hand: HandState, style: Style) -> str:
@@ -167,7 +197,7 @@ def play_in_terminal(
         1 at the end of input.
     """
     rules = hand.rules
-    print(f"Rules: {rules.describe()}.  You are seat {me}.  {HELP}", file=out)
+    print(f"Rules: {rules.describe()}.  You are seat {me}.  {_help(style)}", file=out)
     tricks_seen = 0
     while not hand.is_over:
         seat = hand.to_move
@@ -194,12 +224,12 @@ def play_in_terminal(
                     print("bye", file=out)
                     return 0
                 if line.strip().lower() in ("h", "help", "?"):
-                    print(HELP, file=out)
+                    print(_help(style), file=out)
                     continue
                 try:
                     hand.apply(read_action(line, hand))
                 except GongzhuError as exc:
-                    print(f"  ✗ {exc}", file=out)
+                    print(style.text(f"  ✗ {exc}"), file=out)
                     continue
                 break
         if len(hand.tricks) > tricks_seen:
@@ -207,7 +237,8 @@ def play_in_terminal(
             trick = hand.tricks[-1]
             cards = "  ".join(f"{s}:{style.cards(c)}" for s, c in trick.plays)
             taker = f", seat {trick.taker} takes the points (垫牌)" if trick.penalty else ""
-            print(f"trick {tricks_seen:>2}: {cards}  → seat {trick.winner} wins{taker}", file=out)
+            line = f"trick {tricks_seen:>2}: {cards}  → seat {trick.winner} wins{taker}"
+            print(style.text(line), file=out)
     print(file=out)
-    print_sheet(hand.score(), out)
+    print_sheet(hand.score(), out, style=style)
     return 0

@@ -374,6 +374,7 @@ class Terminal:
             environment = {**os.environ, **(env or {})}
             os.execve(sys.executable, [sys.executable, "-m", "gongzhu", *argv], environment)
         self.screen = ""
+        self.transcript = ""  # everything read (and echoed), for checks over the whole run
 
     def read_until(self, pattern: str, timeout: float = 20) -> re.Match[str]:
         deadline = time.monotonic() + timeout
@@ -393,7 +394,9 @@ class Terminal:
                     chunk = b""
                 if not chunk:
                     raise AssertionError(f"the program ended; screen:\n{self.screen[-2000:]}")
-                self.screen += chunk.decode("utf-8", "replace")
+                text = chunk.decode("utf-8", "replace")
+                self.screen += text
+                self.transcript += text
 
     def type(self, line: str) -> None:
         os.write(self.fd, (line + "\n").encode())
@@ -418,7 +421,7 @@ def test_play_a_whole_hand_in_a_terminal(ascii_only: bool) -> None:
         assert "♠Q" in hand_line and "\x1b[31m" in hand_line  # hearts and diamonds in red
     term.read_until(r"show which cards\? \(- \| QS\)")
     term.type("AH")  # not held: a clear message and a new prompt
-    term.read_until(r"✗ illegal action show AH \(seat 0\)")
+    term.read_until(r"[✗x] illegal action show AH \(seat 0\)")
     term.type("QS")
     plays = 0
     while True:
@@ -428,13 +431,16 @@ def test_play_a_whole_hand_in_a_terminal(ascii_only: bool) -> None:
         legal = found.group(1).split(", ")
         if plays == 0:
             term.type("ZZ")
-            term.read_until(r"✗ not a card: 'ZZ'")
+            term.read_until(r"[✗x] not a card: 'ZZ'")
             term.read_until(r"Your play \(legal: [^)]*\): ")
         term.type(legal[-1])
         plays += 1
     assert plays == 13
-    term.read_until(r"seat 3: raw")
+    term.read_until(r"seat 3: raw.*\n")
     assert term.wait() == 0
+    # --ascii draws every card, suit and mark in letters: the tricks, the messages, the sheet
+    drawn = set(term.transcript) & set("♠♥♦♣✗→")
+    assert drawn == (set() if ascii_only else set("♠♥♦♣✗→")), drawn
 
 
 def test_play_end_of_input_is_not_a_traceback() -> None:

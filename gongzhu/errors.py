@@ -147,7 +147,18 @@ class NotAnAction(GongzhuError, TypeError):
 
 
 class HandLimitReached(GongzhuError):
-    """A match did not end within its hand limit (an unreachable target?)."""
+    """A match did not end within its hand limit (an unreachable target?).
+
+    :ivar target: the match's target, or ``None`` for a match without one.
+    """
+
+    def __init__(self, message: str, target: int | None = None) -> None:
+        self.target = target
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the class, the message and the target (for multiprocessing)."""
+        return (type(self), (str(self), self.target))
 
 
 class HandNotOver(GongzhuError):

@@ -148,7 +148,8 @@ class Match:
             target = "no target" if self.target is None else f"target {self.target}"
             raise HandLimitReached(
                 f"the match did not end within {hand_limit} hands "
-                f"({target}, {self.rules!r}; totals {self.totals})"
+                f"({target}, {self.rules!r}; totals {self.totals})",
+                self.target,
             )
 
     def next_match(self, seed: int | None = None) -> Match:

@@ -122,7 +122,7 @@ def _play_chunk(args: tuple[Job, int, int]) -> Chunk:
                 for _ in play_match(match, bots, job.hand_limit):
                     pass
             except HandLimitReached as exc:
-                raise HandLimitReached(f"match {index}: {exc}") from None
+                raise HandLimitReached(f"match {index}: {exc}", exc.target) from None
             outcomes = [hand.outcome() for hand in match.hands]
             summary.add_scores(
                 match.totals,

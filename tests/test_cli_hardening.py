@@ -473,13 +473,24 @@ def test_an_unreachable_target_stops_at_the_hand_limit(capsys: pytest.CaptureFix
         result,
         1,
         r"^gongzhu: the match did not end within 3 hands \(target 100000000, .*\): "
-        r"lower --target or raise --hand-limit$",
+        r"raise --hand-limit or lower --target$",
     )
     assert result.stdout.count("\n") == 3  # the three hands were shown
     argv = ["simulate", "--matches", "--target", "100000000", "--hands", "2"]
     assert main([*argv, "--hand-limit", "5", "--workers", "1"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("gongzhu: match 0: the match did not end within 5 hands (target")
+    # a match without a target (huapai's end at ±1000 is its own) has no target to lower,
+    # through a pool of workers too (the error is pickled back with its target)
+    argv = ["simulate", "--matches", "--rules", "huapai", "--hands", "2", "--hand-limit", "1"]
+    assert main([*argv, "--workers", "2"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("gongzhu: match 0: the match did not end within 1 hands (no target")
+    assert err.endswith("): raise --hand-limit\n")
+    # a match of a set number of hands is refused a limit below it, before it is played
+    assert main(["demo", "--match", "--hands", "5", "--hand-limit", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err == "gongzhu: --hand-limit 2 stops a match of 5 hands before its end\n"
 
 
 # -- 8. habits ----------------------------------------------------------------------------------

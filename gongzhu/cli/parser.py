@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from ..arena import FORMATS
 from ..backends import BACKENDS
 from ..bots import BOTS, UnknownBot
+from ..errors import HandLimitReached
 from ..rules import Rules, load_rules
 from ..runner import HAND_LIMIT, MAX_WORKERS
 
@@ -47,6 +48,11 @@ def ruleset(args: argparse.Namespace) -> Rules:
         except (json.JSONDecodeError, RecursionError, ValueError):
             options[name] = text
     return load_rules(*args.rules, **options)
+
+
+def hand_limit_hint(exc: HandLimitReached) -> str:
+    """What a user can do about a match that reached ``--hand-limit``."""
+    return "raise --hand-limit" + (" or lower --target" if exc.target is not None else "")
 
 
 def bot_options(items: Sequence[str]) -> dict[str, dict[str, Any]]:

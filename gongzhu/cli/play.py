@@ -10,7 +10,7 @@ from ..errors import HandLimitReached
 from ..rules import Rules
 from ..runner import HAND_LIMIT, play_match
 from ..terminal import Style, colour_wanted, play_in_terminal, plural, print_deal, print_sheet
-from .parser import DEMO_MATCH_HANDS, ruleset
+from .parser import DEMO_MATCH_HANDS, UsageError, hand_limit_hint, ruleset
 
 __all__ = ["run_demo", "run_play"]
 
@@ -29,14 +29,16 @@ def run_demo(args: argparse.Namespace, out: IO[str]) -> int:
     bots = _bots(args.bots, args.seed, rules)
     if args.match:
         hands = None if args.target else args.hands or DEMO_MATCH_HANDS
-        match = rules.new_match(args.seed, target=args.target, hands=hands)
         limit = HAND_LIMIT if args.hand_limit is None else args.hand_limit
+        if hands is not None and limit < hands:
+            raise UsageError(f"--hand-limit {limit} stops a match of {hands} hands before its end")
+        match = rules.new_match(args.seed, target=args.target, hands=hands)
         try:
             for number in play_match(match, bots, limit):
                 final = match.hands[-1].score().final
                 print(f"hand {number}: final {list(final)}  totals {match.totals}", file=out)
         except HandLimitReached as exc:
-            raise HandLimitReached(f"{exc}: lower --target or raise --hand-limit") from None
+            raise HandLimitReached(f"{exc}: {hand_limit_hint(exc)}") from None
         print(
             f"match over after {plural(len(match.hands), 'hand')}; "
             f"losers (当猪): {list(match.losers)}",

@@ -267,6 +267,8 @@ def replay(record: Mapping[str, Any], *, hand: int = 0, rules: Rules | None = No
         raise InvalidRecord(f"deal: {exc}", hand=hand) from None
     try:
         state = rules.new_hand(record.get("seed"), deal=deal, leader=record.get("leader"))
+    except InvalidCard as exc:  # a deal of the wrong number of decks for the ruleset
+        raise InvalidRecord(f"deal: {exc}", hand=hand) from None
     except GongzhuError as exc:
         raise InvalidRecord(f"leader: {exc}", hand=hand) from None
     for index, entry in enumerate(record["actions"]):

@@ -405,6 +405,16 @@ def test_a_card_dealt_twice_is_named(tmp_path: Path) -> None:
     ), result.stderr
 
 
+def test_a_deal_of_two_decks_under_one_deck_rules_is_the_deal_s_fault() -> None:
+    record = finished_record(("two-deck",))
+    record["rules"] = {"variants": ["39baobao"]}
+    result = run("score", "-", stdin=json.dumps(record))
+    assert result.returncode == 1
+    assert result.stderr == (
+        "<stdin>:1: deal: this ruleset plays with 1 deck(s); the deal has 2\n"
+    ), result.stderr
+
+
 def test_wrong_match_totals_are_the_match_s_not_a_hand_s() -> None:
     match = gongzhu.load_rules().new_match(4, hands=2)
     match.play([RandomBot(s) for s in range(4)])

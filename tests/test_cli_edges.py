@@ -170,7 +170,7 @@ def test_out_through_a_symbolic_link_replaces_the_file_and_keeps_the_link(tmp_pa
 
 @pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="no /dev/stdout on this system")
 @pytest.mark.parametrize("redirect", [">", ">>"])
-def test_out_to_standard_output_in_a_file_keeps_records_report_and_earlier_text(
+def test_out_to_standard_output_in_a_file_keeps_the_records_and_earlier_text(
     tmp_path: Path, redirect: str
 ) -> None:
     saved = tmp_path / "run.txt"
@@ -178,17 +178,21 @@ def test_out_to_standard_output_in_a_file_keeps_records_report_and_earlier_text(
     result = shell(f"simulate --hands 2 --workers 1 --out /dev/stdout {redirect} {saved}")
     assert result.returncode == 0, result
     lines = saved.read_text(encoding="utf-8").splitlines()
-    assert lines[0] == "earlier" if redirect == ">>" else lines[0].startswith("{")
-    records = [line for line in lines if line.startswith("{")]
-    assert [json.loads(line)["format"] for line in records] == ["gongzhu-hand/1"] * 2
-    assert lines[-1] == "records: /dev/stdout" and "2 hands" in lines
+    assert lines[:-2] == (["earlier"] if redirect == ">>" else [])
+    assert [json.loads(line)["format"] for line in lines[-2:]] == ["gongzhu-hand/1"] * 2
+    report = result.stderr.splitlines()  # the records are the output; the report, beside
+    assert report[-1] == "records: /dev/stdout" and "2 hands" in report
 
 
-def test_out_to_standard_output_writes_the_records_there() -> None:
-    result = shell("simulate --hands 2 --workers 1 --out /dev/stdout")
+@pytest.mark.parametrize("out", ["-", "/dev/stdout"])
+def test_records_on_standard_output_can_be_piped_to_score(out: str) -> None:
+    if out != "-" and not Path(out).exists():
+        pytest.skip("no /dev/stdout on this system")
+    result = shell(f"simulate --hands 3 --workers 1 --out {out} | {PYTHON} -m gongzhu score -")
     assert result.returncode == 0, result
-    records = [line for line in result.stdout.splitlines() if line.startswith("{")]
-    assert [json.loads(line)["format"] for line in records] == ["gongzhu-hand/1"] * 2
+    assert result.stdout.endswith("3 checked, 0 refused\n")
+    where = "standard output" if out == "-" else out
+    assert result.stderr.endswith(f"records: {where}\n")  # simulate's report
 
 
 def test_a_reader_that_goes_away_keeps_the_records(tmp_path: Path) -> None:

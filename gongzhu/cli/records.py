@@ -217,7 +217,8 @@ def _is_stdout(path: Path) -> bool:
 class Records:
     """``--out FILE``: records go to a temporary file beside FILE, renamed onto it at the end.
 
-    A device or a pipe (``/dev/stdout``) is written in place.  Until
+    A device or a pipe (``/dev/stdout``) is written in place, and ``-`` is standard
+    output.  Until
     :meth:`commit`, an existing FILE is untouched; :meth:`discard` removes
     the temporary file.  A symbolic link to a file is followed: the file it
     names is replaced, and the link kept.
@@ -228,10 +229,18 @@ class Records:
     file: IO[str]
     _owned = True  # closed here (not standard output)
 
+    @property
+    def to_stdout(self) -> bool:
+        """Whether the records go to standard output (``-``, ``/dev/stdout``)."""
+        return self.file is sys.stdout
+
     def __init__(self, path: str) -> None:
         self.path = path
         if not path:
             raise UsageError("--out needs a file name, not an empty one")
+        if path == "-":  # standard output, as ``score -`` reads standard input
+            self.temp, self._target, self.file, self._owned = None, path, sys.stdout, False
+            return
         target = Path(path)
         # /dev/stdout and its kind (/proc/self/fd/N) name an open file: written in place,
         # even when that file is a regular one (`> res.txt`), appending as a shell would
@@ -239,7 +248,7 @@ class Records:
         if special and target.exists():
             self.temp = None
             self._target = path
-            if _is_stdout(target):  # one stream, one offset: the report follows the records
+            if _is_stdout(target):  # one stream, one offset: written through sys.stdout
                 self.file = sys.stdout
                 self._owned = False
                 return

@@ -169,6 +169,9 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
     )
     progress = _progress_bar(err) if err.isatty() else None
     sink = Records(args.out) if args.out is not None else None  # every check is done
+    # records on standard output are the output (`--out - | gongzhu score -`): the report
+    # goes to standard error
+    report = err if sink is not None and sink.to_stdout else out
     committed = False
     try:
         try:
@@ -192,7 +195,7 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 sink.commit()  # the whole records written so far, kept before anything else
                 committed = True
             if partial.played:
-                _print_report(partial, job, header, args.out, out)
+                _print_report(partial, job, header, args.out, report)
             return 130
         except OutError as exc:
             cause = exc.__cause__
@@ -202,7 +205,7 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             raise UsageError(f"cannot write {args.out}: {reason}") from None
         except HandLimitReached as exc:
             raise HandLimitReached(f"{exc}: {hand_limit_hint(exc)}") from None
-        _commit_after(lambda: _print_report(summary, job, header, args.out, out), out, sink)
+        _commit_after(lambda: _print_report(summary, job, header, args.out, report), report, sink)
         committed = True
     finally:
         if sink is not None and not committed:
@@ -233,4 +236,4 @@ def _print_report(
     print(header, file=out)
     _print_summary(summary, job, out)
     if path:
-        print(f"records: {path}", file=out)
+        print(f"records: {'standard output' if path == '-' else path}", file=out)

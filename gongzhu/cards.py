@@ -21,7 +21,7 @@ from typing import Final
 
 import attrs
 
-from .errors import InvalidCard
+from .errors import InvalidCard, quoted
 
 __all__ = [
     "HEART_ACE",
@@ -170,7 +170,7 @@ class Card:
             return found
         m = _card_pattern().match(text.strip().upper())
         if m is None:
-            raise InvalidCard(f"not a card: {text!r} (examples: QS, 10C, TC, ♠Q, 10♣, 黑桃Q)")
+            raise InvalidCard(f"not a card: {quoted(text)} (examples: QS, 10C, TC, ♠Q, 10♣, 黑桃Q)")
         suit = m.group("s1") or m.group("s2")
         rank = m.group("r1") or m.group("r2")
         return _INTERNED[_SUIT_TEXT[suit] * 13 + _RANK_TEXT[rank] - 2]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 __all__ = [
     "GongzhuError",
@@ -193,6 +193,26 @@ def times(count: int) -> str:
     return {0: "never", 1: "once", 2: "twice"}.get(count, f"{count} times")
 
 
+_LONGEST: Final = 60
+"""The most characters of a given text a message repeats (a record may hold megabytes)."""
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= _LONGEST else text[:_LONGEST]
+
+
+def _more(text: str) -> str:
+    return "" if len(text) <= _LONGEST else f"… ({len(text):,} characters)"
+
+
+def quoted(text: str) -> str:
+    """``text`` quoted for a message (``'ZZ'``), its first 60 characters and its length
+    when it is longer."""
+    return repr(_cut(text)) + _more(text)
+
+
 def _describe(action: Any) -> str:
     text = str(action)
-    return repr(text) if text and not text[0].isalpha() else text
+    if text and not text[0].isalpha():
+        return quoted(text)
+    return _cut(text) + _more(text)

@@ -395,6 +395,17 @@ def test_null_and_arrays_are_named_as_json_names_them() -> None:
     assert result.stderr == "<stdin>:1: a hand record is a JSON object, not null\n"
 
 
+def test_a_huge_bad_action_is_named_by_its_start_and_length() -> None:
+    record = finished_record()
+    record["actions"][5]["action"] = "play " + "Z" * 100_000
+    result = run("score", "-", stdin=json.dumps(record))
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"<stdin>:1: action 5: not a card: {'Z' * 60!r}… (100,000 characters) "
+        "(examples: QS, 10C, TC, ♠Q, 10♣, 黑桃Q)\n"
+    )
+
+
 def test_a_card_dealt_twice_is_named(tmp_path: Path) -> None:
     record = finished_record()
     deal = record["deal"].split() if isinstance(record["deal"], str) else list(record["deal"])

@@ -15,7 +15,9 @@ from gongzhu.bots import make_bot
 from gongzhu.errors import (
     GongzhuError,
     HandLimitReached,
+    IllegalAction,
     IncompatibleVariants,
+    InvalidCard,
     InvalidOption,
     NotAnAction,
 )
@@ -223,3 +225,14 @@ def test_the_readme_show_loop_works_under_every_ruleset(names: tuple[str, ...]) 
                 assert first.cards == ()  # "show nothing", wherever the ruleset allows it
             hand.apply(first)
         assert hand.to_move is not None
+
+
+def test_an_error_repeats_at_most_the_start_of_a_huge_text() -> None:
+    hand = gongzhu.load_rules().new_hand(seed=3)
+    huge = gongzhu.Play(tuple(hand.holding(0)) * 4)  # 52 cards, refused whatever the phase
+    with pytest.raises(IllegalAction) as refused:
+        hand.apply(huge)
+    assert str(refused.value).startswith(f"illegal action {str(huge)[:60]}… (")
+    assert len(str(refused.value)) < 200 and refused.value.action == huge  # kept whole
+    with pytest.raises(InvalidCard, match=r"^not a card: 'ZZZ[Z]*'… \(1,000 characters\)"):
+        gongzhu.Card.parse("Z" * 1000)

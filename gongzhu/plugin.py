@@ -136,10 +136,15 @@ class Option:
             raise InvalidOption(f"option {self.name}={value!r}{owner}: expected one of {allowed}")
         kept = _as_type_of(self.default, value)
         if kept is _REFUSED:
-            raise InvalidOption(
-                f"option {self.name}={value!r}{owner}: expected {type(self.default).__name__}"
-            )
+            kind = type(self.default)
+            expected = _KIND_NAMES.get(kind, kind.__name__)
+            raise InvalidOption(f"option {self.name}={value!r}{owner}: expected {expected}")
         return kept
+
+
+_KIND_NAMES: Final = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+"""How a refused option value's message names the kind expected (as the command line
+writes it: JSON's ``true``, not Python's ``True``)."""
 
 
 _REFUSED: Final = object()

@@ -159,7 +159,7 @@ def test_option_values_are_kept_in_their_option_s_type() -> None:
     for value in (True, "800", 800.5, 900):
         with pytest.raises(InvalidOption, match=r"\(huapai\): expected one of 1000, 800"):
             gongzhu.load_rules("huapai", match_target=value)
-    with pytest.raises(InvalidOption, match=r"\(same-colour-discard\): expected bool"):
+    with pytest.raises(InvalidOption, match=r"\(same-colour-discard\): expected true or false"):
         gongzhu.load_rules("same-colour-discard", same_colour_strict=1)
 
 

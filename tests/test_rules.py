@@ -73,7 +73,7 @@ def test_options_are_declared_checked_and_resolved() -> None:
     assert "picky_level=2" in repr(rules)
     with pytest.raises(InvalidOption, match="expected one of 1, 2, 3"):
         Rules.from_plugins(plugins.Picky(), picky_level=5)
-    with pytest.raises(InvalidOption, match="expected str"):
+    with pytest.raises(InvalidOption, match="expected text"):
         Rules.from_plugins(plugins.Picky(), picky_name=5)
     with pytest.raises(IncompatibleVariants, match="picky refuses"):
         Rules.from_plugins(plugins.Picky(), picky_level=3, picky_name="refuse")

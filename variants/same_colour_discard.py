@@ -44,7 +44,7 @@ def gongzhu_add_options(options: OptionSet) -> None:
     options.add(
         "same_colour_strict",
         False,
-        "True: a discard of the wrong colour is illegal. False (default): it is legal, "
+        "true: a discard of the wrong colour is illegal. false (default): it is legal, "
         "and the offender takes the trick's scoring cards.",
     )
     options.add(

@@ -60,8 +60,8 @@ def gongzhu_add_options(options: OptionSet) -> None:
     options.add(
         "pair_beats_unmatched",
         False,
-        "False (default, after a published two-deck implementation): two unmatched cards "
-        "of the led suit beat any pair.  True (the encyclopaedia's reading): a pair beats them.",
+        "false (default, after a published two-deck implementation): two unmatched cards "
+        "of the led suit beat any pair.  true (the encyclopaedia's reading): a pair beats them.",
     )
 
 

@@ -13,7 +13,8 @@ The package holds one job per module; :func:`main` runs a command:
   and the ``--out`` file ``simulate`` writes;
 - ``gongzhu.cli.runs``: ``simulate`` and ``arena``, many hands over processes or Ray;
 - ``gongzhu.cli.serve``: ``serve``, play in the browser (:mod:`gongzhu.web`,
-  imported only by this command).
+  imported only by this command);
+- ``gongzhu.cli.interrupts``: how a command stops on Ctrl-C and on SIGTERM.
 """
 
 from __future__ import annotations
@@ -21,13 +22,12 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import signal
 import sys
-import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING
 
 from ..errors import GongzhuError
+from .interrupts import Terminated, interrupted_line, sigterm_stops
 
 # The commands' modules (and through them the rules, the bots...) are imported by main,
 # where a Ctrl-C is caught: ``import gongzhu.cli`` itself is quick.
@@ -266,45 +266,12 @@ def main(argv: Sequence[str] | None = None, *, stdin: IO[str] | None = None) -> 
     """
     _escape_what_cannot_be_encoded()
     try:
-        with _sigterm_stops():
+        with sigterm_stops():
             return _main(argv, stdin)
     except KeyboardInterrupt:  # while the commands are loaded or the command line read
         return _failed(interrupted_line(sys.stderr), 130, _messages())
-    except _Terminated:
+    except Terminated:
         return _failed("gongzhu: terminated", 143, _messages())
-
-
-def interrupted_line(stream: IO[str] | None, after: str = "") -> str:
-    """``gongzhu: interrupted`` (and ``after``), on a line of its own on a terminal, where
-    ``^C`` was echoed."""
-    try:
-        fresh = stream is not None and stream.isatty()
-    except (AttributeError, ValueError):
-        fresh = False
-    return ("\n" if fresh else "") + "gongzhu: interrupted" + after
-
-
-class _Terminated(BaseException):
-    """A SIGTERM came: the command stops where it is (not an error of the command's)."""
-
-
-@contextlib.contextmanager
-def _sigterm_stops() -> Iterator[None]:
-    """While inside, a SIGTERM (``timeout``, ``kill``) raises :class:`_Terminated`, so the
-    command stops as on an error: the workers are stopped and an ``--out`` file is left as
-    it was, with no temporary file behind (a Ctrl-C keeps what finished instead)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(_signum: int, _frame: object) -> None:
-        raise _Terminated
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _main(argv: Sequence[str] | None, stdin: IO[str] | None) -> int:

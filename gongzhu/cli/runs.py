@@ -14,7 +14,7 @@ from ..bots import BOTS
 from ..errors import HandLimitReached
 from ..runner import HAND_LIMIT, Job, RunSummary, run
 from ..terminal import plural
-from . import interrupted_line
+from .interrupts import interrupted_line
 from .parser import UsageError, bot_options, hand_limit_hint, ruleset
 from .records import OutError, Records
 

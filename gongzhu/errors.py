@@ -24,6 +24,7 @@ __all__ = [
     "InvalidRecord",
     "InvalidScoreInput",
     "NotAnAction",
+    "PluginError",
     "PluginLoadError",
     "UnknownName",
     "UnknownVariant",
@@ -144,6 +145,29 @@ class InvalidHoldings(GongzhuError, ValueError):
 class NotAnAction(GongzhuError, TypeError):
     """A value given as an action that is not one (a :class:`~gongzhu.actions.Play` or a
     :class:`~gongzhu.actions.Show`): text, ``None``, a card..."""
+
+
+class PluginError(GongzhuError):
+    """A plug-in's own code raised while a ruleset was built or a hand was scored (a bug
+    of the plug-in's, not of gongzhu's): the message names the plug-in and the hook, or
+    the score stage, where they are known.
+
+    :ivar plugin: the plug-in's entry-point name, or ``None`` where it is not known.
+    :ivar where: the hook (``gongzhu_heart_values``) or ``score stage 'name'``.
+    :ivar cause: the exception raised (also ``__cause__``).
+    """
+
+    def __init__(self, plugin: str | None, where: str, cause: BaseException) -> None:
+        self.plugin = plugin
+        self.where = where
+        self.cause = cause
+        said = " ".join(line.strip() for line in str(cause).splitlines() if line.strip())
+        who = "a plug-in" if plugin is None else f"the plug-in {plugin!r}"
+        super().__init__(f"{who} failed in {where}: {type(cause).__name__}: {said}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the class and its three arguments (for multiprocessing)."""
+        return (type(self), (self.plugin, self.where, self.cause))
 
 
 class HandLimitReached(GongzhuError):

@@ -16,8 +16,9 @@ rebuilt by :func:`load_rules`.
 from __future__ import annotations
 
 import random
+import traceback
 from collections.abc import Iterable, Mapping, Sequence
-from types import ModuleType
+from types import CodeType, ModuleType
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -34,6 +35,7 @@ from .errors import (
     InvalidCard,
     InvalidOption,
     InvalidScoreInput,
+    PluginError,
     UnknownVariant,
 )
 from .masks import CardMask, mask_of
@@ -77,6 +79,26 @@ def _import_hand_state() -> type[HandState]:
 
     _HAND_STATE = HandState
     return HandState
+
+
+def _failing_hook(pm: pluggy.PluginManager, exc: BaseException) -> tuple[str, str] | None:
+    """The plug-in and the hook whose implementation ``exc`` came through (the innermost),
+    or ``None`` where it came through none of a variant's (the core's own registrations
+    are gongzhu's)."""
+    where: dict[CodeType, tuple[str, str]] = {}
+    for name, plugin in pm.list_name_plugin():
+        if name in (defaults.NAME, engines.NAME):
+            continue
+        for caller in pm.get_hookcallers(plugin) or ():
+            for impl in caller.get_hookimpls():
+                function = getattr(impl.function, "__func__", impl.function)
+                code = getattr(function, "__code__", None)
+                if impl.plugin is plugin and code is not None:
+                    where[code] = (name, caller.name)
+    found = None
+    for frame, _line in traceback.walk_tb(exc.__traceback__):
+        found = where.get(frame.f_code, found)
+    return found
 
 
 def _register(pm: pluggy.PluginManager, plugin: object, name: str | None = None) -> None:
@@ -237,6 +259,18 @@ class Rules:
         self.names: tuple[str, ...] = tuple(info.name for info in infos)
         """The loaded plug-ins' names, base first, then modifiers in the order given."""
 
+        try:
+            self._build(pm, options)
+        except GongzhuError:
+            raise
+        except Exception as exc:
+            culprit = _failing_hook(pm, exc)
+            if culprit is None:  # not in a plug-in's hook: a bug of gongzhu's own
+                raise
+            raise PluginError(*culprit, exc) from exc
+
+    def _build(self, pm: pluggy.PluginManager, options: Mapping[str, Any] | None) -> None:
+        """The options, then every build-time hook's answer (:meth:`_compile`), checked."""
         option_set = OptionSet()
         each_answer(
             pm.hook.gongzhu_add_options, lambda name: {"options": option_set.for_plugin(name)}

@@ -326,6 +326,61 @@ def test_a_plugin_whose_error_says_several_lines_is_named_in_one(
     )
 
 
+_RAISING_HOOK = """
+from gongzhu.plugin import VariantInfo, hookimpl
+
+@hookimpl
+def gongzhu_variant_info():
+    return VariantInfo(name="broken", title="Broken")
+
+@hookimpl
+def gongzhu_heart_values(options):
+    return {rank: options["heart_table"] for rank in range(2, 15)}  # no such option
+"""
+
+_RAISING_STAGE = """
+from gongzhu.plugin import VariantInfo, hookimpl
+from gongzhu.scoring import ScoreStage
+
+@hookimpl
+def gongzhu_variant_info():
+    return VariantInfo(name="broken", title="Broken")
+
+def bad(ctx):
+    return 1 / 0
+
+@hookimpl
+def gongzhu_score_stages(stages):
+    stages.append(ScoreStage("bad", bad))
+"""
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        (
+            _RAISING_HOOK,
+            r"gongzhu: the plug-in 'broken' failed in gongzhu_heart_values: KeyError: "
+            r"'heart_table'",
+        ),
+        (
+            _RAISING_STAGE,
+            r"gongzhu: a plug-in failed in score stage 'bad': ZeroDivisionError: division by zero",
+        ),
+    ],
+)
+def test_a_plugin_whose_code_raises_is_named_as_failing_not_gongzhu(
+    tmp_path: Path, broken_plugin: dict[str, str], code: str, message: str
+) -> None:
+    (tmp_path / "brokengz_rules.py").write_text(code)
+    one_line(shell("demo --rules broken --seed 1", env=broken_plugin), 1, message)
+    if "hook" in message:  # at load: the others are listed all the same, and the status is 1
+        listed = shell("variants", env=broken_plugin)
+        one_line(listed, 1, message)
+        assert "broken                 (broken: cannot be loaded)" in listed.stdout
+        assert "huapai" in listed.stdout and "two-deck" in listed.stdout
+
+
 def test_the_library_names_the_broken_plugin(broken_plugin: dict[str, str]) -> None:
     code = (
         "import importlib.metadata, gongzhu\n"  # importlib.metadata's entry points, this time

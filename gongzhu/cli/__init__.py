@@ -39,7 +39,8 @@ __all__ = ["EXIT_CODES", "build_parser", "main"]
 EXIT_CODES: dict[int, str] = {
     0: "success (also when the reader of the output stops early, as `| head` does)",
     1: "invalid input: a refused record (or a file with none), an unknown variant, "
-    "an option a ruleset refuses, a plug-in that cannot be loaded (`variants` lists the others), "
+    "an option a ruleset refuses, a plug-in that cannot be loaded or whose code fails "
+    "(`variants` lists the others), "
     "a match that reaches --hand-limit; `play`: end of input before the hand is over",
     2: "usage error: a bad command line, an unreadable input file, an --out file "
     "that cannot be written (missing folder, a folder, no permission, disk full); "

@@ -17,6 +17,7 @@ import attrs
 
 from ..actions import ShowKind
 from ..cards import TRANSFORMER, Card, Suit
+from ..errors import GongzhuError, PluginError
 from .copies import CopyFactor, copy_factor_masks, copy_factor_run
 from .table import ScoreTable, ShowRecord
 
@@ -338,5 +339,10 @@ def run_pipeline(
     taken_copy = None if shown_taken is None else [list(records) for records in shown_taken]
     ctx = ScoringContext(table, options, tallies, shows, dealt, taken_copy, explain)
     for stage in stages:
-        stage.run(ctx)
+        try:
+            stage.run(ctx)
+        except GongzhuError:
+            raise
+        except Exception as exc:  # a plug-in's stage that fails is named, not gongzhu
+            raise PluginError(None, f"score stage {stage.name!r}", exc) from exc
     return ctx

@@ -238,7 +238,7 @@ class ScoreStage:
         :param name: the stage's name.
         :param factor: the function asked per copy.
         :param label: how the score sheet's lines name the stage (a changed
-            copy gets a line, ``"{label} ♦J: +100 ×2 = +200"``).
+            copy gets a line, ``"{label} ♦J: now +300 (+100 ×3)"``).
         :param cards: the cards whose copies are asked about (scoring cards);
             by default the ruleset's showable cards
             (:attr:`ScoreTable.showable <gongzhu.scoring.ScoreTable.showable>`).

@@ -27,7 +27,8 @@ import attrs
 from . import defaults
 from .actions import ShowKind
 from .cards import TRANSFORMER, Card, Rank, Suit, parse_cards
-from .errors import IncompatibleVariants, InvalidCard
+from .deal import SEATS
+from .errors import IncompatibleVariants, InvalidCard, PluginError
 from .play import EngineRegistry, EngineSpec, PlayConfig, PlayConfigurator, select_engines
 from .plugin import Options, VariantInfo
 from .scoring import Scorer, ScoreStage, ScoreTable, core_stages
@@ -131,9 +132,14 @@ def compile_rules(
     first_copies = sum(c.bit for c in showable)
     normalise = first_result_chain(hook.gongzhu_normalise)
     normalise_raw = first_result_of(hook.gongzhu_normalise, "raw", options=options)
+    normaliser = hook_implementations(hook.gongzhu_normalise)[0][0]  # asked first
 
     def normalised(raw: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(normalise_raw(raw))
+        final = tuple(normalise_raw(raw))
+        if len(final) != SEATS:  # a plug-in's answer that every score sheet would misread
+            wrong = ValueError(f"it gave {final!r} for the raw scores {raw!r}, not four scores")
+            raise PluginError(normaliser, "gongzhu_normalise", wrong)
+        return final
 
     note = f"{names[0]}: {variants[0].normalisation or 'raw scores'}"
     return CompiledRules(

@@ -363,7 +363,6 @@ class Rules:
         self._prepared: dict[str, Any] = {}
         self._hook = hook
         self._lead_of = first_result_of(hook.gongzhu_opening_lead, "deal", options=self.options)
-        self._normalise = compiled.normalise
 
     @property
     def engine(self) -> EngineSpec:
@@ -481,8 +480,7 @@ class Rules:
             isinstance(v, int) and not isinstance(v, bool) for v in values
         ):
             raise InvalidScoreInput(f"normalise takes four integer raw scores, got {raw!r}")
-        result: tuple[int, ...] = self._normalise(raw=values, options=self.options)
-        return tuple(result)
+        return self.scorer.normalise(values)
 
     @property
     def compiled_scorer(self) -> CompiledScorer | None:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import gongzhu
 from gongzhu import registry
 from gongzhu.actions import ShowKind
-from gongzhu.errors import GongzhuError, IncompatibleVariants
+from gongzhu.errors import GongzhuError, IncompatibleVariants, PluginError
 from gongzhu.plugin import VariantInfo, hookimpl
 from gongzhu.rules import Rules, load_rules
 from gongzhu.view import SeatView
@@ -304,3 +304,47 @@ def test_show_kind_owners() -> None:
     assert both.show_kind_owners[ShowKind.SECRET] == ("anmai", "also-sells")
     with pytest.raises(IncompatibleVariants, match=r"\(offered by anmai, also-sells\)$"):
         Rules.from_plugins(("anmai", anmai), AlsoSells(), ("fenpai-quanming", fenpai))
+
+
+class _HalfNormalise:
+    """A plug-in whose normalisation gives two scores for four seats."""
+
+    @staticmethod
+    @hookimpl
+    def gongzhu_variant_info() -> VariantInfo:
+        return VariantInfo(name="half-normalise", title="Two scores")
+
+    @staticmethod
+    @hookimpl
+    def gongzhu_normalise(raw: tuple[int, ...]) -> tuple[int, ...]:
+        return raw[:2]
+
+
+class _RaisingHook:
+    """A plug-in whose build-time hook has a bug."""
+
+    @staticmethod
+    @hookimpl
+    def gongzhu_variant_info() -> VariantInfo:
+        return VariantInfo(name="raising", title="Raises")
+
+    @staticmethod
+    @hookimpl
+    def gongzhu_heart_values(options: Any) -> dict[int, int]:
+        return {rank: options["no_such_option"] for rank in range(2, 15)}
+
+
+def test_a_plugin_answer_or_bug_is_named_with_the_plugin_and_the_hook() -> None:
+    rules = Rules.from_plugins(_HalfNormalise())
+    with pytest.raises(
+        PluginError, match=r"^the plug-in 'half-normalise' failed in gongzhu_normalise: "
+    ):
+        rules.normalise((0, 0, 0, 0))
+    hand = rules.new_hand(seed=1)
+    hand.play_out(random.Random(1).random)
+    with pytest.raises(PluginError, match="not four scores"):
+        hand.score()
+    with pytest.raises(PluginError) as failed:
+        Rules.from_plugins(_RaisingHook())
+    assert (failed.value.plugin, failed.value.where) == ("raising", "gongzhu_heart_values")
+    assert isinstance(failed.value.cause, KeyError) and failed.value.__cause__ is failed.value.cause

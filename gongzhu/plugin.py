@@ -219,7 +219,11 @@ class Options(Mapping[str, Any]):
         self._values = dict(values)
 
     def __getitem__(self, name: str) -> Any:
-        return self._values[name]
+        try:
+            return self._values[name]
+        except KeyError:  # a plug-in reading an option nobody declared: say which there are
+            known = ", ".join(self._values) or "none"
+            raise KeyError(f"{name!r} is no option of this ruleset (options: {known})") from None
 
     def __getattr__(self, name: str) -> Any:
         try:

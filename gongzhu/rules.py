@@ -114,17 +114,26 @@ def _register(pm: pluggy.PluginManager, plugin: object, name: str | None = None)
         ) from None
 
 
-def _info_of(name: str, plugin: object) -> VariantInfo:
+def _described(plugin: object, name: str | None = None) -> VariantInfo:
+    """What ``plugin`` says of itself (registered as ``name``, or anonymously).
+
+    :raises IncompatibleVariants: it gives no :class:`VariantInfo`, or more than one.
+    """
     scratch = pluggy.PluginManager(PROJECT)
     scratch.add_hookspecs(hookspecs)
     _register(scratch, plugin, name)
     infos = scratch.hook.gongzhu_variant_info()
     if len(infos) != 1 or not isinstance(infos[0], VariantInfo):
         raise IncompatibleVariants(
-            f"plug-in {name!r} does not describe itself: it must implement "
-            "gongzhu_variant_info() returning a VariantInfo"
+            f"plug-in {plugin if name is None else name!r} does not describe itself: it must "
+            "implement gongzhu_variant_info() returning a VariantInfo"
         )
     info: VariantInfo = infos[0]
+    return info
+
+
+def _info_of(name: str, plugin: object) -> VariantInfo:
+    info = _described(plugin, name)
     if info.name != name:
         raise IncompatibleVariants(
             f"plug-in registered as {name!r} describes itself as {info.name!r}"
@@ -310,15 +319,7 @@ class Rules:
             if isinstance(item, tuple):
                 pairs.append(item)
                 continue
-            probe = pluggy.PluginManager(PROJECT)
-            probe.add_hookspecs(hookspecs)
-            _register(probe, item)
-            infos = probe.hook.gongzhu_variant_info()
-            if len(infos) != 1:
-                raise IncompatibleVariants(
-                    f"plug-in {item!r} does not implement gongzhu_variant_info"
-                )
-            pairs.append((infos[0].name, item))
+            pairs.append((_described(item).name, item))
         return cls(pairs, options, default_base=_default_base)
 
     # -- compilation -------------------------------------------------------------------

@@ -348,3 +348,24 @@ def test_a_plugin_answer_or_bug_is_named_with_the_plugin_and_the_hook() -> None:
         Rules.from_plugins(_RaisingHook())
     assert (failed.value.plugin, failed.value.where) == ("raising", "gongzhu_heart_values")
     assert isinstance(failed.value.cause, KeyError) and failed.value.__cause__ is failed.value.cause
+
+
+class _DictInfo:
+    """A plug-in that describes itself with a dict, not a VariantInfo."""
+
+    @staticmethod
+    @hookimpl
+    def gongzhu_variant_info() -> dict[str, str]:
+        return {"name": "dict-info"}
+
+
+def test_a_plugin_given_as_an_object_must_describe_itself_with_a_variant_info() -> None:
+    with pytest.raises(IncompatibleVariants, match="returning a VariantInfo"):
+        Rules.from_plugins(_DictInfo())
+
+
+def test_reading_an_option_nobody_declared_lists_the_options() -> None:
+    options = load_rules().options
+    with pytest.raises(KeyError, match=r"'heart_table' is no option of this ruleset \(options: "):
+        options["heart_table"]
+    assert options.get("heart_table") is None and "heart_table" not in options

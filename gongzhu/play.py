@@ -375,9 +375,13 @@ class PlaySituation(NamedTuple):
 
 def _first_copies(mask: CardMask) -> CardMask:
     """A rule's ``cards``: a card mask read as the cards it names (either copy)."""
-    if not isinstance(mask, int) or isinstance(mask, bool) or mask < 0:
-        raise IncompatibleVariants(f"PlayRule.cards must be a card mask, not {mask!r}")
-    return (mask | mask >> SECOND_COPY) & ALL_CARDS
+    if not isinstance(mask, int) or isinstance(mask, (bool, enum.Enum)) or mask < 0:
+        hint = " (a suit's cards: Suit.SPADES.mask)" if isinstance(mask, enum.Enum) else ""
+        raise IncompatibleVariants(f"PlayRule.cards must be a card mask{hint}, not {mask!r}")
+    cards = (mask | mask >> SECOND_COPY) & ALL_CARDS
+    if not cards:
+        raise IncompatibleVariants("PlayRule.cards names no card: the rule would never be asked")
+    return cards
 
 
 @attrs.frozen

@@ -369,3 +369,17 @@ def test_reading_an_option_nobody_declared_lists_the_options() -> None:
     with pytest.raises(KeyError, match=r"'heart_table' is no option of this ruleset \(options: "):
         options["heart_table"]
     assert options.get("heart_table") is None and "heart_table" not in options
+
+
+def test_a_play_rule_names_its_cards_by_a_card_mask_of_at_least_one_card() -> None:
+    from gongzhu.cards import PIG, Suit
+    from gongzhu.play import PlayRule
+
+    def refuse(_situation: object) -> int:
+        return PIG.bit
+
+    assert PlayRule(name="spades", refuse=refuse, cards=Suit.SPADES.mask).cards == Suit.SPADES.mask
+    with pytest.raises(IncompatibleVariants, match=r"a suit's cards: Suit\.SPADES\.mask"):
+        PlayRule(name="spades", refuse=refuse, cards=Suit.SPADES)  # an IntEnum: 0, not spades
+    with pytest.raises(IncompatibleVariants, match="names no card"):
+        PlayRule(name="nothing", refuse=refuse, cards=0)

@@ -110,7 +110,10 @@ def test_plugin_errors() -> None:
         Rules.from_plugins(("fake", plugins.Misnamed()))
     with pytest.raises(IncompatibleVariants, match="unknown hook"):
         Rules.from_plugins(plugins.Typo())
-    with pytest.raises(IncompatibleVariants, match="does not describe itself: it must implement gongzhu_variant_info"):
+    with pytest.raises(
+        IncompatibleVariants,
+        match="does not describe itself: it must implement gongzhu_variant_info",
+    ):
         Rules.from_plugins(object())
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import traceback
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import CodeType, ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +26,13 @@ import pluggy
 from . import defaults, engines, hookspecs, registry
 from .actions import Show, ShowKind
 from .cards import Card
-from .compile import CompiledRules, compile_rules, each_answer, first_result_of
+from .compile import (
+    CompiledRules,
+    compile_rules,
+    each_answer,
+    first_result_of,
+    hook_implementations,
+)
 from .deal import SEATS, Deal
 from .discovery import DEFAULT_BASE, ENTRY_POINT_GROUP, installed, load_plugin, plugin_names
 from .errors import (
@@ -79,6 +85,10 @@ def _import_hand_state() -> type[HandState]:
 
     _HAND_STATE = HandState
     return HandState
+
+
+def _is_seat(seat: object) -> bool:
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < SEATS
 
 
 def _failing_hook(pm: pluggy.PluginManager, exc: BaseException) -> tuple[str, str] | None:
@@ -461,14 +471,52 @@ class Rules:
         return spec.factory(prepared, holdings, leader, forced, first_seat, first_cards)
 
     def opening_lead(self, deal: Deal) -> OpeningLead:
-        """Who leads the first trick of ``deal`` (asks :func:`~.hookspecs.gongzhu_opening_lead`)."""
-        lead: OpeningLead = self._lead_of(deal)
+        """Who leads the first trick of ``deal`` (asks :func:`~.hookspecs.gongzhu_opening_lead`).
+
+        :raises PluginError: the plug-in's answer is no :class:`OpeningLead` of a seat 0-3,
+            or its code raised.
+        """
+        lead: OpeningLead = self._asked(
+            self._hook.gongzhu_opening_lead,
+            lambda: self._lead_of(deal),
+            lambda lead: isinstance(lead, OpeningLead) and _is_seat(lead.seat),
+            "an OpeningLead of a seat 0-3",
+        )
         return lead
 
     def next_leader(self, hand: HandState) -> int | None:
-        """Who leads the hand after ``hand`` in a match, or ``None`` for the opening-lead rule."""
-        seat: int | None = self._hook.gongzhu_next_leader(hand=hand, options=self.options)
+        """Who leads the hand after ``hand`` in a match, or ``None`` for the opening-lead rule.
+
+        :raises PluginError: the plug-in's answer is no seat 0-3 nor ``None``, or its code
+            raised.
+        """
+        seat: int | None = self._asked(
+            self._hook.gongzhu_next_leader,
+            lambda: self._hook.gongzhu_next_leader(hand=hand, options=self.options),
+            lambda seat: seat is None or _is_seat(seat),
+            "a seat 0-3 or None",
+        )
         return seat
+
+    def _asked(
+        self, caller: Any, ask: Callable[[], Any], fits: Callable[[Any], bool], wanted: str
+    ) -> Any:
+        """``ask()``'s answer to the hook ``caller``, where ``fits`` it; a plug-in's code that
+        raises, or an answer that does not fit, is a :class:`PluginError` naming it."""
+        try:
+            answer = ask()
+        except GongzhuError:
+            raise
+        except Exception as exc:
+            culprit = _failing_hook(self._pm, exc)
+            if culprit is None:
+                raise
+            raise PluginError(*culprit, exc) from exc
+        if not fits(answer):
+            answering = hook_implementations(caller)[0][0]  # asked first: a variant's
+            wrong = TypeError(f"it answered {answer!r}, not {wanted}")
+            raise PluginError(answering, caller.name, wrong)
+        return answer
 
     def normalise(self, raw: Sequence[int]) -> tuple[int, ...]:
         """The ruleset's hand-result normalisation alone (39baobao: zero-sum, rounded, ×12).
@@ -501,8 +549,18 @@ class Rules:
         )
 
     def match_losers(self, totals: Sequence[int]) -> tuple[int, ...]:
-        """The losers (当猪) of a match that ended with ``totals``."""
-        return tuple(self._hook.gongzhu_match_losers(totals=tuple(totals), options=self.options))
+        """The losers (当猪) of a match that ended with ``totals``.
+
+        :raises PluginError: the plug-in's answer is not seats 0-3, or its code raised.
+        """
+        caller = self._hook.gongzhu_match_losers
+        losers: tuple[int, ...] = self._asked(
+            caller,
+            lambda: tuple(caller(totals=tuple(totals), options=self.options)),
+            lambda losers: all(_is_seat(seat) for seat in losers),
+            "seats 0-3",
+        )
+        return losers
 
     # -- playing and scoring -----------------------------------------------------------
 

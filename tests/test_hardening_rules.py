@@ -16,7 +16,7 @@ import gongzhu
 from gongzhu import registry
 from gongzhu.actions import ShowKind
 from gongzhu.errors import GongzhuError, IncompatibleVariants, PluginError
-from gongzhu.plugin import VariantInfo, hookimpl
+from gongzhu.plugin import OpeningLead, VariantInfo, hookimpl
 from gongzhu.rules import Rules, load_rules
 from gongzhu.view import SeatView
 
@@ -383,3 +383,58 @@ def test_a_play_rule_names_its_cards_by_a_card_mask_of_at_least_one_card() -> No
         PlayRule(name="spades", refuse=refuse, cards=Suit.SPADES)  # an IntEnum: 0, not spades
     with pytest.raises(IncompatibleVariants, match="names no card"):
         PlayRule(name="nothing", refuse=refuse, cards=0)
+
+
+def _answering(hook: str, answer: Any) -> object:
+    """A plug-in that answers ``hook`` with ``answer`` whatever it is asked."""
+
+    class Answers:
+        @staticmethod
+        @hookimpl
+        def gongzhu_variant_info() -> VariantInfo:
+            return VariantInfo(name="answers", title="Answers")
+
+    def lead(deal: Any) -> Any:
+        return answer
+
+    def leader(hand: Any) -> Any:
+        return answer
+
+    def losers(totals: Any) -> Any:
+        return answer
+
+    impl = {"gongzhu_opening_lead": lead, "gongzhu_next_leader": leader}.get(hook, losers)
+    setattr(Answers, hook, staticmethod(hookimpl(impl)))
+    return Answers()
+
+
+@pytest.mark.parametrize(
+    ("hook", "answer", "wanted"),
+    [
+        ("gongzhu_opening_lead", 2, "an OpeningLead of a seat 0-3"),
+        ("gongzhu_opening_lead", OpeningLead(7), "an OpeningLead of a seat 0-3"),
+        ("gongzhu_next_leader", 9, "a seat 0-3 or None"),
+        ("gongzhu_match_losers", [5], "seats 0-3"),
+    ],
+)
+def test_a_phase_hook_answer_that_does_not_fit_names_the_plugin(
+    hook: str, answer: Any, wanted: str
+) -> None:
+    rules = Rules.from_plugins(_answering(hook, answer))
+    with pytest.raises(PluginError, match=rf"^the plug-in 'answers' failed in {hook}: ") as failed:
+        if hook == "gongzhu_opening_lead":
+            rules.new_hand(seed=1)
+        elif hook == "gongzhu_next_leader":
+            hand = rules.new_hand(seed=1, leader=0)
+            rules.next_leader(hand)
+        else:
+            rules.match_losers((10, 20, 30, 40))
+    assert str(failed.value).endswith(f"not {wanted}")
+
+
+def test_an_opening_lead_of_a_card_the_seat_does_not_hold_is_refused() -> None:
+    deal = load_rules().new_hand(seed=1).deal
+    missing = next(card for card in deal.order if card not in deal.holding(0))
+    rules = Rules.from_plugins(_answering("gongzhu_opening_lead", OpeningLead(0, missing)))
+    with pytest.raises(PluginError, match=f"seat 0 must lead {missing}, which it does not hold"):
+        rules.new_hand(seed=1)

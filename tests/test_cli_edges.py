@@ -361,7 +361,7 @@ def gongzhu_score_stages(stages):
         (
             _RAISING_HOOK,
             r"gongzhu: the plug-in 'broken' failed in gongzhu_heart_values: KeyError: "
-            r"'heart_table'",
+            r"\"'heart_table' is no option of this ruleset \(options: zero_sum\)\"",
         ),
         (
             _RAISING_STAGE,

@@ -560,6 +560,31 @@ def test_the_first_hand_imports_what_loading_rules_left_out(tmp_path: Path) -> N
     }
 
 
+def test_a_submodule_nothing_imported_yet_is_an_attribute_on_first_use(tmp_path: Path) -> None:
+    """``import gongzhu`` imports neither gongzhu.plugin nor gongzhu.scoring, yet
+    ``gongzhu.plugin.hookimpl`` works, as it did when ``import gongzhu`` loaded them."""
+    found = run_python(
+        """
+        import json, sys
+        import gongzhu
+        before = ["gongzhu.plugin" in sys.modules, "gongzhu.scoring" in sys.modules]
+        found = [gongzhu.plugin.hookimpl is sys.modules["gongzhu.plugin"].hookimpl,
+                 gongzhu.scoring is sys.modules["gongzhu.scoring"]]
+        try:
+            gongzhu.no_such_module
+        except AttributeError as exc:
+            missing = str(exc)
+        print(json.dumps({"before": before, "found": found, "missing": missing}))
+        """,
+        tmp_path,
+    )
+    assert found == {
+        "before": [False, False],
+        "found": [True, True],
+        "missing": "module 'gongzhu' has no attribute 'no_such_module'",
+    }
+
+
 def test_the_command_line_leaves_metadata_and_multiprocessing_for_when_they_are_needed(
     tmp_path: Path,
 ) -> None:

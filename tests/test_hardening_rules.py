@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -306,36 +307,27 @@ def test_show_kind_owners() -> None:
         Rules.from_plugins(("anmai", anmai), AlsoSells(), ("fenpai-quanming", fenpai))
 
 
-class _HalfNormalise:
-    """A plug-in whose normalisation gives two scores for four seats."""
+def _plugin(name: str, **hooks: Callable[..., Any]) -> object:
+    """A plug-in named ``name`` that implements ``hooks`` (hook name -> function)."""
 
-    @staticmethod
-    @hookimpl
     def gongzhu_variant_info() -> VariantInfo:
-        return VariantInfo(name="half-normalise", title="Two scores")
+        return VariantInfo(name=name, title=name)
 
-    @staticmethod
-    @hookimpl
-    def gongzhu_normalise(raw: tuple[int, ...]) -> tuple[int, ...]:
-        return raw[:2]
+    implemented = {"gongzhu_variant_info": gongzhu_variant_info, **hooks}
+    methods = {hook: staticmethod(hookimpl(function)) for hook, function in implemented.items()}
+    return type("Plugin", (), methods)()
 
 
-class _RaisingHook:
-    """A plug-in whose build-time hook has a bug."""
+def _two_scores(raw: tuple[int, ...]) -> tuple[int, ...]:
+    return raw[:2]  # a normalisation that gives two scores for four seats
 
-    @staticmethod
-    @hookimpl
-    def gongzhu_variant_info() -> VariantInfo:
-        return VariantInfo(name="raising", title="Raises")
 
-    @staticmethod
-    @hookimpl
-    def gongzhu_heart_values(options: Any) -> dict[int, int]:
-        return {rank: options["no_such_option"] for rank in range(2, 15)}
+def _undeclared(options: Any) -> dict[int, int]:
+    return {rank: options["no_such_option"] for rank in range(2, 15)}  # a bug
 
 
 def test_a_plugin_answer_or_bug_is_named_with_the_plugin_and_the_hook() -> None:
-    rules = Rules.from_plugins(_HalfNormalise())
+    rules = Rules.from_plugins(_plugin("half-normalise", gongzhu_normalise=_two_scores))
     with pytest.raises(
         PluginError, match=r"^the plug-in 'half-normalise' failed in gongzhu_normalise: "
     ):
@@ -345,23 +337,14 @@ def test_a_plugin_answer_or_bug_is_named_with_the_plugin_and_the_hook() -> None:
     with pytest.raises(PluginError, match="not four scores"):
         hand.score()
     with pytest.raises(PluginError) as failed:
-        Rules.from_plugins(_RaisingHook())
+        Rules.from_plugins(_plugin("raising", gongzhu_heart_values=_undeclared))
     assert (failed.value.plugin, failed.value.where) == ("raising", "gongzhu_heart_values")
     assert isinstance(failed.value.cause, KeyError) and failed.value.__cause__ is failed.value.cause
 
 
-class _DictInfo:
-    """A plug-in that describes itself with a dict, not a VariantInfo."""
-
-    @staticmethod
-    @hookimpl
-    def gongzhu_variant_info() -> dict[str, str]:
-        return {"name": "dict-info"}
-
-
 def test_a_plugin_given_as_an_object_must_describe_itself_with_a_variant_info() -> None:
     with pytest.raises(IncompatibleVariants, match="returning a VariantInfo"):
-        Rules.from_plugins(_DictInfo())
+        Rules.from_plugins(_plugin("dict-info", gongzhu_variant_info=lambda: {"name": "x"}))
 
 
 def test_reading_an_option_nobody_declared_lists_the_options() -> None:
@@ -386,13 +369,7 @@ def test_a_play_rule_names_its_cards_by_a_card_mask_of_at_least_one_card() -> No
 
 
 def _answering(hook: str, answer: Any) -> object:
-    """A plug-in that answers ``hook`` with ``answer`` whatever it is asked."""
-
-    class Answers:
-        @staticmethod
-        @hookimpl
-        def gongzhu_variant_info() -> VariantInfo:
-            return VariantInfo(name="answers", title="Answers")
+    """A plug-in ``answers`` that answers ``hook`` with ``answer`` whatever it is asked."""
 
     def lead(deal: Any) -> Any:
         return answer
@@ -403,9 +380,8 @@ def _answering(hook: str, answer: Any) -> object:
     def losers(totals: Any) -> Any:
         return answer
 
-    impl = {"gongzhu_opening_lead": lead, "gongzhu_next_leader": leader}.get(hook, losers)
-    setattr(Answers, hook, staticmethod(hookimpl(impl)))
-    return Answers()
+    asked = {"gongzhu_opening_lead": lead, "gongzhu_next_leader": leader}.get(hook, losers)
+    return _plugin("answers", **{hook: asked})
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ __all__ = [
     "InvalidCard",
     "InvalidHoldings",
     "InvalidOption",
+    "InvalidPlugin",
     "InvalidRecord",
     "InvalidScoreInput",
     "NotAnAction",
@@ -127,6 +128,12 @@ class PluginLoadError(GongzhuError):
 
 class IncompatibleVariants(GongzhuError):
     """The requested plug-ins cannot be combined into one ruleset."""
+
+
+class InvalidPlugin(IncompatibleVariants):
+    """A plug-in that cannot take part in any ruleset: it implements an unknown hook or one
+    whose arguments do not fit, does not describe itself with a
+    :class:`~gongzhu.plugin.VariantInfo`, or describes itself under another name."""
 
 
 class InvalidOption(GongzhuError, ValueError):

@@ -40,6 +40,7 @@ from .errors import (
     IncompatibleVariants,
     InvalidCard,
     InvalidOption,
+    InvalidPlugin,
     InvalidScoreInput,
     PluginError,
     UnknownVariant,
@@ -119,9 +120,7 @@ def _register(pm: pluggy.PluginManager, plugin: object, name: str | None = None)
     except pluggy.PluginValidationError as exc:
         who = name or getattr(plugin, "__name__", None) or type(plugin).__name__
         detail = str(exc).split("\n", 1)[-1].replace("\n", "; ")
-        raise IncompatibleVariants(
-            f"plug-in {who!r} does not fit gongzhu's hooks: {detail}"
-        ) from None
+        raise InvalidPlugin(f"plug-in {who!r} does not fit gongzhu's hooks: {detail}") from None
 
 
 def _described(plugin: object, name: str | None = None) -> VariantInfo:
@@ -134,7 +133,7 @@ def _described(plugin: object, name: str | None = None) -> VariantInfo:
     _register(scratch, plugin, name)
     infos = scratch.hook.gongzhu_variant_info()
     if len(infos) != 1 or not isinstance(infos[0], VariantInfo):
-        raise IncompatibleVariants(
+        raise InvalidPlugin(
             f"plug-in {plugin if name is None else name!r} does not describe itself: it must "
             "implement gongzhu_variant_info() returning a VariantInfo"
         )
@@ -145,9 +144,7 @@ def _described(plugin: object, name: str | None = None) -> VariantInfo:
 def _info_of(name: str, plugin: object) -> VariantInfo:
     info = _described(plugin, name)
     if info.name != name:
-        raise IncompatibleVariants(
-            f"plug-in registered as {name!r} describes itself as {info.name!r}"
-        )
+        raise InvalidPlugin(f"plug-in registered as {name!r} describes itself as {info.name!r}")
     return info
 
 
@@ -270,7 +267,7 @@ class Rules:
         try:
             pm.check_pending()
         except pluggy.PluginValidationError as exc:
-            raise IncompatibleVariants(f"a plug-in implements an unknown hook: {exc}") from None
+            raise InvalidPlugin(f"a plug-in implements an unknown hook: {exc}") from None
         self._pm = pm
         self._loaded_by_name = False  # set by load_rules: rebuildable from spec() alone
         self.variants: tuple[VariantInfo, ...] = tuple(infos)

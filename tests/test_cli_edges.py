@@ -381,6 +381,29 @@ def test_a_plugin_whose_code_raises_is_named_as_failing_not_gongzhu(
         assert "huapai" in listed.stdout and "two-deck" in listed.stdout
 
 
+_UNKNOWN_HOOK = """
+from gongzhu.plugin import VariantInfo, hookimpl
+
+@hookimpl
+def gongzhu_variant_info():
+    return VariantInfo(name="broken", title="Broken")
+
+@hookimpl
+def gongzhu_score_stage(stages):  # gongzhu_score_stages, misspelt
+    pass
+"""
+
+
+def test_a_plugin_that_fits_no_ruleset_is_listed_as_broken(
+    tmp_path: Path, broken_plugin: dict[str, str]
+) -> None:
+    """Not "cannot load alone": with any other plug-in it would fail the same way."""
+    (tmp_path / "brokengz_rules.py").write_text(_UNKNOWN_HOOK)
+    listed = shell("variants", env=broken_plugin)
+    one_line(listed, 1, r"gongzhu: a plug-in implements an unknown hook: .*gongzhu_score_stage.*")
+    assert "broken                 (broken: cannot be loaded)" in listed.stdout
+
+
 def test_the_library_names_the_broken_plugin(broken_plugin: dict[str, str]) -> None:
     code = (
         "import importlib.metadata, gongzhu\n"  # importlib.metadata's entry points, this time

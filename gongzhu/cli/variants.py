@@ -6,7 +6,7 @@ import json
 import unicodedata
 from typing import IO, Any
 
-from ..errors import GongzhuError, PluginError, PluginLoadError, UnknownVariant
+from ..errors import GongzhuError, InvalidPlugin, PluginError, PluginLoadError, UnknownVariant
 from ..rules import load_rules, variant_names
 
 __all__ = ["run_variant", "run_variants"]
@@ -23,11 +23,11 @@ def run_variants(out: IO[str], err: IO[str]) -> int:
     A plug-in that cannot be loaded is listed as broken, named on stderr, and makes the
     status 1; the others are listed all the same.
     """
-    broken: list[PluginLoadError | PluginError] = []
+    broken: list[PluginLoadError | PluginError | InvalidPlugin] = []
     for name in variant_names():
         try:
             infos = load_rules(name).variants
-        except (PluginLoadError, PluginError) as exc:
+        except (PluginLoadError, PluginError, InvalidPlugin) as exc:
             print(f"{name:<22} (broken: cannot be loaded)", file=out)
             broken.append(exc)
             continue

@@ -34,6 +34,7 @@ from gongzhu.web.settings import Settings
 from gongzhu.web.store import SCHEMA_VERSION, Store, StoreError
 from gongzhu.web.table import Table
 
+from .test_web_limits import Listener
 from .webclient import Player
 
 pytestmark = pytest.mark.one_engine
@@ -130,6 +131,34 @@ def test_a_closed_table_is_not_rebuilt(database: Path) -> None:
     assert [table.id for table in again.restore()] == [kept.id]
     with pytest.raises(GongzhuError, match="closed"):
         again.find(gone.seats[0].token)
+    store.close()
+
+
+def test_a_table_joined_before_a_restart_is_not_closed_as_one_nobody_joined(
+    database: Path,
+) -> None:
+    """A person who opened their link and waits to act keeps the table through a restart:
+    the join is written, not only the steps."""
+    settings = Settings(workers=0, keep_unjoined=30)
+    store = Store.open(database)
+    lobby = Lobby(settings, store=store)
+    humans = ["human"] * 4  # no bot: nothing is played until a person acts
+    joined = lobby.open_table(["39baobao"], humans, seed=1)
+    unjoined = lobby.open_table(["39baobao"], humans, seed=2)
+
+    async def come_and_wait() -> None:
+        listener = Listener()
+        await joined.connect(0, listener)
+        await joined.disconnect(0, listener)
+
+    asyncio.run(come_and_wait())
+    assert joined.steps == 0
+    store.close()
+    store = Store.open(database)
+    again = Lobby(settings, store=store)
+    rebuilt = {table.id: table for table in again.restore()}
+    assert rebuilt[joined.id].joined and not rebuilt[unjoined.id].joined
+    assert again.sweep(max(joined.created, unjoined.created) + 30) == [unjoined.id]
     store.close()
 
 

@@ -453,7 +453,7 @@ class Lobby:
             client=stored.client,
         )
         table.replay_steps(stored.steps)
-        table.joined = table.steps > 0
+        table.joined = stored.joined
         table.created = stored.created
         table.updated = stored.updated
         if table.is_over:

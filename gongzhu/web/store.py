@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import sys
@@ -132,6 +133,11 @@ class StoredTable:
     updated: float
     status: str
     steps: tuple[tuple[int | None, str], ...]
+
+    @property
+    def joined(self) -> bool:
+        """Whether a person joined the table or it took a step (:meth:`Store.join`)."""
+        return bool(self.steps) or self.updated > self.created
 
 
 def _check_file(path: Path) -> None:
@@ -335,6 +341,15 @@ class Store:
             db.execute("ROLLBACK")
             raise
         db.execute("COMMIT")
+
+    def join(self, table: Table) -> None:
+        """Mark ``table`` joined: its ``updated`` time, written now, is past its ``created``
+        one (which a table nobody joined and that took no step keeps), so that a restart
+        rebuilds it as joined (:attr:`StoredTable.joined`)."""
+        self._db.execute(
+            "UPDATE tables SET updated = ? WHERE id = ?",
+            (max(table.updated, math.nextafter(table.created, math.inf)), table.id),
+        )
 
     def close_table(self, table: Table) -> None:
         """Mark ``table`` closed: it is not rebuilt again; its records stay, and the

@@ -102,6 +102,10 @@ class Journal(Protocol):
     def close_table(self, table: Table) -> None:
         """The server closed ``table`` (finished or idle for too long)."""
 
+    def join(self, table: Table) -> None:
+        """A person connected to ``table`` for the first time (:attr:`Table.joined`), so a
+        restart does not take it for a table nobody joined."""
+
 
 class Seat:
     """One seat of a table.
@@ -362,8 +366,10 @@ class Table:
             state=lambda: self.state(seat),
         )
         place.page = page
-        self.joined = True
         self.updated = time.time()
+        if not self.joined:
+            self.joined = True
+            self._write_join()
         self.broadcast()
         self._start_bots()
 
@@ -511,6 +517,15 @@ class Table:
             else:
                 _log.warning("table %s: step %d could not be written: %s", self.id, self.steps, exc)
             self._unwritten += 1
+
+    def _write_join(self) -> None:
+        """Write the first join to the journal; if it cannot be (a full disk), play on."""
+        if self.journal is None:
+            return
+        try:
+            self.journal.join(self)
+        except Exception as exc:
+            _log.warning("table %s: the first join could not be written: %s", self.id, exc)
 
     # -- a restart -------------------------------------------------------------------------
 

@@ -184,6 +184,7 @@ def test_an_outbox_drops_a_connection_whose_send_stalls_and_one_that_lets_messag
         full.put({"type": "pong", "n": 2})  # one answer to a burst of pings
         for n in range(3, 5):
             full.put({"type": "error", "n": n})
+            full.put({"type": "error", "n": n})  # one answer to a burst of the same refusal
         assert len(full) == 3 and not full.closed
         full.put({"type": "state"})
         full.put({"type": "state"})  # replaces the one waiting

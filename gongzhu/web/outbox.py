@@ -8,7 +8,8 @@ pile up) is dropped: the outbox calls its ``on_drop`` and closes the
 connection; the table goes on without that seat.  A newer ``state``
 message replaces one still waiting (each holds all the seat may know), so a
 slow reader gets the latest state rather than every one; a ``pong`` is not
-queued while another waits (one answer to a burst of pings).
+queued while another waits (one answer to a burst of pings), nor an error
+while the same one waits (one answer to a burst of the same refused message).
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ class Outbox:
         kind = message.get("type")
         if kind == "pong" and any(waiting.get("type") == "pong" for waiting in queue):
             return True  # one answer to a burst of pings
+        if kind == "error" and message in queue:
+            return True  # one answer to a burst of the same refused message
         if kind == "state":
             for index, waiting in enumerate(queue):
                 if waiting.get("type") == "state" and waiting is not _STATE:

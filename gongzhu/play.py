@@ -29,6 +29,7 @@ a :class:`Refusal`, the same for every engine.
 from __future__ import annotations
 
 import enum
+import operator
 import warnings
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
@@ -37,7 +38,7 @@ import attrs
 
 from .actions import Action, Play, play_of_key
 from .cards import Card, Suit
-from .errors import IncompatibleVariants
+from .errors import GongzhuError, IncompatibleVariants, PluginError
 from .masks import ALL_CARDS, SECOND_COPY, SUIT_MASKS, CardMask, suits_of
 from .plugin import DiscardRule, ShownCardLock
 from .view import Phase
@@ -436,6 +437,28 @@ class PlayRule:
             raise IncompatibleVariants(
                 f"play rule {self.name!r}: when must be PlayMoment values, not {self.when!r}"
             )
+
+    def refused(self, situation: PlaySituation) -> CardMask:
+        """:attr:`refuse`'s answer in ``situation``, as a card mask (an engine's call).
+
+        :raises PluginError: the function raised, or answered other than a card mask
+            (the C engines name the rule the same way).
+        """
+        assert self.refuse is not None
+        return self._asked(self.refuse, situation)
+
+    def required(self, situation: PlaySituation) -> CardMask:
+        """:attr:`require`'s answer in ``situation``, as a card mask (see :meth:`refused`)."""
+        assert self.require is not None
+        return self._asked(self.require, situation)
+
+    def _asked(self, part: Callable[[PlaySituation], CardMask], situation: PlaySituation) -> int:
+        try:
+            return operator.index(part(situation))
+        except GongzhuError:
+            raise
+        except Exception as exc:
+            raise PluginError(None, f"play rule {self.name!r}", exc) from exc
 
 
 _FIELDS: Final = ("deck_copies", "pairs", "pair_beats_unmatched", "shown_card_lock", "discard_rule")

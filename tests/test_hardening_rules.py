@@ -414,3 +414,39 @@ def test_an_opening_lead_of_a_card_the_seat_does_not_hold_is_refused() -> None:
     rules = Rules.from_plugins(_answering("gongzhu_opening_lead", OpeningLead(0, missing)))
     with pytest.raises(PluginError, match=f"seat 0 must lead {missing}, which it does not hold"):
         rules.new_hand(seed=1)
+
+
+@pytest.mark.parametrize("decks", [(), ("two-deck",)])
+@pytest.mark.parametrize(
+    ("fails", "said"),
+    [
+        ("answers None", "TypeError: 'NoneType' object cannot be interpreted as an integer"),
+        ("raises", "ZeroDivisionError: a bug"),
+    ],
+)
+def test_a_play_rule_that_fails_is_named_alike_by_every_engine(
+    decks: tuple[str, ...], fails: str, said: str
+) -> None:
+    from gongzhu.discovery import load_plugin
+    from gongzhu.play import PlayRule
+
+    def refuse(_situation: object) -> Any:
+        if fails == "raises":
+            raise ZeroDivisionError("a bug")
+        return None
+
+    def gongzhu_play_config(config: Any) -> None:
+        config.add_rule(PlayRule(name="fails", refuse=refuse))
+
+    plugin = _plugin("failing-rule", gongzhu_play_config=gongzhu_play_config)
+    rules = Rules.from_plugins(*[(name, load_plugin(name)) for name in decks], plugin)
+    messages = set()
+    for engine in rules.engines:
+        hand = rules.new_hand(seed=1, engine=engine.name)
+        with pytest.raises(PluginError) as failed:
+            hand.play_out(random.Random(1).random)
+        assert failed.value.where == "play rule 'fails'" and failed.value.__cause__ is not None
+        messages.add(str(failed.value))
+    assert len(rules.engines) == 2 and messages == {
+        f"a plug-in failed in play rule 'fails': {said}"
+    }

@@ -32,6 +32,7 @@ import gongzhu.engines
 from gongzhu import Deal
 from gongzhu.actions import SINGLE_PLAYS, play_of_key
 from gongzhu.engines import PairsEngine, SingleEngine
+from gongzhu.errors import PluginError
 from gongzhu.masks import ALL_CARDS, BOTH_COPIES, add_copy, copies_in, remove_copy
 from gongzhu.play import ILLEGAL, PlayRule, PlaySituation
 from gongzhu.rules import Rules
@@ -427,11 +428,12 @@ TABLES_CASES = {
         ValueError,
     ),
     "preferred-none": (_with(7, _play(3, True)), TypeError),
-    "rule-not-quad": (_with(8, lambda rules: ((1, 0, None),)), TypeError),
-    "rule-when-8": (_with(8, lambda rules: ((8, 0, len, None),)), ValueError),
-    "rule-cards-negative": (_with(8, lambda rules: ((1, -1, len, None),)), ValueError),
-    "rule-refuse-not-callable": (_with(8, lambda rules: ((1, 0, 5, None),)), TypeError),
-    "rule-require-not-callable": (_with(8, lambda rules: ((1, 0, None, "x"),)), TypeError),
+    "rule-not-five": (_with(8, lambda rules: ((1, 0, None, None),)), TypeError),
+    "rule-name-not-str": (_with(8, lambda rules: ((1, 0, len, None, 7),)), TypeError),
+    "rule-when-8": (_with(8, lambda rules: ((8, 0, len, None, "r"),)), ValueError),
+    "rule-cards-negative": (_with(8, lambda rules: ((1, -1, len, None, "r"),)), ValueError),
+    "rule-refuse-not-callable": (_with(8, lambda rules: ((1, 0, 5, None, "r"),)), TypeError),
+    "rule-require-not-callable": (_with(8, lambda rules: ((1, 0, None, "x", "r"),)), TypeError),
     "situation-not-a-class": (_with(9, lambda _: 5), TypeError),
     "situation-not-a-tuple-class": (_with(9, lambda _: dict), TypeError),
     "situation-a-function": (_with(9, lambda situation: lambda *a: situation(*a)), TypeError),
@@ -485,7 +487,10 @@ def test_tables_check_their_data(kind: str, case: str) -> None:
 @pytest.mark.parametrize("kind", KINDS)
 def test_tables_and_engines_release_what_they_hold(kind: str) -> None:
     args = _tables_args(kind)
-    args[8] = ((1, ALL_CARDS, _no_cards, None), (7, ALL_CARDS, None, functools.partial(_no_cards)))
+    args[8] = (
+        (1, ALL_CARDS, _no_cards, None, "refuses"),
+        (7, ALL_CARDS, None, functools.partial(_no_cards), "requires"),
+    )
     before = _references(args)
     for _ in range(20):
         table = speedups.Tables(*args)
@@ -1086,7 +1091,7 @@ def test_a_raising_play_rule_stops_the_other_entries(kind: str) -> None:
     engine = in_play(kind, "c", 4, rules=rules)
     before = state(engine)
     rule.answer = ZeroDivisionError("rule")
-    with pytest.raises(ZeroDivisionError, match="rule"):
+    with pytest.raises(PluginError, match="'misbehaving': ZeroDivisionError: rule"):
         if kind == "pairs":
             engine.legal_keys()
         else:
@@ -1132,8 +1137,9 @@ def test_a_play_rule_that_asks_the_engine_forever_ends_in_recursion_error(kind: 
     try:
         for engine in engines:
             rule.answer = lambda situation, e=engine: e.legal() and 0
-            with pytest.raises(RecursionError):
+            with pytest.raises(PluginError) as failed:  # the rule's, named
                 engine.legal()
+            assert isinstance(failed.value.__cause__, RecursionError)
             rule.answer = 0
     finally:
         sys.setrecursionlimit(limit)

@@ -189,7 +189,10 @@ def _c_tables(setup: EngineSetup) -> tuple[Any, ...]:
             preferred,
             play.pair_beats_unmatched,
         ),
-        tuple((rule.when.value, rule.cards, rule.refuse, rule.require) for rule in play.rules),
+        tuple(
+            (rule.when.value, rule.cards, rule.refuse, rule.require, rule.name)
+            for rule in play.rules
+        ),
         PlaySituation,
         (PlayMoment.LEAD.value, PlayMoment.FOLLOW.value, PlayMoment.DISCARD.value),
     )

@@ -33,7 +33,6 @@ require both to play identical hands from identical random draws.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any, Final
@@ -385,12 +384,12 @@ class PairsEngine(ShowingEngine):
             )
             kept = candidates
             if rule.refuse is not None:
-                refused = operator.index(rule.refuse(situation))
+                refused = rule.refused(situation)
                 refused = (refused | refused >> SECOND_COPY) & allowed  # every copy
                 if refused:
                     kept = [k for k in kept if not any(refused >> i & 1 for i in cards_of_key(k))]
             if kept and rule.require is not None:
-                required = operator.index(rule.require(situation))
+                required = rule.required(situation)
                 required = (required | required >> SECOND_COPY) & allowed
                 using = [k for k in kept if any(required >> i & 1 for i in cards_of_key(k))]
                 if using:

@@ -14,7 +14,6 @@ code that decides it.  Its C twin is ``gongzhu._speedups.SingleEngine``
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -407,10 +406,10 @@ def _apply_play_rules(
         )
         kept = legal
         if rule.refuse is not None:
-            refused = operator.index(rule.refuse(situation))
+            refused = rule.refused(situation)
             kept &= ~(refused | refused >> SECOND_COPY)
         if kept and rule.require is not None:
-            required = operator.index(rule.require(situation))
+            required = rule.required(situation)
             required = (required | required >> SECOND_COPY) & kept
             if required:
                 kept = required

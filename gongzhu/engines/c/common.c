@@ -299,17 +299,64 @@ static int first_copy_bits(PyObject *answer, uint64_t *out)
     return rc;
 }
 
-int gz_rule_answer(PyObject *part, PyObject *situation, uint64_t *out)
+/* The exception set by a play rule (its code raised, or its answer is no card mask) becomes a
+ * gongzhu.errors.PluginError naming the rule, as PlayRule.refused makes it in the Python
+ * engines; a GongzhuError, or what is no Exception (a KeyboardInterrupt), stays as it is. */
+static void name_the_rule(PyObject *name)
+{
+    PyObject *type, *value, *traceback, *errors, *base = NULL, *named_type = NULL;
+    PyObject *where = NULL, *named = NULL;
+    PyErr_Fetch(&type, &value, &traceback);
+    PyErr_NormalizeException(&type, &value, &traceback);
+    if (value == NULL || !PyObject_TypeCheck(value, (PyTypeObject *)PyExc_Exception)) {
+        PyErr_Restore(type, value, traceback);
+        return;
+    }
+    if (traceback != NULL)
+        PyException_SetTraceback(value, traceback);
+    errors = PyImport_ImportModule("gongzhu.errors");
+    if (errors != NULL) {
+        base = PyObject_GetAttrString(errors, "GongzhuError");
+        named_type = PyObject_GetAttrString(errors, "PluginError");
+        Py_DECREF(errors);
+    }
+    if (base == NULL || named_type == NULL || PyObject_IsInstance(value, base) != 0) {
+        PyErr_Clear(); /* a failed import says less than the rule's own exception */
+        PyErr_Restore(type, value, traceback);
+        goto done;
+    }
+    where = PyUnicode_FromFormat("play rule %R", name);
+    if (where != NULL)
+        named = PyObject_CallFunctionObjArgs(named_type, Py_None, where, value, NULL);
+    if (named != NULL) {
+        PyException_SetCause(named, Py_NewRef(value)); /* steals the new reference */
+        PyErr_SetObject(named_type, named);
+    } /* else: the error of making it is set */
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(traceback);
+done:
+    Py_XDECREF(base);
+    Py_XDECREF(named_type);
+    Py_XDECREF(where);
+    Py_XDECREF(named);
+}
+
+int gz_rule_answer(const Rule *rule, PyObject *part, PyObject *situation, uint64_t *out)
 {
     PyObject *answer;
     int rc;
     Py_INCREF(part); /* held while its code runs */
     answer = PyObject_CallOneArg(part, situation);
     Py_DECREF(part);
-    if (answer == NULL)
+    if (answer == NULL) {
+        name_the_rule(rule->name);
         return -1;
+    }
     rc = first_copy_bits(answer, out);
     Py_DECREF(answer);
+    if (rc < 0)
+        name_the_rule(rule->name);
     return rc;
 }
 

@@ -123,6 +123,7 @@ typedef struct {
     uint64_t cards;   /* the cards it can refuse or require (first-copy bits) */
     PyObject *refuse; /* callables, or NULL */
     PyObject *require;
+    PyObject *name;   /* the rule's name (str), for the error of a rule that fails */
 } Rule;
 
 typedef struct {
@@ -246,7 +247,7 @@ PyObject *gz_situation(const Tables *t, int seat, Mask holding, const int *trick
 /* A rule's refuse or require answer for `situation`: the cards it names (first-copy bits:
  * (x | x >> 52) & ALL_CARDS, as the Python reference reads it) into *out; 0, or -1 with an
  * exception (the rule's own, or TypeError for an answer that is not an int). */
-int gz_rule_answer(PyObject *part, PyObject *situation, uint64_t *out);
+int gz_rule_answer(const Rule *rule, PyObject *part, PyObject *situation, uint64_t *out);
 PyObject *gz_trick_log(const int *leaders, const int *keys, const int *winners,
                        const int *takers, int ntricks);
 

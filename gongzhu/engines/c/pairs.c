@@ -248,7 +248,7 @@ static int apply_rules(Engine *e, Mask hand, uint16_t *keys, int *n, int why, Wh
         memcpy(kept, keys, (size_t)*n * sizeof keys[0]);
         nkept = *n;
         if (rule->refuse != NULL) {
-            rc = gz_rule_answer(rule->refuse, situation, &answer);
+            rc = gz_rule_answer(rule, rule->refuse, situation, &answer);
             if (rc == 0 && (answer &= allowed)) {
                 int m = 0;
                 for (i = 0; i < nkept; i++)
@@ -258,7 +258,7 @@ static int apply_rules(Engine *e, Mask hand, uint16_t *keys, int *n, int why, Wh
             }
         }
         if (rc == 0 && nkept && rule->require != NULL) {
-            rc = gz_rule_answer(rule->require, situation, &answer);
+            rc = gz_rule_answer(rule, rule->require, situation, &answer);
             if (rc == 0) {
                 int m = 0;
                 answer &= allowed;

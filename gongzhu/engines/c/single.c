@@ -77,12 +77,12 @@ static int ask_rule(Engine *e, const Rule *rule, uint64_t hand, uint64_t *kept)
     if (situation == NULL)
         return -1;
     if (rule->refuse != NULL) {
-        rc = gz_rule_answer(rule->refuse, situation, &answer);
+        rc = gz_rule_answer(rule, rule->refuse, situation, &answer);
         if (rc == 0)
             *kept &= ~answer;
     }
     if (rc == 0 && *kept && rule->require != NULL) {
-        rc = gz_rule_answer(rule->require, situation, &answer);
+        rc = gz_rule_answer(rule, rule->require, situation, &answer);
         if (rc == 0 && (answer & *kept))
             *kept &= answer;
     }

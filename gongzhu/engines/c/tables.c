@@ -14,6 +14,7 @@ static void tables_free(Tables *t)
     for (i = 0; i < t->nrules; i++) {
         Py_CLEAR(t->rules[i].refuse);
         Py_CLEAR(t->rules[i].require);
+        Py_CLEAR(t->rules[i].name);
     }
     Py_CLEAR(t->situation);
     PyMem_Free(t->held_start);
@@ -41,6 +42,7 @@ static int tables_traverse(Tables *t, visitproc visit, void *arg)
     for (i = 0; i < t->nrules; i++) {
         Py_VISIT(t->rules[i].refuse);
         Py_VISIT(t->rules[i].require);
+        Py_VISIT(t->rules[i].name);
     }
     Py_VISIT(t->situation);
     return 0;
@@ -241,8 +243,9 @@ static int tables_init(Tables *t, PyObject *args, PyObject *kwds)
     for (i = 0; i < PyTuple_GET_SIZE(rules); i++) {
         PyObject *r = PyTuple_GET_ITEM(rules, i), *part;
         Mask cards_mask;
-        if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 4) {
-            PyErr_SetString(PyExc_TypeError, "Tables: a rule is (when, cards, refuse, require)");
+        if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 5 || !PyUnicode_Check(PyTuple_GET_ITEM(r, 4))) {
+            PyErr_SetString(PyExc_TypeError,
+                            "Tables: a rule is (when, cards, refuse, require, name)");
             goto fail;
         }
         if (gz_small_int(PyTuple_GET_ITEM(r, 0), 0, 7, &value, "Tables: a rule's moments") < 0 ||
@@ -251,6 +254,8 @@ static int tables_init(Tables *t, PyObject *args, PyObject *kwds)
         t->rules[i].when = (int)value;
         t->rules[i].cards = (cards_mask.lo | cards_mask.hi) & ALL_CARDS;
         t->rules[i].refuse = t->rules[i].require = NULL;
+        t->rules[i].name = Py_NewRef(PyTuple_GET_ITEM(r, 4));
+        t->nrules = i + 1; /* held from here: freed with the others on failure */
         for (j = 2; j < 4; j++) {
             part = PyTuple_GET_ITEM(r, j);
             if (part == Py_None)
@@ -265,7 +270,6 @@ static int tables_init(Tables *t, PyObject *args, PyObject *kwds)
             else
                 t->rules[i].require = part;
         }
-        t->nrules = i + 1;
     }
     if (gz_small_int(PyTuple_GET_ITEM(moments, 0), 1, 7, &value, "Tables: moments") < 0)
         goto fail;

@@ -110,16 +110,16 @@ async def play_out(table: Table) -> None:
 
 def flood(url: str, outcome: dict[str, Any]) -> None:
     """Connect with a tiny receive buffer, never read, and send bad messages whose
-    refusals are 4 KB each, until the server drops the connection (or 6,000 of them)."""
+    refusals are 4 KB each, each its own (the same refusal waits once), until the server
+    drops the connection (or 6,000 of them)."""
     host, port = url.removeprefix("ws://").split("/")[0].split(":")
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
     sock.connect((host, int(port)))
-    bad = json.dumps({"type": "x" * 4000})
     try:
         with connect(url, sock=sock, max_queue=1, compression=None, open_timeout=10) as ws:
             for sent in range(6000):
-                ws.send(bad)
+                ws.send(json.dumps({"type": f"{sent:04}" + "x" * 4000}))
                 outcome["sent"] = sent + 1
     except (ConnectionClosed, OSError):
         outcome["dropped"] = True

@@ -161,7 +161,8 @@ def play_of_key(key: int) -> Play:
 
 
 def parse_action(text: str) -> Action:
-    """Read an action from its text form (``play QS``, ``show QS AH``, ``show -``).
+    """Read an action from its text form (``play QS``, ``show QS AH``, ``show -``: a show
+    of nothing says so, a bare ``show`` is refused).
 
     :raises InvalidCard: when the text is not an action.
     """
@@ -169,6 +170,8 @@ def parse_action(text: str) -> Action:
         raise InvalidCard(f"expected action text, got {type(text).__name__}: {text!r}")
     verb, _, rest = text.strip().partition(" ")
     rest = rest.strip()
+    if not rest and verb in _KINDS_BY_VERB:  # "show" alone: a client that lost its cards
+        raise InvalidCard(f"{verb} needs its cards, or - for none: {text!r}")
     cards = () if rest in ("", "-") else parse_cards(rest)
     if verb == "play":
         if not cards:

@@ -36,5 +36,8 @@ def test_bad_action_text() -> None:
         parse_action("throw QS")
     with pytest.raises(InvalidCard, match="needs a card"):
         parse_action("play -")
+    for verb in ("show", "first-show", "sell"):  # a show of nothing is "show -"
+        with pytest.raises(InvalidCard, match=f"^{verb} needs its cards, or - for none"):
+            parse_action(f" {verb} ")
     with pytest.raises(InvalidCard):
         parse_action("play QX")

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -147,6 +148,38 @@ def test_serve_prints_the_links_serves_them_and_stops_on_ctrl_c(data_folder: Pat
             raise
     assert process.returncode == 130, err  # interrupted (docs/cli.rst), cleanly
     assert "Traceback" not in err and err.strip() == "gongzhu: interrupted"
+
+
+@pytest.mark.parametrize("signals", [(signal.SIGINT, signal.SIGINT), (signal.SIGTERM,)])
+def test_a_second_ctrl_c_or_a_sigterm_stops_the_server_in_one_line(
+    data_folder: Path, signals: tuple[int, ...]
+) -> None:
+    """A second Ctrl-C cuts the shutdown short (uvicorn logged the cancelled lifespan's
+    traceback); a SIGTERM stops it as a command is stopped (status 143)."""
+    command = ["serve", "--port", "0", "--seats", "human,search,search,search"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gongzhu", *command],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        for line in process.stdout:  # up to the links: the server serves
+            if line.strip().startswith("seat 0:"):
+                break
+        time.sleep(2)  # its worker pool has started (the bots think there)
+        for signum in signals:
+            process.send_signal(signum)
+            time.sleep(0.1)
+        _out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:  # pragma: no cover
+            process.kill()
+    expected = (
+        (130, "gongzhu: interrupted\n") if len(signals) == 2 else (143, "gongzhu: terminated\n")
+    )
+    assert (process.returncode, err) == expected
 
 
 # A Ctrl-C that lands while the server starts, inside a garbage collector's callback:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import logging
 import signal
 import socket
 import threading
@@ -159,11 +160,20 @@ def _interrupt_stops(server: uvicorn.Server) -> Iterator[list[int]]:
         received.append(signum)
         server.should_exit = True
 
+    def forced(record: logging.LogRecord) -> bool:
+        """A second Ctrl-C cuts the shutdown short, and uvicorn logs the cancelled
+        lifespan's traceback: the command's one line says it was interrupted."""
+        said = record.getMessage().rstrip()
+        return not (received and said.startswith("Traceback") and said.endswith("CancelledError"))
+
+    log = logging.getLogger("uvicorn.error")
+    log.addFilter(forced)
     previous = signal.signal(signal.SIGINT, stop)
     try:
         yield received
     finally:
         signal.signal(signal.SIGINT, previous)
+        log.removeFilter(forced)
 
 
 class ServerThread:

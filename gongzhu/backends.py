@@ -23,6 +23,7 @@ import importlib.util
 import os
 import signal
 import socket
+import sys
 import threading
 from collections.abc import Callable, Generator, Sequence
 from typing import Any, Final, TypeVar
@@ -133,8 +134,8 @@ def _start_worker(  # pragma: no cover - runs in worker processes
     _WORK = (function, tasks)
     unblock = getattr(signal, "pthread_sigmask", None)
     if unblock is not None:  # started with SIGINT blocked (_interrupts_held): ignore it
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # instead, as must what it starts
-        unblock(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # instead, as must what it starts;
+        unblock(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})  # SIGTERM ends it
     if initializer is not None:
         initializer()
 
@@ -148,12 +149,17 @@ def _run_range(bounds: tuple[int, int]) -> list[Any]:  # pragma: no cover - in w
 
 @contextlib.contextmanager
 def _interrupts_held() -> Generator[None, None, None]:
-    """Block SIGINT while inside (POSIX): processes started here inherit the blocked signal.
+    """Block SIGINT and SIGTERM while inside (POSIX): the processes and threads started
+    here inherit the blocked signals.
 
     A terminal's Ctrl-C goes to every process of its group: the pool's
     workers, even one still starting, must leave it to the process that
-    runs the pool, which stops them.  A Ctrl-C that arrives while inside is
-    held, not lost: it is delivered here on the way out.
+    runs the pool, which stops them.  The pool's own threads keep both
+    blocked for life, so both reach the main thread, which may be waiting for
+    a result that dead workers will never send (``timeout`` signals the whole
+    group): a signal taken by another thread would not wake it.  A signal
+    that arrives while inside is held, not lost: it is delivered here on the
+    way out.
     """
     block = getattr(signal, "pthread_sigmask", None)  # POSIX (Windows has no signal mask)
     if block is None or threading.current_thread() is not threading.main_thread():
@@ -161,8 +167,16 @@ def _interrupts_held() -> Generator[None, None, None]:
         return
     from multiprocessing import resource_tracker
 
-    resource_tracker.ensure_running()  # starting it later would unblock SIGINT here
-    previous = block(signal.SIG_BLOCK, {signal.SIGINT})
+    # started now: later would unblock SIGINT here; and told (by a -W option, which it is
+    # started with) to clean up after a run ended at once (gongzhu.cli.interrupts, a
+    # SIGTERM) without warning of the pool's semaphores it cleans
+    flags = sys.warnoptions[:]
+    sys.warnoptions.append("ignore::UserWarning:multiprocessing.resource_tracker")
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions[:] = flags
+    previous = block(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         yield
     finally:

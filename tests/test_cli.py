@@ -357,7 +357,11 @@ def test_a_sigterm_stops_a_run_and_leaves_the_out_file_as_it_was(
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
-    assert (process.returncode, err, out) == (143, "gongzhu: terminated\n", "")
+    assert (process.returncode, out) == (143, "")
+    if to_group:  # a worker being started just then may still say it lost its parent
+        assert err.startswith("gongzhu: terminated\n"), err
+    else:
+        assert err == "gongzhu: terminated\n"
     assert [p.name for p in tmp_path.iterdir()] == ["run.jsonl"]
     assert out_file.read_text(encoding="utf-8") == "kept\n"
 

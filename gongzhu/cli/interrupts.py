@@ -9,12 +9,18 @@ keeps the whole records written, status 130); a SIGTERM (``timeout``,
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
-from typing import IO
+from typing import IO, Any, NoReturn
 
-__all__ = ["Terminated", "interrupted_line", "sigterm_stops"]
+__all__ = ["TEMPORARY", "Terminated", "interrupted_line", "sigterm_stops"]
+
+TEMPORARY: set[str] = set()
+"""The temporary files the command is writing (``simulate --out``'s ``.part``): removed
+when a SIGTERM ends the process at once."""
 
 
 def interrupted_line(stream: IO[str] | None, after: str = "") -> str:
@@ -35,12 +41,20 @@ class Terminated(BaseException):
 def sigterm_stops() -> Iterator[None]:
     """While inside, a SIGTERM (``timeout``, ``kill``) raises :class:`Terminated`, so the
     command stops as on an error: the workers are stopped and an ``--out`` file is left as
-    it was, with no temporary file behind (a Ctrl-C keeps what finished instead)."""
+    it was, with no temporary file behind (a Ctrl-C keeps what finished instead).
+
+    Where a pool of worker processes was made, the process ends at once instead
+    (:func:`_end_now`): a worker that the same SIGTERM killed (``timeout`` signals
+    the whole group) may hold a lock of the pool's, which stopping the pool in
+    order would wait for, for ever."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def stop(_signum: int, _frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one is enough: cleaning up goes on
+        if "multiprocessing.pool" in sys.modules:  # a pool of workers, maybe dead already
+            _end_now(sys.modules["multiprocessing"].active_children())
         raise Terminated
 
     previous = signal.signal(signal.SIGTERM, stop)
@@ -48,3 +62,16 @@ def sigterm_stops() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _end_now(workers: list[Any]) -> NoReturn:
+    """Remove the temporary files, say so in one line, kill the workers, and exit 143."""
+    for path in list(TEMPORARY):
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+    with contextlib.suppress(OSError):
+        os.write(2, b"gongzhu: terminated\n")
+    for worker in workers:
+        with contextlib.suppress(OSError, ValueError):
+            worker.kill()
+    os._exit(143)

@@ -18,6 +18,7 @@ from ..errors import InvalidRecord
 from ..match import MATCH_FORMAT
 from ..record import replay, replay_match, scan_record_lines
 from ..terminal import plural, print_deal, print_sheet
+from .interrupts import TEMPORARY
 from .parser import UsageError
 
 __all__ = ["OutError", "Records", "read_lines", "run_check"]
@@ -275,6 +276,7 @@ class Records:
             if target.exists() and not os.access(target, os.W_OK):
                 raise PermissionError(13, "Permission denied")
             fd, self.temp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".part")
+            TEMPORARY.add(self.temp)
             self.file = os.fdopen(fd, "w", encoding="utf-8")
             if target.exists():
                 mode = target.stat().st_mode & 0o7777
@@ -310,6 +312,7 @@ class Records:
                 self.file.flush()
             if self.temp is not None:
                 os.replace(self.temp, self._target)
+                TEMPORARY.discard(self.temp)
                 self.temp = None
         except OSError as exc:
             self.discard()
@@ -323,4 +326,5 @@ class Records:
         if self.temp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(self.temp)
+            TEMPORARY.discard(self.temp)
             self.temp = None

@@ -61,6 +61,12 @@ def record_file(tmp_path: Path) -> Path:
 # -- closed descriptors and a full disk ---------------------------------------------------------
 
 
+@pytest.mark.parametrize("command", ["--help", "--version", "bogus", "demo --bogus"])
+def test_help_or_a_usage_error_with_both_outputs_closed_is_status_2(command: str) -> None:
+    result = shell(command + " >&- 2>&-")
+    assert result.returncode == 2, result
+
+
 @pytest.mark.parametrize(
     "command", ["demo --seed 1", "score {file}", "variants", "--version", "demo --help"]
 )

@@ -100,7 +100,9 @@ class _Parser(argparse.ArgumentParser):
                 file.write(message)
             return
         if file is None and sys.stdout is None:  # help or version, standard output closed
-            self.exit(2, "gongzhu: standard output is closed\n")
+            if sys.stderr is not None:  # (both closed: a usage error comes here too)
+                sys.stderr.write("gongzhu: standard output is closed\n")
+            raise SystemExit(2)
         super()._print_message(message, file)
 
     def parse_args(  # type: ignore[override]

@@ -554,7 +554,11 @@ def _broken_document(text: str, error: json.JSONDecodeError) -> RecordEntry | No
     wrong = error.lineno - 1
     if wrong <= first or _is_value(lines[first]) or _is_value(lines[wrong]):
         return None
-    reason = f"line {error.lineno} is not JSON: {error.msg} (column {error.colno})"
+    if error.pos >= len(text.rstrip(_JSON_SPACE)):  # cut short: named by its last line
+        last = max(i for i, line in enumerate(lines) if line.strip(_JSON_SPACE)) + 1
+        reason = f"line {last}: the JSON document ends before it is complete ({error.msg})"
+    else:
+        reason = f"line {error.lineno} is not JSON: {error.msg} (column {error.colno})"
     return RecordEntry(0, first + 1, None, InvalidRecord(reason, hand=0))
 
 

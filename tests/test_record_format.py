@@ -272,9 +272,11 @@ def test_a_document_over_several_lines_with_a_syntax_error_is_one_refused_entry(
     records = json.dumps([{"a": 1}, {"b": [2, 3]}], indent=1).split("\n")  # 11 lines
     typo = [*records[:5], records[5] + ",", *records[6:]]  # '  "b": [,' on line 6
     junk = [*records, "oops"]  # something after the document
+    cut = [*records[:7], ""]  # a file cut short, after its line 7 and a line break
     for lines, at in (
         (typo, "line 6 is not JSON: Expecting value (column 9)"),
         (junk, "line 12 is not JSON: Extra data (column 1)"),
+        (cut, "line 7: the JSON document ends before it is complete (Expecting value)"),
     ):
         for scan in (scan_records("\n".join(lines)), scan_record_lines(lines)):
             (entry,) = scan

@@ -132,13 +132,13 @@ def compile_rules(
     first_copies = sum(c.bit for c in showable)
     normalise = first_result_chain(hook.gongzhu_normalise)
     normalise_raw = first_result_of(hook.gongzhu_normalise, "raw", options=options)
-    normaliser = hook_implementations(hook.gongzhu_normalise)[0][0]  # asked first
 
     def normalised(raw: tuple[int, ...]) -> tuple[int, ...]:
         final = tuple(normalise_raw(raw))
         if len(final) != SEATS:  # a plug-in's answer that every score sheet would misread
             wrong = ValueError(f"it gave {final!r} for the raw scores {raw!r}, not four scores")
-            raise PluginError(normaliser, "gongzhu_normalise", wrong)
+            answering = first_answering(hook.gongzhu_normalise, {"raw": raw, "options": options})
+            raise PluginError(answering, "gongzhu_normalise", wrong)
         return final
 
     note = f"{names[0]}: {variants[0].normalisation or 'raw scores'}"
@@ -262,6 +262,19 @@ def hook_implementations(caller: Any) -> list[tuple[str, Callable[..., Any], tup
         for impl in reversed(caller.get_hookimpls())
         if not (impl.hookwrapper or impl.wrapper)
     ]
+
+
+def first_answering(caller: Any, arguments: Mapping[str, Any]) -> str | None:
+    """The plug-in whose implementation gives a first-result hook's answer to
+    ``arguments``: each is asked in turn, as pluggy asks them, until one answers (or
+    raises); for naming a plug-in whose answer is wrong, off the hot path."""
+    for name, function, names in hook_implementations(caller):
+        try:
+            if function(*(arguments[argument] for argument in names)) is not None:
+                return name
+        except Exception:
+            return name
+    return None
 
 
 def _has_wrappers(caller: Any) -> bool:

@@ -30,10 +30,9 @@ from .errors import (
     InvalidHoldings,
     InvalidSeat,
     NotAnAction,
-    PluginError,
     times,
 )
-from .masks import ALL_CARDS, SECOND_COPY, add_copies, cards_of_mask, subtract_copies
+from .masks import ALL_CARDS, add_copies, cards_of_mask, subtract_copies
 from .play import (
     ENGINE_PHASES,
     ILLEGAL,
@@ -113,10 +112,6 @@ class HandState:
             lead = rules.opening_lead(deal)
             leader = lead.seat
             self._forced_lead = 0 if lead.card is None else lead.card.bit
-            held = holdings[leader] | holdings[leader] >> SECOND_COPY
-            if self._forced_lead & ~held:  # a lead the engines would not force
-                wrong = ValueError(f"seat {leader} must lead {lead.card}, which it does not hold")
-                raise PluginError(None, "gongzhu_opening_lead", wrong)
         else:
             self._forced_lead = 0
         self.leader: int = leader

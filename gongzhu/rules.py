@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import traceback
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from types import CodeType, ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -30,8 +30,8 @@ from .compile import (
     CompiledRules,
     compile_rules,
     each_answer,
+    first_answering,
     first_result_of,
-    hook_implementations,
 )
 from .deal import SEATS, Deal
 from .discovery import DEFAULT_BASE, ENTRY_POINT_GROUP, installed, load_plugin, plugin_names
@@ -131,7 +131,12 @@ def _described(plugin: object, name: str | None = None) -> VariantInfo:
     scratch = pluggy.PluginManager(PROJECT)
     scratch.add_hookspecs(hookspecs)
     _register(scratch, plugin, name)
-    infos = scratch.hook.gongzhu_variant_info()
+    try:
+        infos = scratch.hook.gongzhu_variant_info()
+    except GongzhuError:
+        raise
+    except Exception as exc:
+        raise PluginError(name, "gongzhu_variant_info", exc) from exc
     if len(infos) != 1 or not isinstance(infos[0], VariantInfo):
         raise InvalidPlugin(
             f"plug-in {plugin if name is None else name!r} does not describe itself: it must "
@@ -279,11 +284,8 @@ class Rules:
             self._build(pm, options)
         except GongzhuError:
             raise
-        except Exception as exc:
-            culprit = _failing_hook(pm, exc)
-            if culprit is None:  # not in a plug-in's hook: a bug of gongzhu's own
-                raise
-            raise PluginError(*culprit, exc) from exc
+        except Exception as exc:  # a plug-in's hook that raised is named (_failure)
+            raise self._failure(exc) from exc
 
     def _build(self, pm: pluggy.PluginManager, options: Mapping[str, Any] | None) -> None:
         """The options, then every build-time hook's answer (:meth:`_compile`), checked."""
@@ -470,15 +472,27 @@ class Rules:
     def opening_lead(self, deal: Deal) -> OpeningLead:
         """Who leads the first trick of ``deal`` (asks :func:`~.hookspecs.gongzhu_opening_lead`).
 
-        :raises PluginError: the plug-in's answer is no :class:`OpeningLead` of a seat 0-3,
-            or its code raised.
+        :raises PluginError: the plug-in's answer is no :class:`OpeningLead` of a seat 0-3
+            (who holds the card it must lead), or its code raised.
         """
-        lead: OpeningLead = self._asked(
-            self._hook.gongzhu_opening_lead,
-            lambda: self._lead_of(deal),
-            lambda lead: isinstance(lead, OpeningLead) and _is_seat(lead.seat),
-            "an OpeningLead of a seat 0-3",
-        )
+        try:
+            lead = self._lead_of(deal)
+        except GongzhuError:
+            raise
+        except Exception as exc:
+            raise self._failure(exc) from exc
+        if not (
+            isinstance(lead, OpeningLead)
+            and _is_seat(lead.seat)
+            and (lead.card is None or lead.card in deal.holding(lead.seat))
+        ):
+            raise self._misanswered(
+                self._hook.gongzhu_opening_lead,
+                lead,
+                "an OpeningLead of a seat 0-3 that holds the card it must lead",
+                deal=deal,
+                options=self.options,
+            )
         return lead
 
     def next_leader(self, hand: HandState) -> int | None:
@@ -487,33 +501,33 @@ class Rules:
         :raises PluginError: the plug-in's answer is no seat 0-3 nor ``None``, or its code
             raised.
         """
-        seat: int | None = self._asked(
-            self._hook.gongzhu_next_leader,
-            lambda: self._hook.gongzhu_next_leader(hand=hand, options=self.options),
-            lambda seat: seat is None or _is_seat(seat),
-            "a seat 0-3 or None",
-        )
-        return seat
-
-    def _asked(
-        self, caller: Any, ask: Callable[[], Any], fits: Callable[[Any], bool], wanted: str
-    ) -> Any:
-        """``ask()``'s answer to the hook ``caller``, where ``fits`` it; a plug-in's code that
-        raises, or an answer that does not fit, is a :class:`PluginError` naming it."""
+        caller = self._hook.gongzhu_next_leader
         try:
-            answer = ask()
+            seat: int | None = caller(hand=hand, options=self.options)
         except GongzhuError:
             raise
         except Exception as exc:
-            culprit = _failing_hook(self._pm, exc)
-            if culprit is None:
-                raise
-            raise PluginError(*culprit, exc) from exc
-        if not fits(answer):
-            answering = hook_implementations(caller)[0][0]  # asked first: a variant's
-            wrong = TypeError(f"it answered {answer!r}, not {wanted}")
-            raise PluginError(answering, caller.name, wrong)
-        return answer
+            raise self._failure(exc) from exc
+        if seat is not None and not _is_seat(seat):
+            raise self._misanswered(
+                caller, seat, "a seat 0-3 or None", hand=hand, options=self.options
+            )
+        return seat
+
+    def _failure(self, exc: Exception) -> Exception:
+        """``exc`` as a :class:`PluginError` naming the plug-in's hook it came through;
+        itself where it came through none (a bug of gongzhu's own)."""
+        culprit = _failing_hook(self._pm, exc)
+        return exc if culprit is None else PluginError(*culprit, exc)
+
+    def _misanswered(
+        self, caller: Any, answer: object, wanted: str, **arguments: Any
+    ) -> PluginError:
+        """The :class:`PluginError` of ``answer`` to the hook ``caller``, which is not
+        ``wanted``, naming the plug-in that gave it (the hook is asked again, with
+        ``arguments``, one implementation at a time)."""
+        wrong = TypeError(f"it answered {answer!r}, not {wanted}")
+        return PluginError(first_answering(caller, arguments), caller.name, wrong)
 
     def normalise(self, raw: Sequence[int]) -> tuple[int, ...]:
         """The ruleset's hand-result normalisation alone (39baobao: zero-sum, rounded, ×12).
@@ -551,13 +565,22 @@ class Rules:
         :raises PluginError: the plug-in's answer is not seats 0-3, or its code raised.
         """
         caller = self._hook.gongzhu_match_losers
-        losers: tuple[int, ...] = self._asked(
-            caller,
-            lambda: tuple(caller(totals=tuple(totals), options=self.options)),
-            lambda losers: all(_is_seat(seat) for seat in losers),
-            "seats 0-3",
-        )
-        return losers
+        totals = tuple(totals)
+        try:
+            losers = caller(totals=totals, options=self.options)
+        except GongzhuError:
+            raise
+        except Exception as exc:
+            raise self._failure(exc) from exc
+        if not (
+            isinstance(losers, Sequence)
+            and not isinstance(losers, str)
+            and all(_is_seat(seat) for seat in losers)
+        ):
+            raise self._misanswered(
+                caller, losers, "seats 0-3", totals=totals, options=self.options
+            )
+        return tuple(losers)
 
     # -- playing and scoring -----------------------------------------------------------
 

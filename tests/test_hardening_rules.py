@@ -387,10 +387,19 @@ def _answering(hook: str, answer: Any) -> object:
 @pytest.mark.parametrize(
     ("hook", "answer", "wanted"),
     [
-        ("gongzhu_opening_lead", 2, "an OpeningLead of a seat 0-3"),
-        ("gongzhu_opening_lead", OpeningLead(7), "an OpeningLead of a seat 0-3"),
+        (
+            "gongzhu_opening_lead",
+            2,
+            "an OpeningLead of a seat 0-3 that holds the card it must lead",
+        ),
+        (
+            "gongzhu_opening_lead",
+            OpeningLead(7),
+            "an OpeningLead of a seat 0-3 that holds the card it must lead",
+        ),
         ("gongzhu_next_leader", 9, "a seat 0-3 or None"),
         ("gongzhu_match_losers", [5], "seats 0-3"),
+        ("gongzhu_match_losers", 2, "seats 0-3"),
     ],
 )
 def test_a_phase_hook_answer_that_does_not_fit_names_the_plugin(
@@ -412,8 +421,28 @@ def test_an_opening_lead_of_a_card_the_seat_does_not_hold_is_refused() -> None:
     deal = load_rules().new_hand(seed=1).deal
     missing = next(card for card in deal.order if card not in deal.holding(0))
     rules = Rules.from_plugins(_answering("gongzhu_opening_lead", OpeningLead(0, missing)))
-    with pytest.raises(PluginError, match=f"seat 0 must lead {missing}, which it does not hold"):
+    with pytest.raises(PluginError, match=r"that holds the card it must lead$"):
         rules.new_hand(seed=1)
+    with pytest.raises(PluginError, match=r"that holds the card it must lead$"):
+        rules.opening_lead(deal)  # as simulate's hands and the bots' samples ask it
+
+
+def test_a_wrong_answer_names_the_plugin_that_gave_it_not_one_that_passed() -> None:
+    def passes(deal: Any) -> None:
+        return None
+
+    wrong = _answering("gongzhu_opening_lead", OpeningLead(7))
+    rules = Rules.from_plugins(wrong, _plugin("passes", gongzhu_opening_lead=passes))
+    with pytest.raises(PluginError, match=r"^the plug-in 'answers' failed in gongzhu_opening_lead"):
+        rules.new_hand(seed=1)
+
+
+def test_a_variant_info_that_raises_is_named() -> None:
+    def broken() -> VariantInfo:
+        raise RuntimeError("boom")
+
+    with pytest.raises(PluginError, match="failed in gongzhu_variant_info: RuntimeError: boom"):
+        Rules.from_plugins(("broken", _plugin("broken", gongzhu_variant_info=broken)))
 
 
 @pytest.mark.parametrize("decks", [(), ("two-deck",)])

@@ -111,15 +111,24 @@ _LAZY: dict[str, str] = {
     "ScoreSheet": "scoring",
 }
 
+_SUBMODULES: frozenset[str] = frozenset(
+    {
+        "actions", "bulk", "cards", "compile", "deal", "defaults", "discovery", "engines",
+        "hand", "hookspecs", "masks", "match", "play", "plugin", "record", "registry",
+        "rules", "scoring", "showphase", "view",
+    }
+)  # fmt: skip
+"""The submodules ``import gongzhu`` loaded before its names were lazy: attributes on first
+use (``gongzhu.cards``), as they were; the others (``gongzhu.web``...) are imported."""
+
 if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all attribute
 
     def __getattr__(name: str) -> Any:
-        from importlib import import_module, util
+        from importlib import import_module
 
         module_name = _LAZY.get(name)
         if module_name is None:
-            # a submodule not imported yet (gongzhu.cards, as ``import gongzhu`` once gave)
-            if name.startswith("_") or util.find_spec(f"{__name__}.{name}") is None:
+            if name not in _SUBMODULES:
                 raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
             module_name = name
         module = import_module(f"{__name__}.{module_name}")

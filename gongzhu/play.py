@@ -38,7 +38,7 @@ import attrs
 
 from .actions import Action, Play, play_of_key
 from .cards import Card, Suit
-from .errors import GongzhuError, IncompatibleVariants, PluginError
+from .errors import GongzhuError, IncompatibleVariants, InvalidPlugin, PluginError
 from .masks import ALL_CARDS, SECOND_COPY, SUIT_MASKS, CardMask, suits_of
 from .plugin import DiscardRule, ShownCardLock
 from .view import Phase
@@ -378,10 +378,10 @@ def _first_copies(mask: CardMask) -> CardMask:
     """A rule's ``cards``: a card mask read as the cards it names (either copy)."""
     if not isinstance(mask, int) or isinstance(mask, (bool, enum.Enum)) or mask < 0:
         hint = " (a suit's cards: Suit.SPADES.mask)" if isinstance(mask, enum.Enum) else ""
-        raise IncompatibleVariants(f"PlayRule.cards must be a card mask{hint}, not {mask!r}")
+        raise InvalidPlugin(f"PlayRule.cards must be a card mask{hint}, not {mask!r}")
     cards = (mask | mask >> SECOND_COPY) & ALL_CARDS
     if not cards:
-        raise IncompatibleVariants("PlayRule.cards names no card: the rule would never be asked")
+        raise InvalidPlugin("PlayRule.cards names no card: the rule would never be asked")
     return cards
 
 
@@ -427,14 +427,14 @@ class PlayRule:
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
-            raise IncompatibleVariants(f"a PlayRule needs a name, not {self.name!r}")
+            raise InvalidPlugin(f"a PlayRule needs a name, not {self.name!r}")
         if self.refuse is None and self.require is None:
-            raise IncompatibleVariants(f"play rule {self.name!r} neither refuses nor requires")
+            raise InvalidPlugin(f"play rule {self.name!r} neither refuses nor requires")
         for part in (self.refuse, self.require):
             if part is not None and not callable(part):
-                raise IncompatibleVariants(f"play rule {self.name!r}: {part!r} is not callable")
+                raise InvalidPlugin(f"play rule {self.name!r}: {part!r} is not callable")
         if not isinstance(self.when, PlayMoment) or not self.when:
-            raise IncompatibleVariants(
+            raise InvalidPlugin(
                 f"play rule {self.name!r}: when must be PlayMoment values, not {self.when!r}"
             )
 

@@ -225,6 +225,13 @@ class Options(Mapping[str, Any]):
             known = ", ".join(self._values) or "none"
             raise KeyError(f"{name!r} is no option of this ruleset (options: {known})") from None
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._values
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """The option's value, or ``default`` where the ruleset has no such option."""
+        return self._values.get(name, default)
+
     def __getattr__(self, name: str) -> Any:
         try:
             return self._values[name]

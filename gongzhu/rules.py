@@ -92,11 +92,11 @@ def _is_seat(seat: object) -> bool:
     return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < SEATS
 
 
-def _failing_hook(pm: pluggy.PluginManager, exc: BaseException) -> tuple[str, str] | None:
+def _failing_hook(pm: pluggy.PluginManager, exc: BaseException) -> tuple[str | None, str] | None:
     """The plug-in and the hook whose implementation ``exc`` came through (the innermost),
     or ``None`` where it came through none of a variant's (the core's own registrations
     are gongzhu's)."""
-    where: dict[CodeType, tuple[str, str]] = {}
+    where: dict[CodeType, set[tuple[str, str]]] = {}
     for name, plugin in pm.list_name_plugin():
         if name in (defaults.NAME, engines.NAME):
             continue
@@ -105,10 +105,12 @@ def _failing_hook(pm: pluggy.PluginManager, exc: BaseException) -> tuple[str, st
                 function = getattr(impl.function, "__func__", impl.function)
                 code = getattr(function, "__code__", None)
                 if impl.plugin is plugin and code is not None:
-                    where[code] = (name, caller.name)
+                    where.setdefault(code, set()).add((name, caller.name))
     found = None
     for frame, _line in traceback.walk_tb(exc.__traceback__):
-        found = where.get(frame.f_code, found)
+        seen = where.get(frame.f_code)
+        if seen is not None:  # code two plug-ins share names neither (but the hook)
+            found = next(iter(seen)) if len(seen) == 1 else (None, next(iter(seen))[1])
     return found
 
 

@@ -479,3 +479,27 @@ def test_a_play_rule_that_fails_is_named_alike_by_every_engine(
     assert len(rules.engines) == 2 and messages == {
         f"a plug-in failed in play rule 'fails': {said}"
     }
+
+
+def test_a_hook_whose_code_two_plugins_share_names_neither() -> None:
+    class Shared:
+        def __init__(self, name: str, fails: bool) -> None:
+            self.name, self.fails = name, fails
+
+        @hookimpl
+        def gongzhu_variant_info(self) -> VariantInfo:
+            return VariantInfo(name=self.name, title=self.name)
+
+        @hookimpl
+        def gongzhu_heart_values(self) -> None:
+            if self.fails:
+                raise RuntimeError("boom")
+
+    with pytest.raises(PluginError) as failed:
+        Rules.from_plugins(Shared("p1", fails=True), Shared("p2", fails=False))
+    assert (failed.value.plugin, failed.value.where) == (None, "gongzhu_heart_values")
+
+
+def test_only_the_submodules_import_gongzhu_used_to_load_are_attributes_on_first_use() -> None:
+    assert not hasattr(gongzhu, "no_such_module")
+    assert gongzhu.cards.Card is gongzhu.Card

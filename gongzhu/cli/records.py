@@ -73,7 +73,10 @@ def read_lines(path: str, stdin: IO[str] | None) -> Iterator[str]:
 def _written_here(stream: BinaryIO) -> bool:
     """Whether ``stream`` is a file this process writes to (``score F >> F``): reading it
     would read back what the command writes, without end."""
-    mine = os.fstat(stream.fileno())
+    try:
+        mine = os.fstat(stream.fileno())
+    except (OSError, ValueError):  # no file behind it (a stream in memory)
+        return False
     return stat.S_ISREG(mine.st_mode) and any(
         _open_as(mine, out) for out in (sys.stdout, sys.stderr)
     )

@@ -344,5 +344,9 @@ def run_pipeline(
         except GongzhuError:
             raise
         except Exception as exc:  # a plug-in's stage that fails is named, not gongzhu
+            from .stages import core_stages  # (a core stage's failure is gongzhu's own)
+
+            if any(stage.run is core.run for core in core_stages()):
+                raise
             raise PluginError(None, f"score stage {stage.name!r}", exc) from exc
     return ctx

@@ -163,8 +163,10 @@ def _interrupt_stops(server: uvicorn.Server) -> Iterator[list[int]]:
     def forced(record: logging.LogRecord) -> bool:
         """A second Ctrl-C cuts the shutdown short, and uvicorn logs the cancelled
         lifespan's traceback: the command's one line says it was interrupted."""
+        if not received:
+            return True
         said = record.getMessage().rstrip()
-        return not (received and said.startswith("Traceback") and said.endswith("CancelledError"))
+        return not (said.startswith("Traceback") and said.endswith("CancelledError"))
 
     log = logging.getLogger("uvicorn.error")
     log.addFilter(forced)

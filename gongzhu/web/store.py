@@ -346,10 +346,13 @@ class Store:
         """Mark ``table`` joined: its ``updated`` time, written now, is past its ``created``
         one (which a table nobody joined and that took no step keeps), so that a restart
         rebuilds it as joined (:attr:`StoredTable.joined`)."""
-        self._db.execute(
-            "UPDATE tables SET updated = ? WHERE id = ?",
-            (max(table.updated, math.nextafter(table.created, math.inf)), table.id),
-        )
+        try:
+            self._db.execute(
+                "UPDATE tables SET updated = ? WHERE id = ?",
+                (max(table.updated, math.nextafter(table.created, math.inf)), table.id),
+            )
+        except sqlite3.Error as exc:  # a full disk, a file gone read-only...
+            raise StoreError(f"cannot write that table {table.id} was joined: {exc}") from None
 
     def close_table(self, table: Table) -> None:
         """Mark ``table`` closed: it is not rebuilt again; its records stay, and the

@@ -115,7 +115,7 @@ class PluginLoadError(GongzhuError):
         self.name = name
         self.origin = origin
         self.cause = cause
-        said = " ".join(line.strip() for line in str(cause).splitlines() if line.strip())
+        said = one_line(str(cause))
         super().__init__(  # one line, whatever the cause says (its text is in ``cause``)
             f"the plug-in {name!r} (installed by {origin}) cannot be loaded: "
             f"{type(cause).__name__}: {said}"
@@ -168,7 +168,7 @@ class PluginError(GongzhuError):
         self.plugin = plugin
         self.where = where
         self.cause = cause
-        said = " ".join(line.strip() for line in str(cause).splitlines() if line.strip())
+        said = one_line(str(cause))
         who = "a plug-in" if plugin is None else f"the plug-in {plugin!r}"
         super().__init__(f"{who} failed in {where}: {type(cause).__name__}: {said}")
 
@@ -217,6 +217,12 @@ class InvalidRecord(GongzhuError, ValueError):
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle with the reason, the hand and the index (for multiprocessing)."""
         return (functools.partial(type(self), hand=self.hand, index=self.index), (self.reason,))
+
+
+def one_line(text: str) -> str:
+    """``text`` in one line: its lines, stripped, joined by spaces (a plug-in's message
+    may say more than one)."""
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 def times(count: int) -> str:

@@ -26,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING
 
-from ..errors import GongzhuError
+from ..errors import GongzhuError, one_line
 from .interrupts import Terminated, interrupted_line, sigterm_stops
 
 # The commands' modules (and through them the rules, the bots...) are imported by main,
@@ -225,7 +225,7 @@ def _failed(message: str, status: int, err: IO[str]) -> int:
     """Print ``message`` as one line (a plug-in's error may say more) and return ``status``."""
     _settle_stdout()
     fresh = "\n" if message.startswith("\n") else ""  # after ^C on a terminal
-    print(fresh + " ".join(line.strip() for line in message.splitlines() if line.strip()), file=err)
+    print(fresh + one_line(message), file=err)
     return status
 
 

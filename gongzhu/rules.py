@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import traceback
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import CodeType, ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -282,12 +282,7 @@ class Rules:
         self.names: tuple[str, ...] = tuple(info.name for info in infos)
         """The loaded plug-ins' names, base first, then modifiers in the order given."""
 
-        try:
-            self._build(pm, options)
-        except GongzhuError:
-            raise
-        except Exception as exc:  # a plug-in's hook that raised is named (_failure)
-            raise self._failure(exc) from exc
+        self._ask(self._build, pm, options)
 
     def _build(self, pm: pluggy.PluginManager, options: Mapping[str, Any] | None) -> None:
         """The options, then every build-time hook's answer (:meth:`_compile`), checked."""
@@ -477,12 +472,7 @@ class Rules:
         :raises PluginError: the plug-in's answer is no :class:`OpeningLead` of a seat 0-3
             (who holds the card it must lead), or its code raised.
         """
-        try:
-            lead = self._lead_of(deal)
-        except GongzhuError:
-            raise
-        except Exception as exc:
-            raise self._failure(exc) from exc
+        lead = self._ask(self._lead_of, deal)
         if not (
             isinstance(lead, OpeningLead)
             and _is_seat(lead.seat)
@@ -504,17 +494,22 @@ class Rules:
             raised.
         """
         caller = self._hook.gongzhu_next_leader
-        try:
-            seat: int | None = caller(hand=hand, options=self.options)
-        except GongzhuError:
-            raise
-        except Exception as exc:
-            raise self._failure(exc) from exc
+        seat: int | None = self._ask(caller, hand=hand, options=self.options)
         if seat is not None and not _is_seat(seat):
             raise self._misanswered(
                 caller, seat, "a seat 0-3 or None", hand=hand, options=self.options
             )
         return seat
+
+    def _ask(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``function(*args, **kwargs)``: a hook, its compiled form, or the build that asks
+        them; a plug-in's code that raises there is a :class:`PluginError` naming it."""
+        try:
+            return function(*args, **kwargs)
+        except GongzhuError:
+            raise
+        except Exception as exc:
+            raise self._failure(exc) from exc
 
     def _failure(self, exc: Exception) -> Exception:
         """``exc`` as a :class:`PluginError` naming the plug-in's hook it came through;
@@ -568,12 +563,7 @@ class Rules:
         """
         caller = self._hook.gongzhu_match_losers
         totals = tuple(totals)
-        try:
-            losers = caller(totals=totals, options=self.options)
-        except GongzhuError:
-            raise
-        except Exception as exc:
-            raise self._failure(exc) from exc
+        losers = self._ask(caller, totals=totals, options=self.options)
         if not (
             isinstance(losers, Sequence)
             and not isinstance(losers, str)

@@ -150,6 +150,7 @@ def test_serve_prints_the_links_serves_them_and_stops_on_ctrl_c(data_folder: Pat
     assert "Traceback" not in err and err.strip() == "gongzhu: interrupted"
 
 
+@needs_extra
 @pytest.mark.parametrize("signals", [(signal.SIGINT, signal.SIGINT), (signal.SIGTERM,)])
 def test_a_second_ctrl_c_or_a_sigterm_stops_the_server_in_one_line(
     data_folder: Path, signals: tuple[int, ...]

@@ -50,9 +50,10 @@ def ruleset(args: argparse.Namespace) -> Rules:
     return load_rules(*args.rules, **options)
 
 
-def hand_limit_hint(exc: HandLimitReached) -> str:
-    """What a user can do about a match that reached ``--hand-limit``."""
-    return "raise --hand-limit" + (" or lower --target" if exc.target is not None else "")
+def with_hint(exc: HandLimitReached) -> HandLimitReached:
+    """``exc`` saying what a user can do about a match that reached ``--hand-limit``."""
+    hint = "raise --hand-limit" + (" or lower --target" if exc.target is not None else "")
+    return HandLimitReached(f"{exc}: {hint}", exc.target)
 
 
 def bot_options(items: Sequence[str]) -> dict[str, dict[str, Any]]:

@@ -10,7 +10,7 @@ from ..errors import HandLimitReached
 from ..rules import Rules
 from ..runner import HAND_LIMIT, play_match
 from ..terminal import Style, colour_wanted, play_in_terminal, plural, print_deal, print_sheet
-from .parser import DEMO_MATCH_HANDS, UsageError, hand_limit_hint, ruleset
+from .parser import DEMO_MATCH_HANDS, UsageError, ruleset, with_hint
 
 __all__ = ["run_demo", "run_play"]
 
@@ -38,7 +38,7 @@ def run_demo(args: argparse.Namespace, out: IO[str]) -> int:
                 final = match.hands[-1].score().final
                 print(f"hand {number}: final {list(final)}  totals {match.totals}", file=out)
         except HandLimitReached as exc:
-            raise HandLimitReached(f"{exc}: {hand_limit_hint(exc)}") from None
+            raise with_hint(exc) from None
         print(
             f"match over after {plural(len(match.hands), 'hand')}; "
             f"losers (当猪): {list(match.losers)}",

@@ -15,7 +15,7 @@ from ..errors import HandLimitReached
 from ..runner import HAND_LIMIT, Job, RunSummary, run
 from ..terminal import plural
 from .interrupts import interrupted_line
-from .parser import UsageError, bot_options, hand_limit_hint, ruleset
+from .parser import UsageError, bot_options, ruleset, with_hint
 from .records import OutError, Records
 
 __all__ = ["run_arena", "run_simulate"]
@@ -204,7 +204,7 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             reason = getattr(cause, "strerror", None) or str(cause)
             raise UsageError(f"cannot write {args.out}: {reason}") from None
         except HandLimitReached as exc:
-            raise HandLimitReached(f"{exc}: {hand_limit_hint(exc)}") from None
+            raise with_hint(exc) from None
         _commit_after(lambda: _print_report(summary, job, header, args.out, report), report, sink)
         committed = True
     finally:

@@ -240,14 +240,15 @@ def _ray_imap(
             raise BackendUnavailable(
                 f"the address {address} needs the Ray Client: pip install 'ray[client]'"
             )
-        _answers(address or os.environ.get("RAY_ADDRESS"))
+        given = address if address is not None else os.environ.get("RAY_ADDRESS")
+        _answers(given or None)
         try:
             ray.init(address=address, **options)
         except ConnectionError as exc:  # no cluster at the address ("auto": none running)
-            where = address or os.environ.get("RAY_ADDRESS") or "the address given"
-            raise BackendUnavailable(f"no Ray cluster at {where}: {exc}") from None
+            raise BackendUnavailable(
+                f"no Ray cluster at {given or 'the address given'}: {exc}"
+            ) from None
         except ValueError as exc:  # an address Ray cannot read ("bogus", "host:abc")
-            given = address if address is not None else os.environ.get("RAY_ADDRESS")
             raise BackendUnavailable(f"not a Ray address: {given!r}: {exc}") from None
     remote = ray.remote(_run_batch)
     batches = [tasks[start : start + chunksize] for start in range(0, len(tasks), chunksize)]

@@ -539,10 +539,15 @@ def _syntax_error(text: str) -> json.JSONDecodeError | InvalidRecord | None:
     try:
         _decode(text)
     except json.JSONDecodeError as exc:
-        return None if exc.pos >= len(text.rstrip(_JSON_SPACE)) else exc
+        return None if _ends_early(text, exc) else exc
     except InvalidRecord as exc:
         return exc
     return None
+
+
+def _ends_early(text: str, error: json.JSONDecodeError) -> bool:
+    """Whether ``error`` is at the end of ``text``: what follows may still mend it."""
+    return error.pos >= len(text.rstrip(_JSON_SPACE))
 
 
 def _broken_document(text: str, error: json.JSONDecodeError) -> RecordEntry | None:
@@ -554,7 +559,7 @@ def _broken_document(text: str, error: json.JSONDecodeError) -> RecordEntry | No
     wrong = error.lineno - 1
     if wrong <= first or _is_value(lines[first]) or _is_value(lines[wrong]):
         return None
-    if error.pos >= len(text.rstrip(_JSON_SPACE)):  # cut short: named by its last line
+    if _ends_early(text, error):  # cut short: named by its last line
         last = max(i for i, line in enumerate(lines) if line.strip(_JSON_SPACE)) + 1
         reason = f"line {last}: the JSON document ends before it is complete ({error.msg})"
     else:

@@ -18,7 +18,6 @@ import pytest
 import gongzhu
 import gongzhu.bots
 from gongzhu import Deal, HandState
-from gongzhu.bots import sampler
 
 
 @pytest.fixture
@@ -72,16 +71,6 @@ def test_deal_from_hands() -> None:
     old = deprecated(lambda: Deal.from_hands(holdings, 1), "Deal.from_holdings")
     assert old == Deal.from_holdings(holdings, 1)
     assert old.holding(1) == holdings[1]
-
-
-def test_sample_hands(midhand: HandState) -> None:
-    assert gongzhu.bots.sample_hands is sampler.sample_hands  # still importable from both
-    view = midhand.view(midhand.to_move or 0)
-    rules = midhand.rules
-    old = deprecated(
-        lambda: sampler.sample_hands(view, random.Random(1), rules=rules), "sample_holdings"
-    )
-    assert old == sampler.sample_holdings(view, random.Random(1), rules=rules)
 
 
 def test_play_situation_hand() -> None:

@@ -24,7 +24,16 @@ from ..masks import ALL_CARDS, CardMask, add_copies
 from ..play import ILLEGAL, OVER, EngineSetup, PlayConfig
 from ..showphase import ShowPhase
 
-__all__ = ["FIRST_SHOW", "OVER_PHASE", "PLAY", "SHOW", "ShowingEngine", "draw", "read_masks"]
+__all__ = [
+    "FIRST_SHOW",
+    "OVER_PHASE",
+    "PLAY",
+    "SHOW",
+    "ShowingEngine",
+    "draw",
+    "read_masks",
+    "winning_position",
+]
 
 FIRST_SHOW: Final = 0
 """The 首明 phase's number (:data:`~gongzhu.play.ENGINE_PHASES`)."""
@@ -62,6 +71,41 @@ def read_masks(holdings: Sequence[CardMask], limit: int, message: str) -> list[i
             raise ValueError(message)
         out.append(mask)
     return out
+
+
+def winning_position(keys: Sequence[int], pair_beats_unmatched: bool = False) -> int:
+    """The position in ``keys`` (a trick's play keys, led first) of the play that wins the
+    trick so far: the rule both Python engines finish a trick by, and what
+    :func:`gongzhu.implied.trick_winner` answers from.
+
+    Only a play wholly in the led suit can win.  After a single card lead the
+    highest card of the led suit wins.  After a pair lead (拱雙豬) the unmatched
+    plays outrank the pairs, or with ``pair_beats_unmatched`` the pairs outrank
+    the unmatched plays; within a kind the higher top card wins, and of two
+    equal plays the earlier.
+    """
+    lead = keys[0]
+    pair_lead = lead >= 52
+    led = (lead if not pair_lead else (lead - 52) // 52) // 13
+    best = -1
+    position = 0
+    for n, key in enumerate(keys):
+        if key < 52:
+            if key // 13 != led:
+                continue
+            rank = key % 13
+            if pair_lead:
+                rank += 16 * (not pair_beats_unmatched)
+        else:
+            a, b = divmod(key - 52, 52)
+            if a // 13 != led or b // 13 != led:
+                continue
+            rank = max(a, b) % 13
+            if pair_lead:
+                rank += 16 * ((a == b) == pair_beats_unmatched)
+        if rank > best:
+            best, position = rank, n
+    return position
 
 
 def draw(random: Callable[[], float], n: int) -> int:

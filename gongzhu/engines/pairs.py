@@ -58,7 +58,7 @@ from ..play import (
     PlayMoment,
     PlaySituation,
 )
-from .base import PLAY, ShowingEngine, draw, read_masks
+from .base import PLAY, ShowingEngine, draw, read_masks, winning_position
 
 __all__ = ["PairsEngine", "cards_of_key", "pair_key", "two_key"]
 
@@ -467,26 +467,9 @@ class PairsEngine(ShowingEngine):
         else:
             self.seat = (seat + 1) & 3
 
-    def _rank(self, key: int, led: int, pair_lead: bool) -> tuple[int, int] | None:
-        cards = cards_of_key(key)
-        if any(SUIT_OF[index] != led for index in cards):
-            return None  # not wholly in the led suit: never wins
-        top = max(index % 13 for index in cards)
-        if not pair_lead:
-            return (0, top)
-        is_pair = cards[0] == cards[1]
-        return (int(is_pair == self.pair_beats_unmatched), top)
-
     def _finish_trick(self) -> None:
         trick = self.trick
-        lead = trick[0]
-        led = SUIT_OF[cards_of_key(lead)[0]]
-        best: tuple[int, int] | None = None
-        position = 0
-        for n, key in enumerate(trick):
-            rank = self._rank(key, led, lead >= 52)
-            if rank is not None and (best is None or rank > best):
-                best, position = rank, n
+        position = winning_position(trick, self.pair_beats_unmatched)
         leader = self.trick_leader
         winner = (leader + position) & 3
         taken = self.taken[winner]

@@ -29,7 +29,7 @@ from ..play import (
     PlayRule,
     PlaySituation,
 )
-from .base import PLAY, ShowingEngine, draw, read_masks
+from .base import PLAY, ShowingEngine, draw, read_masks, winning_position
 
 __all__ = ["SingleEngine"]
 
@@ -262,14 +262,7 @@ class SingleEngine(ShowingEngine):
     def _finish_trick(self) -> None:
         trick = self.trick
         first, second, third, fourth = trick
-        top = (SUIT_OF[first] + 1) * 13  # the led suit's cards are first <= card < top
-        best, position = first, 0
-        if best < second < top:
-            best, position = second, 1
-        if best < third < top:
-            best, position = third, 2
-        if best < fourth < top:
-            position = 3
+        position = winning_position(trick)
         leader = self.trick_leader
         winner = taker = (leader + position) & 3
         offenders = self.offenders

@@ -11,10 +11,10 @@ when the ruleset has one, else with the pipeline: :meth:`Scorer.raw`,
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from ..cards import Card
+from ..cards import Card, Suit, full_deck
 from ..errors import IncompatibleVariants
 from ..masks import CardMask, cards_of_mask
 from .compiled import CompiledScorer, MaskScoring
@@ -103,6 +103,81 @@ class Scorer:
         pipeline is the core's, perhaps with stages that have a mask form (else ``None``)."""
         self.mask_stages: tuple[MaskStageFunc, ...] = CompiledScorer.mask_stages(self.stages)
         """The mask forms of the plug-ins' stages, run before :attr:`compiled` scores."""
+
+    @property
+    def masks_suffice(self) -> bool:
+        """Whether :meth:`raw_of_masks` can score this ruleset: one deck, the compiled
+        scorer, and no stage that reads the deal (a search scores its playouts so)."""
+        return self.compiled is not None and not self.mask_stages and self.table.copies == 1
+
+    def raw_of_masks(
+        self, taken: Sequence[CardMask], factors: Mapping[int, int]
+    ) -> tuple[int, ...]:
+        """:meth:`raw` from each seat's taken cards and the shows' :meth:`show_factors`
+        alone, where :attr:`masks_suffice`: many hands of the same shows are scored with
+        the factors worked out once.
+
+        :raises ValueError: the ruleset's scoring needs more (:attr:`masks_suffice` is false).
+        """
+        compiled = self.compiled
+        if compiled is None or self.mask_stages or self.table.copies != 1:
+            raise ValueError("this ruleset's scoring reads more than the taken cards and shows")
+        return compiled.raw(taken, factors)
+
+    def show_factors(self, shows: Iterable[ShowRecord]) -> dict[int, int]:
+        """Card bit -> the product of the show factors of the card's shown copies.
+
+        Every factor of a card's shows multiplies it: a card shown twice (two
+        decks) counts the product, as the pipeline's
+        :meth:`ScoringContext.show_factor <gongzhu.scoring.ScoringContext.show_factor>` does.
+        """
+        factors: dict[int, int] = {}
+        show_factors = self.table.show_factors
+        for record in shows:
+            bit = record.card.bit
+            factors[bit] = factors.get(bit, 1) * show_factors[record.kind]
+        return factors
+
+    def card_values(self, shows: Iterable[ShowRecord] = ()) -> tuple[int, ...]:
+        """What taking each card adds to its taker's raw score, given ``shows``, by card
+        index: the scorer's own values, before the hand-wide rules (满红, 满贯, the
+        transformer's multiplier, which count 0 here) and stages that read who was
+        dealt what.
+
+        A heart counts its value times the show factors of every shown copy of
+        the showable heart; another scoring card its value times the factors of
+        its own show.  With two decks the tuple has 104 entries, a card's copies
+        numbered as the scorer numbers them (:class:`~gongzhu.scoring.MaskScoring`):
+        entry ``index`` is its first shown copy (or an unshown one), entry
+        ``52 + index`` its second; each shown copy counts its own show's factor.
+        The tests hold every entry equal to :meth:`raw` of a seat that took that
+        card alone, on every shipped ruleset.
+        """
+        table = self.table
+        records = tuple(shows)
+        copies = table.copies
+        factors = self.show_factors(records)
+        heart = table.showable_heart
+        hearts_factor = 1 if heart is None else factors.get(heart.bit, 1)
+        values = [0] * (52 * copies)
+        shown: dict[int, list[int]] = {}
+        for record in records:
+            shown.setdefault(record.card.index, []).append(table.show_factors[record.kind])
+        for card in full_deck():
+            base = table.base_value(card)
+            if not base:
+                continue
+            index = card.index
+            if card.suit is Suit.HEARTS:
+                for copy in range(copies):
+                    values[index + 52 * copy] = base * hearts_factor
+            elif copies == 1:
+                values[index] = base * factors.get(card.bit, 1)
+            else:
+                own = shown.get(index, [])
+                for copy in range(2):
+                    values[index + 52 * copy] = base * (own[copy] if copy < len(own) else 1)
+        return tuple(values)
 
     def _compiles(self, facts: HandFacts) -> bool:
         """Whether :attr:`compiled` scores ``facts`` (mask stages need the deal)."""
@@ -236,14 +311,14 @@ class Scorer:
         if not self.mask_stages:
             if two_decks:
                 return compiled.raw_copies(taken, shows, copies_taken)
-            return compiled.raw(taken, self._show_factors(shows))
+            return compiled.raw(taken, self.show_factors(shows))
         assert dealt is not None  # (see _compiles)
         masks = MaskScoring(
             self.table,
             self.options,
             taken,
             dealt,
-            self._show_factors(shows),
+            self.show_factors(shows),
             shows=shows,
             shown_taken=copies_taken if two_decks else (),
         )
@@ -258,14 +333,6 @@ class Scorer:
             )
         return compiled.raw_copies(taken, shows, copies_taken, masks.copy_own, masks.copy_alone)
 
-    def _show_factors(self, shows: Sequence[ShowRecord]) -> dict[int, int]:
-        """Card bit -> the product of the show factors of its shown copies."""
-        factors: dict[int, int] = {}
-        show_factors = self.table.show_factors
-        for record in shows:
-            bit = record.card.bit
-            factors[bit] = factors.get(bit, 1) * show_factors[record.kind]
-        return factors
 
 
 _NONE_TAKEN: Final[tuple[tuple[ShowRecord, ...], ...]] = ((), (), (), ())

@@ -1,0 +1,981 @@
+"""What the rules imply: the one place the layers above the engine ask.
+
+A bot, an encoder or an environment needs facts that follow from a ruleset
+and what a seat has seen: who is winning the trick under way, what a card is
+worth to whoever takes it, what each seat has taken, which cards each seat
+cannot hold, and deals that agree with a view.  Each is answered here, from
+the compiled ruleset (:class:`~gongzhu.rules.Rules`) and the engines' and the
+scorer's own rules, never restated:
+
+- :func:`trick_winner`: the seat whose play wins a trick so far, pairs
+  included, by :func:`gongzhu.engines.base.winning_position`, the function
+  the Python engines finish every trick with (the C engines are held equal
+  to them by the twin tests);
+- :func:`card_values`: each card's worth to its taker given the shows, by
+  :meth:`Scorer.card_values <gongzhu.scoring.Scorer.card_values>` (held
+  equal to the scorer's raw scores on every shipped ruleset);
+- :func:`taken_cards`: what each seat has taken, as the engines file it
+  (every card of a trick to its taker);
+- :func:`voids`, :func:`no_pairs`, :func:`unpairable`, :func:`locking_kinds`
+  and :func:`knowledge`: what a view fixes about the hidden cards;
+- :func:`sample_holdings`, :func:`sample_deal`, :func:`determinize` and
+  :class:`Determinizer`: hidden cards dealt at random, consistently with a
+  view, for determinised search and OpenSpiel's resampling.
+
+>>> import gongzhu
+>>> from gongzhu import implied
+>>> rules = gongzhu.load_rules("two-deck")
+>>> pair = gongzhu.Play.parse("9S 9S").key
+>>> implied.trick_winner(rules, 2, [pair, gongzhu.Play.parse("TS JS").key])
+3
+>>> implied.trick_winner(rules, 2, [pair, gongzhu.Play.parse("AS 3H").key])  # not all ♠
+2
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+import attrs
+
+from .actions import Play, Show, ShowKind
+from .cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Suit, full_deck
+from .deal import SEATS, Deal
+from .engines.base import winning_position
+from .errors import GongzhuError, IllegalAction, InvalidHoldings
+from .hand import HandState
+from .masks import CardMask, add_copies, mask_of, subtract_copies
+from .play import Capability, HandEngine
+from .scoring import Scorer, ShowRecord, show_record
+from .showphase import ShowPhase
+from .view import Phase, SeatView, Trick
+
+if TYPE_CHECKING:
+    from .rules import Rules
+
+__all__ = [
+    "Determinizer",
+    "Inconsistent",
+    "Knowledge",
+    "SampleWeights",
+    "SampledEngine",
+    "card_values",
+    "determinize",
+    "knowledge",
+    "locking_kinds",
+    "no_pairs",
+    "sample_deal",
+    "sample_holdings",
+    "shown_records",
+    "taken_cards",
+    "trick_winner",
+    "unpairable",
+    "voids",
+]
+
+
+_DEFAULT_SHOWABLE = frozenset({PIG, SHEEP, TRANSFORMER, HEART_ACE})
+
+
+# -- the trick, values, what was taken ------------------------------------------------------
+
+
+def trick_winner(rules: Rules, leader: int, keys: Sequence[int]) -> int:
+    """The seat whose play wins the trick so far.
+
+    :param rules: the ruleset (whether pairs outrank unmatched plays).
+    :param leader: the seat that led the trick.
+    :param keys: the trick's play keys so far, the lead first
+        (:attr:`Play.key <gongzhu.actions.Play.key>`; one at least).
+    :raises ValueError: no play yet.
+    """
+    if not keys:
+        raise ValueError("a trick with no play has no winner")
+    position = winning_position(keys, rules.play_config.pair_beats_unmatched)
+    return (leader + position) % SEATS
+
+
+def shown_records(view: SeatView) -> tuple[ShowRecord, ...]:
+    """The shows ``view`` sees, a record per shown card (another seat's secret sale,
+    whose cards the viewer does not see, has none), in the order shown."""
+    return tuple(
+        show_record(show.seat, card, show.kind) for show in view.shows for card in show.cards or ()
+    )
+
+
+def card_values(rules: Rules, shows: Iterable[ShowRecord] | SeatView = ()) -> tuple[int, ...]:
+    """Each card's worth to whoever takes it, by card index, given the shows.
+
+    The scorer's own values (:meth:`Scorer.card_values
+    <gongzhu.scoring.Scorer.card_values>`): a shown card's factors multiply
+    (with two decks, the 104 entries number each card's copies as the scorer
+    does); the transformer, a multiplier, counts 0.
+
+    :param shows: the shows, as :class:`~gongzhu.scoring.ShowRecord` objects,
+        or a seat's view (the shows it sees: :func:`shown_records`).
+
+    >>> import gongzhu
+    >>> from gongzhu.scoring import show_record
+    >>> rules = gongzhu.load_rules()
+    >>> pig = gongzhu.Card.parse("QS")
+    >>> shown = [show_record(0, pig, gongzhu.ShowKind.OPEN)]
+    >>> card_values(rules)[pig.index], card_values(rules, shown)[pig.index]
+    (-100, -200)
+    """
+    records = shown_records(shows) if isinstance(shows, SeatView) else tuple(shows)
+    return _card_values(rules.scorer, records)
+
+
+@functools.lru_cache(maxsize=256)
+def _card_values(scorer: Scorer, records: tuple[ShowRecord, ...]) -> tuple[int, ...]:
+    return scorer.card_values(records)
+
+
+def taken_cards(tricks: Iterable[Trick]) -> tuple[tuple[Card, ...], ...]:
+    """Each seat's taken cards after ``tricks``: every card of a trick goes to its
+    :attr:`~gongzhu.view.Trick.taker` (the winner, or a discard penalty's offender),
+    as the engines file them (:attr:`HandEngine.taken <gongzhu.play.HandEngine.taken>`)."""
+    taken: list[list[Card]] = [[] for _ in range(SEATS)]
+    for trick in tricks:
+        taken[trick.taker].extend(trick.cards)
+    return tuple(tuple(cards) for cards in taken)
+
+
+@functools.lru_cache(maxsize=64)
+def _locking_kinds(shows: ShowPhase) -> frozenset[ShowKind]:
+    return frozenset(choice.show.kind for choice in shows.choices if choice.locks)
+
+
+def locking_kinds(rules: Rules) -> frozenset[ShowKind]:
+    """The show kinds whose cards the shown-card lock binds, as the compiled show phase
+    says (:attr:`ShowChoice.locks <gongzhu.showphase.ShowChoice.locks>`); empty without
+    a lock."""
+    return _locking_kinds(rules.show_phase)
+
+
+class SampleWeights(Protocol):
+    """Soft facts that weight sampled deals (:class:`gongzhu.bots.sampler.Inference` is
+    one): for each card the play argues about, a factor per seat."""
+
+    @property
+    def factors(self) -> Mapping[Card, Sequence[float]]:
+        """Card -> a factor for each seat (1: nothing is inferred)."""
+
+
+# -- the hidden cards -------------------------------------------------------------------------
+
+
+class Inconsistent(GongzhuError):
+    """No deal agrees with the view (the view was not made by a real hand), or none was found."""
+
+
+def voids(view: SeatView, rules: Rules | None = None) -> tuple[frozenset[Suit], ...]:
+    """The suits each seat is known to hold none of now.
+
+    - A seat that plays any card off the led suit has none of it left (it
+      must follow as far as it can).
+    - With ``rules``: a shown card the lock binds (:class:`~gongzhu.plugin.ShownCardLock`,
+      one deck) played in the first trick of its suit was its holder's only
+      card of that suit; a discard outside the preferred suits of a discard
+      rule (:class:`~gongzhu.plugin.DiscardRule`) that drew no penalty, or
+      any such discard under a strict rule, shows the seat had none of them.
+    """
+    found: list[set[Suit]] = [set() for _ in range(SEATS)]
+    tricks: list[tuple[tuple[tuple[int, tuple[Card, ...]], ...], int | None, int | None]] = [
+        (t.plays, t.winner, t.taker) for t in view.tricks
+    ]
+    if view.current_trick:
+        tricks.append((view.current_trick, None, None))
+    lock = rules.shown_card_lock if rules is not None else None
+    locked: list[set[Card]] = [set() for _ in range(SEATS)]
+    if lock is not None and lock.first_trick and rules is not None and rules.table.copies == 1:
+        binds = locking_kinds(rules)
+        for show in view.shows:
+            if show.cards is not None and show.kind in binds:
+                locked[show.seat].update(show.cards)
+    rule = rules.discard_rule if rules is not None else None
+    led_before: set[Suit] = set()
+    for plays, winner, taker in tricks:
+        led = plays[0][1][0].suit
+        first_of_suit = led not in led_before
+        led_before.add(led)
+        preferred = rule.preferred.get(led, frozenset()) if rule is not None else frozenset()
+        offenders = []
+        for index, (seat, cards) in enumerate(plays):
+            if index and any(card.suit is not led for card in cards):
+                found[seat].add(led)
+                if preferred and any(c.suit is not led and c.suit not in preferred for c in cards):
+                    offenders.append(seat)
+            if first_of_suit and any(c in locked[seat] and c.suit is led for c in cards):
+                found[seat].add(led)
+        if rule is None or not offenders:
+            continue
+        if rule.strict or (taker is not None and taker == winner):
+            innocent = offenders  # no penalty: none of them held a preferred card
+        elif taker is None:
+            innocent = []
+        else:
+            at = offenders.index(taker) if taker in offenders else None
+            if at is None:
+                innocent = []
+            elif rule.offender == "first":
+                innocent = offenders[:at]
+            else:
+                innocent = offenders[at + 1 :]
+        for seat in innocent:
+            found[seat].update(preferred)
+    return tuple(frozenset(v) for v in found)
+
+
+def no_pairs(view: SeatView) -> tuple[frozenset[Suit], ...]:
+    """Two decks: the suits in which each seat holds no pair (it followed a pair unmatched)."""
+    found: list[set[Suit]] = [set() for _ in range(SEATS)]
+    tricks = [t.plays for t in view.tricks]
+    if view.current_trick:
+        tricks.append(view.current_trick)
+    for plays in tricks:
+        lead = plays[0][1]
+        if len(lead) != 2 or lead[0] != lead[1]:
+            continue
+        led = lead[0].suit
+        for seat, cards in plays[1:]:
+            if len(cards) == 2 and cards[0] != cards[1] and all(c.suit is led for c in cards):
+                found[seat].add(led)
+    return tuple(frozenset(v) for v in found)
+
+
+def unpairable(view: SeatView) -> tuple[frozenset[Card], ...]:
+    """Two decks: the cards of which each seat can hold no second copy now.
+
+    A seat that followed a pair lead with two unmatched cards of the led suit
+    held no pair of that suit then (:func:`no_pairs`): no card of the suit it
+    has played since, that trick's included, had its twin in the seat's hand,
+    so the twin of each is elsewhere.
+    """
+    found: list[set[Card]] = [set() for _ in range(SEATS)]
+    since: list[set[Suit]] = [set() for _ in range(SEATS)]
+    tricks = [t.plays for t in view.tricks]
+    if view.current_trick:
+        tricks.append(view.current_trick)
+    for plays in tricks:
+        lead = plays[0][1]
+        led = lead[0].suit if len(lead) == 2 and lead[0] == lead[1] else None
+        for seat, cards in plays[1:]:
+            if (
+                led is not None
+                and len(cards) == 2
+                and cards[0] != cards[1]
+                and all(c.suit is led for c in cards)
+            ):
+                since[seat].add(led)
+        for seat, cards in plays:
+            found[seat].update(c for c in cards if c.suit in since[seat])
+    return tuple(frozenset(cards) for cards in found)
+
+
+@attrs.frozen
+class Knowledge:
+    """What a view fixes about the hidden cards (computed by :func:`knowledge`).
+
+    :ivar copies: decks in play (1 or 2).
+    :ivar played: each seat's cards played so far (tricks and the trick under way).
+    :ivar known: cards each seat is known to hold now (the viewer: its holding;
+        the others: shown cards not yet played).
+    :ivar sizes: how many cards each seat holds now.
+    :ivar pool: the cards no seat is known to hold, to be dealt.
+    :ivar voids: the suits each seat holds none of.
+    :ivar no_pairs: the suits in which each seat holds no pair (two decks).
+    :ivar unpairable: the cards of which each seat holds no second copy (two
+        decks, :func:`unpairable`).
+    :ivar secret_need: for each seat, how many showable cards from the pool it
+        must hold to have made its secret sales.
+    :ivar secret_count: for each seat, the number of cards of its hidden secret sales.
+    :ivar showable: the showable cards of the ruleset.
+    :ivar hidden_showable_ok: whether a seat may hold an unshown, unsold showable
+        card (``False`` once the automatic fourth show has revealed them all).
+    """
+
+    copies: int
+    played: tuple[tuple[Card, ...], ...]
+    known: tuple[tuple[Card, ...], ...]
+    sizes: tuple[int, ...]
+    pool: tuple[Card, ...]
+    voids: tuple[frozenset[Suit], ...]
+    no_pairs: tuple[frozenset[Suit], ...]
+    secret_need: tuple[int, ...]
+    secret_count: tuple[int, ...]
+    showable: frozenset[Card]
+    hidden_showable_ok: bool
+    unpairable: tuple[frozenset[Card], ...] = (frozenset(),) * SEATS
+
+
+def _minus(cards: Iterable[Card], remove: Iterable[Card]) -> list[Card]:
+    """The multiset ``cards`` less ``remove`` (each removed card once)."""
+    left = Counter(remove)
+    out = []
+    for card in cards:
+        if left[card]:
+            left[card] -= 1
+        else:
+            out.append(card)
+    return out
+
+
+def knowledge(view: SeatView, rules: Rules | None = None) -> Knowledge:
+    """Everything ``view`` fixes about the hidden cards.
+
+    :param rules: the ruleset (its deck count and showable cards); without it,
+        one deck and the default showable cards, or two decks when the view's
+        card count says so.
+    :raises Inconsistent: the view's cards do not add up to a deck.
+    """
+    seat = view.seat
+    played: list[list[Card]] = [[] for _ in range(SEATS)]
+    for trick in view.tricks:
+        for who, cards in trick.plays:
+            played[who].extend(cards)
+    for who, cards in view.current_trick:
+        played[who].extend(cards)
+    first_show = view.phase is Phase.FIRST_SHOW
+    if rules is not None:
+        copies = rules.table.copies
+        showable = frozenset(rules.table.showable)
+    else:
+        total = sum(view.holding_sizes) + sum(map(len, played))
+        copies = 2 if total == 104 else 1
+        showable = _DEFAULT_SHOWABLE
+    full = 13 * copies
+    sizes = tuple(full for _ in range(SEATS)) if first_show else tuple(view.holding_sizes)
+    known: list[list[Card]] = [[] for _ in range(SEATS)]
+    known[seat] = list(view.holding)
+    shown_by: list[list[Card]] = [[] for _ in range(SEATS)]
+    secret_count = [0] * SEATS
+    for show in view.shows:
+        if show.cards is None:
+            secret_count[show.seat] += show.count
+        else:
+            shown_by[show.seat].extend(show.cards)
+    for who in range(SEATS):
+        if who != seat:
+            known[who] = _minus(shown_by[who], played[who])
+    secret_need = [0] * SEATS
+    for who in range(SEATS):
+        if secret_count[who]:
+            candidates = [c for c in _minus(played[who], shown_by[who]) if c in showable]
+            secret_need[who] = max(0, secret_count[who] - len(candidates))
+    seen = [card for cards in known for card in cards] + [c for p in played for c in p]
+    pool = _minus(full_deck(copies), seen)
+    if len(pool) + len(seen) != 52 * copies:
+        raise Inconsistent("the view's cards are not one deck")
+    if sum(sizes) - sum(map(len, known)) != len(pool):
+        raise Inconsistent(
+            f"the view's holding sizes {sizes} do not match the {len(pool)} unseen cards"
+        )
+    hidden_ok = not any(show.forced for show in view.shows)
+    return Knowledge(
+        copies=copies,
+        played=tuple(tuple(p) for p in played),
+        known=tuple(tuple(k) for k in known),
+        sizes=sizes,
+        pool=tuple(pool),
+        voids=voids(view, rules),
+        no_pairs=no_pairs(view),
+        secret_need=tuple(secret_need),
+        secret_count=tuple(secret_count),
+        showable=showable,
+        hidden_showable_ok=hidden_ok,
+        unpairable=unpairable(view) if copies == 2 else (frozenset(),) * SEATS,
+    )
+
+
+def _deal_pool(facts: Knowledge, rng: random.Random) -> list[list[Card]] | None:
+    """One random assignment of the pool to the seats' free places, or ``None`` (dead end)."""
+    holdings = [list(k) for k in facts.known]
+    room = [size - len(k) for size, k in zip(facts.sizes, facts.known, strict=True)]
+    draw = rng.random
+    pool = sorted(facts.pool, key=lambda _card: draw())  # a random order, cheaper than shuffle
+    showable = facts.showable
+    # secret sales first: each seller gets the showable cards it needs
+    for who, need in enumerate(facts.secret_need):
+        for _ in range(need):
+            options = [
+                i
+                for i, c in enumerate(pool)
+                if c in showable and c.suit not in facts.voids[who] and room[who] > 0
+            ]
+            if not options:
+                return None
+            card = pool.pop(rng.choice(options))
+            holdings[who].append(card)
+            room[who] -= 1
+    sellers = [who for who in range(SEATS) if facts.secret_count[who]]
+    by_suit = {
+        suit: [s for s in range(SEATS) if suit not in facts.voids[s] and room[s] > 0]
+        for suit in Suit
+    }
+    pairs_checked = any(facts.no_pairs)
+    showable_checked = not facts.hidden_showable_ok
+    # most constrained suits first (the pool is shuffled, so at random within a suit);
+    # each card to a seat with room, weighted by the room left: a uniform deal if unconstrained
+    free: list[Card] = []
+    if not pairs_checked and not showable_checked:
+        # the cards any seat with room may hold go last, in their shuffled order, into
+        # the room left: the same uniform fill as card by card, without a draw per card
+        anyone = [s for s in range(SEATS) if room[s] > 0]
+        open_suits = {suit for suit, seats in by_suit.items() if seats == anyone}
+        if open_suits:
+            free = [card for card in pool if card.suit in open_suits]
+            pool = [card for card in pool if card.suit not in open_suits]
+    if len(pool) > 1:
+        pool.sort(key=lambda card: len(by_suit[card.suit]))
+    for card in pool:
+        seats = [s for s in by_suit[card.suit] if room[s] > 0]
+        if pairs_checked:
+            seats = [
+                s
+                for s in seats
+                if not (
+                    card.suit in facts.no_pairs[s]
+                    and (card in holdings[s] or card in facts.unpairable[s])
+                )
+            ]
+        if showable_checked and card in showable:
+            seats = [s for s in seats if s in sellers]
+        if not seats:
+            return None
+        if len(seats) == 1:
+            s = seats[0]
+        else:
+            pick = rng.randrange(sum(room[s] for s in seats))
+            for s in seats:
+                pick -= room[s]
+                if pick < 0:
+                    break
+        holdings[s].append(card)
+        room[s] -= 1
+    start = 0
+    for s in range(SEATS):
+        if room[s]:
+            holdings[s].extend(free[start : start + room[s]])
+            start += room[s]
+    return holdings
+
+
+class _MaskDealer:
+    """:func:`_deal_pool` straight into card masks, for the common case: one deck, no
+    secret sale by another seat, no showable card whose holder is fixed by an auto-show.
+
+    What does not depend on the sample (each seat's known cards and room, which
+    seats may take each suit) is worked out once per view; :meth:`deal` then
+    deals the constrained cards one by one, most constrained first, each to a
+    seat with room weighted by its room, and the cards any seat may hold, in a
+    random order, into the room left (the same draws of chance as
+    :func:`_deal_pool`, not the same draws of ``rng``).
+    """
+
+    def __init__(self, facts: Knowledge, inference: SampleWeights | None = None) -> None:
+        self.known = [sum(card.bit for card in cards) for cards in facts.known]
+        room = [size - len(k) for size, k in zip(facts.sizes, facts.known, strict=True)]
+        self.room = room
+        anyone = tuple(s for s in range(SEATS) if room[s] > 0)
+        by_suit = {suit: tuple(s for s in anyone if suit not in facts.voids[s]) for suit in Suit}
+        levels: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+        weighted: list[tuple[int, tuple[int, ...], tuple[float, ...]]] = []
+        inferred = inference.factors if inference is not None else {}
+        free = []
+        for card in facts.pool:
+            seats = by_suit[card.suit]
+            factors = inferred.get(card)
+            if factors is not None and len(seats) > 1 and len({factors[s] for s in seats}) > 1:
+                weighted.append((card.bit, seats, factors))
+            elif seats == anyone:
+                free.append(card.bit)
+            else:
+                levels.setdefault(len(seats), []).append((card.bit, seats))
+        self.weighted = sorted(weighted, key=lambda entry: len(entry[1]))
+        self.levels = [levels[n] for n in sorted(levels)]
+        self.free = free
+
+    @classmethod
+    def of(cls, facts: Knowledge, inference: SampleWeights | None = None) -> _MaskDealer | None:
+        """A dealer for ``facts``, or ``None`` where :func:`_deal_pool` must deal."""
+        if facts.copies != 1 or any(facts.secret_count) or any(facts.secret_need):
+            return None
+        if not facts.hidden_showable_ok and any(c in facts.showable for c in facts.pool):
+            return None
+        return cls(facts, inference)
+
+    def deal(self, rng: random.Random) -> list[CardMask] | None:
+        """Each seat's card mask in one sample, or ``None`` (a dead end).
+
+        The cards the weights (``inference``) favour go first, each to a seat with
+        room weighted by its room times its factor.
+        """
+        masks = self.known[:]
+        room = self.room[:]
+        draw = rng.random
+        for bit, seats, factors in self.weighted:
+            open_ = [s for s in seats if room[s]]
+            if not open_:
+                return None
+            s = open_[0]
+            if len(open_) > 1:
+                target = draw() * sum(room[t] * factors[t] for t in open_)
+                for s in open_:
+                    target -= room[s] * factors[s]
+                    if target < 0:
+                        break
+            masks[s] |= bit
+            room[s] -= 1
+        for level in self.levels:
+            for bit, seats in sorted(level, key=lambda _entry: draw()) if len(level) > 1 else level:
+                open_ = [s for s in seats if room[s]]
+                if not open_:
+                    return None
+                s = open_[0]
+                if len(open_) > 1:
+                    pick = int(draw() * sum(room[t] for t in open_))
+                    for s in open_:
+                        pick -= room[s]
+                        if pick < 0:
+                            break
+                masks[s] |= bit
+                room[s] -= 1
+        free = sorted(self.free, key=lambda _bit: draw())
+        start = 0
+        for s in range(SEATS):
+            if room[s]:
+                end = start + room[s]
+                masks[s] |= sum(free[start:end])
+                start = end
+        return masks
+
+
+def sample_holdings(
+    view: SeatView,
+    rng: random.Random,
+    *,
+    rules: Rules | None = None,
+    tries: int = 200,
+    facts: Knowledge | None = None,
+) -> tuple[tuple[Card, ...], ...]:
+    """Each seat's current cards in one sample consistent with ``view`` (the viewer's own).
+
+    In the 首明 phase the holdings are whole (the viewer knows only its first card).
+
+    :raises Inconsistent: no consistent assignment was found in ``tries`` attempts.
+    """
+    facts = knowledge(view, rules) if facts is None else facts
+    for _ in range(tries):
+        holdings = _deal_pool(facts, rng)
+        if holdings is not None:
+            return tuple(tuple(sorted(h)) for h in holdings)
+    raise Inconsistent(f"no deal consistent with seat {view.seat}'s view in {tries} tries")
+
+
+def _first_cards(view: SeatView) -> dict[int, Card]:
+    """The first dealt card of each seat that made a 首明 (and the viewer's, in that phase)."""
+    firsts = {
+        show.seat: show.cards[0]
+        for show in view.shows
+        if show.kind is ShowKind.FIRST and show.cards
+    }
+    if view.phase is Phase.FIRST_SHOW and view.holding:
+        firsts[view.seat] = view.holding[0]
+    return firsts
+
+
+def _deal_of(
+    dealt: Sequence[Sequence[Card]],
+    firsts: dict[int, Card],
+    showable: frozenset[Card],
+    first_seat: int,
+    lead_card: Card | None,
+) -> Deal:
+    """A :class:`Deal` of the ``dealt`` holdings: first-shown cards first, other showables last."""
+    ordered = []
+    # showable cards last, the lead card first among the rest, else in card order
+    lead = -1 if lead_card is None else lead_card.index
+    rank = [index + (200 if index != lead else 0) for index in range(52)]
+    for card in showable:
+        rank[card.index] += 400
+
+    def key(card: Card) -> int:
+        return rank[card.index]
+
+    for who, cards in enumerate(dealt):
+        rest = sorted(cards, key=key)
+        first = firsts.get(who)
+        if first is not None:
+            rest.remove(first)
+            rest.insert(0, first)
+        ordered.append(rest)
+    size = len(ordered[0])
+    if any(len(h) != size for h in ordered):
+        raise Inconsistent("the sampled holdings are not of equal size")
+    order = tuple(ordered[(first_seat + k) % SEATS][k // SEATS] for k in range(SEATS * size))
+    return Deal._trusted(order, first_seat)  # a permutation of the deck(s) by construction
+
+
+def sample_deal(view: SeatView, rng: random.Random, *, rules: Rules | None = None) -> Deal:
+    """A whole deal consistent with ``view``: the hidden cards dealt at random.
+
+    Each seat is dealt its current cards (sampled) and the cards it has
+    played; a seat's 首明 card is its first card.  The first seat of the deal
+    is not public (see :func:`determinize` for what it is set to).
+
+    :param rules: the ruleset (its deck count and showable cards); see :func:`knowledge`.
+    :raises Inconsistent: no consistent deal was found.
+    """
+    facts = knowledge(view, rules)
+    holdings = sample_holdings(view, rng, rules=rules, facts=facts)
+    leader = view.tricks[0].leader if view.tricks else view.leader
+    if view.phase is Phase.FIRST_SHOW:
+        dealt = [list(h) for h in holdings]
+    else:
+        dealt = [list(h) + list(p) for h, p in zip(holdings, facts.played, strict=True)]
+    return _deal_of(dealt, _first_cards(view), facts.showable, leader, None)
+
+
+def _replay(
+    view: SeatView,
+    rules: Rules,
+    deal: Deal,
+    leader: int | None,
+    facts: Knowledge,
+    rng: random.Random,
+) -> HandState | None:
+    """``deal`` with the view's public history applied, or ``None`` where it does not fit."""
+    hand = rules.new_hand(deal=deal, leader=leader)
+    pending = list(view.shows)
+    try:
+        while hand.phase is Phase.FIRST_SHOW or hand.phase is Phase.SHOW:
+            seat = hand.to_move
+            assert seat is not None
+            if hand.phase is view.phase and seat == view.to_move:
+                break  # the state is where the view is
+            kind_first = hand.phase is Phase.FIRST_SHOW
+            match = next(
+                (
+                    s
+                    for s in pending
+                    if s.seat == seat and (s.kind is ShowKind.FIRST) == kind_first and not s.forced
+                ),
+                None,
+            )
+            if match is None:
+                hand.apply(Show((), ShowKind.FIRST if kind_first else ShowKind.OPEN))
+                continue
+            pending.remove(match)
+            if match.cards is None:
+                shown_already = [
+                    c for s in view.shows if s.seat == seat and s.cards for c in s.cards
+                ]
+                candidates = [
+                    c for c in _minus(hand.dealt(seat), shown_already) if c in facts.showable
+                ]
+                if len(candidates) < match.count:
+                    return None
+                cards = tuple(rng.sample(candidates, match.count))
+            else:
+                cards = match.cards
+            hand.apply(Show(cards, match.kind))
+        if view.phase is Phase.PLAY or view.phase is Phase.OVER:
+            if hand.phase is not Phase.PLAY:
+                return None
+            for trick in view.tricks:
+                for _seat, cards in trick.plays:
+                    hand.apply(_play(cards))
+            for _seat, cards in view.current_trick:
+                hand.apply(_play(cards))
+    except IllegalAction:
+        return None
+    return hand
+
+
+def _play(cards: tuple[Card, ...]) -> Play:
+    """The play of ``cards`` (interned for one card)."""
+    return Play.of(cards[0]) if len(cards) == 1 else Play(cards)
+
+
+def _agrees(view: SeatView, hand: HandState) -> bool:
+    """Whether ``hand`` shows ``view.seat`` exactly ``view``."""
+    return hand.view(view.seat) == view
+
+
+_LEAD_CARDS: dict[int, tuple[Rules, Card | None]] = {}
+
+
+def _lead_card(rules: Rules) -> Card | None:
+    """The card the ruleset's opening lead names (♣2, ♠3...), if any (cached)."""
+    cached = _LEAD_CARDS.get(id(rules))
+    if cached is None or cached[0] is not rules:
+        cached = _LEAD_CARDS[id(rules)] = (
+            rules,
+            rules.opening_lead(Deal.shuffled(0, rules.table.copies)).card,
+        )
+    return cached[1]
+
+
+def determinize(
+    view: SeatView,
+    rules: Rules,
+    rng: random.Random,
+    *,
+    tries: int = 50,
+    check: bool = True,
+    facts: Knowledge | None = None,
+) -> HandState:
+    """A full hand state the seat cannot tell from the real one: a sample, history replayed.
+
+    The hidden cards are dealt by :func:`sample_holdings`; the public history
+    (shows and plays) is replayed on the sampled deal, which refutes samples
+    that break a rule the real play kept.  The first seat of the sampled deal
+    is the first trick's leader (the view does not say who was dealt first);
+    the hand's leader is given explicitly, except before the first card when
+    the ruleset's opening-lead rule picks the same seat from the sample, which
+    keeps a forced opening lead (♣2) in force.  (Once a card is played the
+    explicit leader costs nothing, and a hand whose leader was given, as in a
+    match's later hands, is not refuted for a lead the rule would forbid.)
+
+    :param check: also require ``state.view(view.seat) == view`` (the
+        default; a search may skip it for speed, the replay having checked
+        the cards).
+    :param facts: ``knowledge(view, rules)``, when the caller has it already.
+    :raises Inconsistent: no sample survived ``tries`` attempts.
+    """
+    facts = knowledge(view, rules) if facts is None else facts
+    basis = _ReplayBasis.of(view, rules, facts)
+    for _ in range(tries):
+        holdings = _deal_pool(facts, rng)
+        if holdings is None:
+            continue
+        if view.phase is Phase.FIRST_SHOW:
+            return _first_show_state(view, rules, holdings, facts, basis, rng)
+        state = _replayed_sample(view, rules, holdings, facts, basis, rng)
+        if state is not None and (not check or _agrees(view, state)):
+            return state
+    raise Inconsistent(f"no sample agreed with seat {view.seat}'s view in {tries} tries")
+
+
+@attrs.frozen
+class _ReplayBasis:
+    """What every replay of one view's samples shares (worked out once per view).
+
+    :ivar leader: the first trick's leader (also the sampled deal's first seat).
+    :ivar firsts: the first dealt card of each seat that made a 首明.
+    :ivar lead_card: the card the ruleset's opening lead names, if any.
+    :ivar played_any: whether a card has been played.
+    """
+
+    leader: int
+    firsts: dict[int, Card]
+    lead_card: Card | None
+    played_any: bool
+
+    @classmethod
+    def of(cls, view: SeatView, rules: Rules, facts: Knowledge) -> _ReplayBasis:
+        leader = view.tricks[0].leader if view.tricks else view.leader
+        return cls(leader, _first_cards(view), _lead_card(rules), any(facts.played))
+
+    def explicit_leader(self, view: SeatView, rules: Rules, deal: Deal) -> int | None:
+        """The leader to give a replay on ``deal``: ``None`` keeps the opening-lead rule.
+
+        The rule stays in force only before the first card, and only when it
+        picks the leader from the sampled deal.  A leader to move can tell
+        more: its legal leads are the rule's one card exactly when the rule
+        is in force (a leader named for a match's later hand leads freely,
+        whatever it holds).
+        """
+        leader = self.leader
+        if self.played_any or rules.opening_lead(deal).seat != leader:
+            return leader
+        if view.seat != leader or view.to_move != leader or view.phase is not Phase.PLAY:
+            return None
+        card = self.lead_card
+        forced = card is not None and tuple(view.legal_actions) == (Play.of(card),)
+        return None if forced else leader
+
+
+def _replayed_sample(
+    view: SeatView,
+    rules: Rules,
+    holdings: list[list[Card]],
+    facts: Knowledge,
+    basis: _ReplayBasis,
+    rng: random.Random,
+) -> HandState | None:
+    """The view's history replayed on a deal of the sampled ``holdings``, or ``None`` (refuted)."""
+    dealt = [h + list(p) for h, p in zip(holdings, facts.played, strict=True)]
+    deal = _deal_of(dealt, basis.firsts, facts.showable, basis.leader, basis.lead_card)
+    return _replay(view, rules, deal, basis.explicit_leader(view, rules, deal), facts, rng)
+
+
+class SampledEngine(NamedTuple):
+    """A sampled hand as its engine (see :meth:`Determinizer.sample_engine`)."""
+
+    engine: HandEngine
+    """The sample's engine, at the view's point of the hand (the caller's to change)."""
+    dealt: tuple[CardMask, ...]
+    """Each seat's dealt cards in the sample (what scoring stages such as 自得 read)."""
+
+
+class Determinizer:
+    """Many sampled states for one view, fast: :func:`determinize` without the replays.
+
+    The first sample replays the public history on a sampled deal (as
+    :func:`determinize` does); each later one deals the hidden cards afresh
+    (:func:`sample_holdings`) into a copy of that state
+    (:meth:`HandState.with_holdings <gongzhu.hand.HandState.with_holdings>`),
+    which costs a small part of a replay.  The samples are drawn as
+    :func:`determinize` draws them (``check=False``), and a sample the
+    template cannot take is replayed.  The copies are used only where the
+    sampler's knowledge is exact, which is where a replay never refutes a
+    sample: in the play phase, without plug-in :class:`~gongzhu.play.PlayRule`
+    objects, without another seat's secret sale (whose sold cards each
+    replay picks) and, with two decks, without another seat's show the
+    shown-card lock binds (which copy such a seat played first, the sampler
+    does not follow).  Elsewhere (a show phase included) every sample is
+    replayed.
+
+    :param view: the seat's view.
+    :param rules: the ruleset being played.
+    :param facts: ``knowledge(view, rules)``, when the caller has it already.
+    :param tries: sampled deals tried per sample before giving up.
+    :param inference: soft facts from the play (:func:`gongzhu.bots.sampler.infer`) that weight
+        the re-dealt samples of :meth:`sample_engine` (one deck); the replayed
+        samples are dealt without it.
+    :raises Inconsistent: the view's cards do not add up (from :func:`knowledge`).
+    """
+
+    def __init__(
+        self,
+        view: SeatView,
+        rules: Rules,
+        *,
+        facts: Knowledge | None = None,
+        tries: int = 20,
+        inference: SampleWeights | None = None,
+    ) -> None:
+        self.view = view
+        self.rules = rules
+        self.facts = knowledge(view, rules) if facts is None else facts
+        self.tries = tries
+        self._basis = _ReplayBasis.of(view, rules, self.facts)
+        self._template: HandState | None = None
+        self._dealer = _MaskDealer.of(self.facts, inference)
+        self._redeal = (
+            view.phase is Phase.PLAY
+            and not rules.play_config.rules
+            and not any(show.cards is None and show.seat != view.seat for show in view.shows)
+            and (rules.table.copies == 1 or not _locked_elsewhere(view, rules))
+        )
+
+    @property
+    def redeals(self) -> bool:
+        """Whether later samples are re-dealt copies of one replayed state (see the class)."""
+        return self._redeal
+
+    def sample_engine(self, rng: random.Random) -> SampledEngine:
+        """A sample as a bare engine and the dealt cards it implies: :meth:`sample` for searches.
+
+        Where samples are re-dealt copies (:attr:`redeals`) and the engine can
+        re-deal (:attr:`~gongzhu.play.Capability.REDEAL`), the template's engine
+        is copied and re-dealt directly: no :class:`~gongzhu.hand.HandState` is
+        made, and the checks of :meth:`HandState.with_holdings
+        <gongzhu.hand.HandState.with_holdings>`, which the sampler's knowledge
+        makes true, are skipped.  Elsewhere it is :meth:`sample`'s state's engine.
+
+        :raises Inconsistent: no sample was found in ``tries`` attempts.
+        """
+        template = self._template
+        if template is None or not template.engine.offers(Capability.REDEAL):
+            state = self.sample(rng)
+            engine = state._engine  # the search's fast path
+            if state is self._template:  # kept for the next samples: the caller gets a copy
+                engine = engine.copy()
+            return SampledEngine(engine, state._dealt)
+        dealer = self._dealer
+        masks = None
+        for _ in range(self.tries):
+            if dealer is not None:
+                masks = dealer.deal(rng)
+            else:
+                holdings = _deal_pool(self.facts, rng)
+                masks = None if holdings is None else [mask_of(cards) for cards in holdings]
+            if masks is not None:
+                break
+        if masks is None:
+            raise Inconsistent(
+                f"no sample agreed with seat {self.view.seat}'s view in {self.tries} tries"
+            )
+        base = template._engine
+        now = base.holdings
+        engine = base.copy()
+        if self.facts.copies == 1:
+            dealt = tuple(d & ~h | m for d, h, m in zip(template._dealt, now, masks, strict=True))
+        else:
+            dealt = tuple(
+                add_copies(subtract_copies(d, h), m)
+                for d, h, m in zip(template._dealt, now, masks, strict=True)
+            )
+        engine.redeal(masks)  # type: ignore[attr-defined]  # (declared: REDEAL)
+        return SampledEngine(engine, dealt)
+
+    def sample(self, rng: random.Random) -> HandState:
+        """A state the seat cannot tell from the real one (unchecked against the view).
+
+        :raises Inconsistent: no sample was found in ``tries`` attempts.
+        """
+        template = self._template
+        if template is None:
+            state = determinize(
+                self.view, self.rules, rng, tries=self.tries, check=False, facts=self.facts
+            )
+            if self._redeal:
+                self._template = state
+            return state
+        for _ in range(self.tries):
+            holdings = _deal_pool(self.facts, rng)
+            if holdings is None:
+                continue
+            try:
+                return template.with_holdings(holdings)
+            except InvalidHoldings:
+                # this sample changes what the template's history fixed (with 首明: which
+                # seats were asked about their first card): replay it instead
+                replayed = _replayed_sample(
+                    self.view, self.rules, holdings, self.facts, self._basis, rng
+                )
+                if replayed is not None:
+                    return replayed
+        raise Inconsistent(
+            f"no sample agreed with seat {self.view.seat}'s view in {self.tries} tries"
+        )
+
+
+def _locked_elsewhere(view: SeatView, rules: Rules) -> bool:
+    """Whether a seat other than the viewer made a show the shown-card lock binds."""
+    binds = locking_kinds(rules)
+    return any(show.seat != view.seat and show.kind in binds and show.cards for show in view.shows)
+
+
+def _first_show_state(
+    view: SeatView,
+    rules: Rules,
+    holdings: list[list[Card]],
+    facts: Knowledge,
+    basis: _ReplayBasis,
+    rng: random.Random,
+) -> HandState:
+    """A state in the 首明 phase: the deal's first seat matters, so try each."""
+    for first_seat in rng.sample(range(SEATS), SEATS):
+        deal = _deal_of(holdings, basis.firsts, facts.showable, first_seat, basis.lead_card)
+        state = _replay(view, rules, deal, basis.explicit_leader(view, rules, deal), facts, rng)
+        if state is not None and _agrees(view, state):
+            return state
+    raise Inconsistent("no 首明-phase sample agreed with the view")

@@ -165,13 +165,6 @@ def test_play_engine() -> None:
         gongzhu.play.NoSuchEngine  # noqa: B018
 
 
-def test_heuristic_situation_hand(midhand: HandState) -> None:
-    from gongzhu.bots.heuristic import Situation
-
-    situation = Situation(midhand.view(3), midhand.rules)
-    assert deprecated(lambda: situation.hand, "Situation.holding") == situation.holding
-
-
 @pytest.mark.parametrize("name", ["PLAY_RULES", "feed_partner", "quick_show"])
 def test_the_rules_of_thumb_moved_to_the_rulebook(name: str) -> None:
     import gongzhu.bots.heuristic

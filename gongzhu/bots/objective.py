@@ -93,36 +93,30 @@ def seat_objective(name: str, seat: int, format: TableFormat, rules: Rules) -> O
 
 
 class EngineScorer:
-    """Raw scores of finished hand engines of one ruleset, by the fastest path that fits.
+    """Raw scores of finished hand engines of one ruleset, through its
+    :class:`~gongzhu.scoring.Scorer`, by the fastest path that fits.
 
-    One deck with the core's scoring (no plug-in stage that reads the deal)
-    is scored straight from the taken-card masks
-    (:meth:`CompiledScorer.raw <gongzhu.scoring.CompiledScorer.raw>`);
-    anything else goes through the ruleset's :class:`~gongzhu.scoring.Scorer`.
+    Where the taken cards and the shows decide the scores (:attr:`Scorer.masks_suffice
+    <gongzhu.scoring.Scorer.masks_suffice>`: one deck, no stage that reads the
+    deal), a hand is scored from its engine's taken cards and the shows' factors,
+    worked out once for many hands (:meth:`Scorer.raw_of_masks
+    <gongzhu.scoring.Scorer.raw_of_masks>`); anything else is scored from the
+    hand's facts (:meth:`Scorer.raw <gongzhu.scoring.Scorer.raw>`).
     """
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        scorer = rules.scorer
-        self._compiled = (
-            scorer.compiled
-            if scorer.compiled is not None and not scorer.mask_stages and rules.table.copies == 1
-            else None
-        )
-        self._show_factors = rules.table.show_factors
+        self.scorer = rules.scorer
+        self._masks = self.scorer.masks_suffice
 
     def shows(self, engine: HandEngine) -> tuple[ShowRecord, ...]:
         """Every shown card of ``engine``'s hand so far."""
         return self.rules.show_phase.records_of(engine.show_log)
 
     def factors(self, shows: Sequence[ShowRecord]) -> dict[int, int]:
-        """Card bit -> the product of its shows' factors (what the fast path reads)."""
-        factors: dict[int, int] = {}
-        table = self._show_factors
-        for record in shows:
-            bit = record.card.bit
-            factors[bit] = factors.get(bit, 1) * table[record.kind]
-        return factors
+        """Card bit -> the product of its shows' factors (:meth:`Scorer.show_factors
+        <gongzhu.scoring.Scorer.show_factors>`; what the fast path reads)."""
+        return self.scorer.show_factors(shows)
 
     def raw(
         self, engine: HandEngine, dealt: Sequence[CardMask], factors: dict[int, int]
@@ -132,7 +126,6 @@ class EngineScorer:
         :param dealt: each seat's dealt cards (scoring stages such as 自得 read them).
         :param factors: :meth:`factors` of the hand's shows (read by the fast path only).
         """
-        compiled = self._compiled
-        if compiled is not None:
-            return compiled.raw(engine.taken, factors)
-        return self.rules.scorer.raw(facts_of(engine, dealt, self.rules.show_phase))
+        if self._masks:
+            return self.scorer.raw_of_masks(engine.taken, factors)
+        return self.scorer.raw(facts_of(engine, dealt, self.rules.show_phase))

@@ -17,11 +17,13 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import cast
 
+from .. import implied
 from ..actions import Action, Play, ShowKind, play_of_key
-from ..cards import PIG, SHEEP, TRANSFORMER, Card, Rank, Suit, full_deck
+from ..cards import PIG, SHEEP, TRANSFORMER, Card, Rank, Suit
 from ..deal import SEATS
 from ..hand import HandState
 from ..rules import Rules
+from ..scoring import show_record
 from ..view import Phase
 
 __all__ = [
@@ -51,7 +53,7 @@ class _PlayFacts(dict[int, tuple[int, int, int, int, int, int]]):
     def __init__(self, rules: Rules) -> None:
         super().__init__()
         self.rules = weakref.ref(rules)
-        self.card_values = tuple(rules.table.base_value(card) for card in full_deck())
+        self.card_values = implied.card_values(rules)[:52]  # no show: the base values
         for key in range(52):
             self[key] = self._facts(key)
 
@@ -230,10 +232,11 @@ def card_values(rules: Rules, shown: Iterable[tuple[Card, ShowKind]] = ()) -> li
 
     :param shown: each shown card with the kind of its show.
 
-    A shown card counts its base value times its show factor (a shown pig
-    −200, 首明 −400); a shown showable heart multiplies every heart.  The
-    transformer counts 0, as in :meth:`ScoreTable.base_value
-    <gongzhu.scoring.ScoreTable.base_value>`.
+    The scorer's values (:func:`gongzhu.implied.card_values`): a shown card
+    counts its base value times its shows' factors (a shown pig −200, 首明
+    −400); a shown showable heart multiplies every heart; the transformer
+    counts 0.  With two decks, each card's first copy (its shown copy, where
+    one is shown).
 
     >>> import gongzhu
     >>> from gongzhu import Card, ShowKind
@@ -242,15 +245,5 @@ def card_values(rules: Rules, shown: Iterable[tuple[Card, ShowKind]] = ()) -> li
     >>> card_values(rules)[pig.index], card_values(rules, [(pig, ShowKind.OPEN)])[pig.index]
     (-100, -200)
     """
-    values = list(_play_facts(rules).card_values)
-    table = rules.table
-    factors = table.show_factors
-    heart = table.showable_heart
-    for card, kind in shown:
-        factor = factors[kind]
-        if heart is not None and card == heart:
-            for index in range(13, 26):  # the hearts
-                values[index] *= factor
-        elif card.suit is not Suit.HEARTS:
-            values[card.index] *= factor
-    return values
+    records = [show_record(0, card, kind) for card, kind in shown]  # (no seat changes a value)
+    return list(implied.card_values(rules, records)[:52])

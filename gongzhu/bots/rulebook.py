@@ -11,7 +11,6 @@ checks its play with a small search, and the ``search`` bot
 
 from __future__ import annotations
 
-import warnings
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cached_property
@@ -19,9 +18,9 @@ from functools import cached_property
 from ..actions import Action, Play, Show, ShowKind
 from ..cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Rank, Suit, full_deck
 from ..deal import SEATS
+from ..implied import card_values, trick_winner, voids
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
-from .sampler import voids
 from .teams import SOLO, TableFormat, format_of
 
 __all__ = [
@@ -88,14 +87,6 @@ class Situation:
         """0 when leading, 3 when playing last."""
         self.led: Suit | None = self.trick[0][1][0].suit if self.trick else None
 
-    @property
-    def hand(self) -> tuple[Card, ...]:
-        """Deprecated alias of :attr:`holding`."""
-        warnings.warn(
-            "Situation.hand is deprecated; use Situation.holding", DeprecationWarning, stacklevel=2
-        )
-        return self.holding
-
     # -- cards -------------------------------------------------------------------------
 
     @cached_property
@@ -148,25 +139,15 @@ class Situation:
     # -- values ------------------------------------------------------------------------
 
     @cached_property
-    def factors(self) -> dict[Card, int]:
-        """Each publicly shown card's show factor (×2 open, ×4 首明...)."""
-        table = self.rules.table.show_factors
-        out: dict[Card, int] = {}
-        for show in self.view.shows:
-            for card in show.cards or ():
-                out[card] = max(out.get(card, 1), table[show.kind])
-        return out
+    def values(self) -> tuple[int, ...]:
+        """Each card's worth to whoever takes it, by card index, given the shows the seat
+        sees: :func:`gongzhu.implied.card_values` (the scorer's values; with two decks a
+        card's first copy, its shown copy where one is shown)."""
+        return card_values(self.rules, self.view)
 
     def value(self, card: Card) -> int:
         """The points ``card`` is worth to whoever takes it (the transformer: 0)."""
-        table = self.rules.table
-        base = table.base_value(card)
-        if not base:
-            return 0
-        if card.suit is Suit.HEARTS:
-            heart = table.showable_heart
-            return base * (self.factors.get(heart, 1) if heart is not None else 1)
-        return base * self.factors.get(card, 1)
+        return self.values[card.index]
 
     def play_value(self, play: Play) -> int:
         """The points of a play's cards."""
@@ -200,16 +181,20 @@ class Situation:
     # -- the trick ---------------------------------------------------------------------
 
     @cached_property
+    def trick_keys(self) -> tuple[int, ...]:
+        """The play keys of the trick under way."""
+        return tuple(Play(cards).key for _, cards in self.trick)
+
+    @cached_property
     def best(self) -> tuple[int, Card] | None:
-        """``(seat, card)`` winning the trick so far: the highest card of the led suit."""
+        """``(seat, card)`` winning the trick so far (:func:`gongzhu.implied.trick_winner`,
+        pairs ranked as the ruleset ranks them) and that play's highest card."""
         if not self.trick:
             return None
-        best: tuple[int, Card] | None = None
-        for seat, cards in self.trick:
-            for card in cards:
-                if card.suit is self.led and (best is None or card.rank > best[1].rank):
-                    best = (seat, card)
-        return best
+        leader = self.trick[0][0]
+        seat = trick_winner(self.rules, leader, self.trick_keys)
+        cards = self.trick[(seat - leader) % SEATS][1]
+        return (seat, max(cards, key=lambda c: (c.rank, -c.index)))
 
     def top(self, play: Play) -> Card | None:
         """The play's highest card of the led suit (``None``: it cannot win)."""
@@ -222,10 +207,11 @@ class Situation:
         return max(play.cards, key=lambda c: (c.rank, -c.index))
 
     def wins_now(self, play: Play) -> bool:
-        """Whether ``play`` would beat the trick's best card so far."""
-        best = self.best
-        top = self.top(play)
-        return top is not None and best is not None and top.rank > best[1].rank
+        """Whether ``play`` would win the trick under way so far (``False`` when leading)."""
+        if not self.trick:
+            return False
+        keys = (*self.trick_keys, play.key)
+        return trick_winner(self.rules, self.trick[0][0], keys) == self.seat
 
     def partner_winning(self) -> bool:
         """Whether a partner's card is winning the trick under way."""

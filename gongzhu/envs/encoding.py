@@ -40,7 +40,7 @@ segment            size              contents
 ``sold-hidden``    4                 *if* secret sales: how many cards each other
                                      seat sold secretly, cards unseen
 ``voids``          4 × 4             the suits (♠ ♥ ♦ ♣) each seat is known to hold
-                                     none of (:func:`gongzhu.bots.voids`)
+                                     none of (:func:`gongzhu.implied.voids`)
 ``holding-sizes``  4                 how many cards each seat holds
 ``phase``          3 or 4            one-hot: first-show (*if* 首明), show, play, over
 ``leader``         4                 one-hot relative seat leading this trick
@@ -50,8 +50,8 @@ segment            size              contents
 The observer's own secret sales appear with their cards under
 ``shown-secret``; another seat's appear only as a count under
 ``sold-hidden``, as :class:`~gongzhu.view.PublicShow` gives them.  Cards
-"taken" follow the rules of a trick: every card goes to its winner, except
-its scoring cards, which go to its taker (a 垫牌 penalty's offender).
+"taken" are filed as the engines file them (:func:`gongzhu.implied.taken_cards`):
+every card of a trick goes to its taker (its winner, or a 垫牌 penalty's offender).
 
 **Information states** (OpenSpiel's perfect-recall tensor) are the
 observation followed by the whole history, trick by trick
@@ -514,7 +514,7 @@ def encode_observation(rules: Rules, view: SeatView) -> npt.NDArray[np.float32]:
     """
     import numpy as np
 
-    from ..bots.sampler import voids
+    from ..implied import taken_cards, voids
 
     codec = layout(rules)
     obs = np.zeros(codec.observation_size, dtype=np.float32)
@@ -529,13 +529,11 @@ def encode_observation(rules: Rules, view: SeatView) -> npt.NDArray[np.float32]:
             obs[base + card.index] += 1
 
     count("holding", view.holding)
-    is_scoring = rules.table.is_scoring
     for trick in view.tricks:
         for seat, cards in trick.plays:
             count("played-by", cards, rel(seat))
-        cards = trick.cards
-        count("taken", (c for c in cards if not is_scoring(c)), rel(trick.winner))
-        count("taken", (c for c in cards if is_scoring(c)), rel(trick.taker))
+    for seat, cards in enumerate(taken_cards(view.tricks)):
+        count("taken", cards, rel(seat))
     for seat, played in view.current_trick:
         count("played-by", played, rel(seat))
         count("trick", played, rel(seat))

@@ -160,10 +160,6 @@ class _Tables:
             [[rows[v] + self.sizes + rel[s][v] for v in range(SEATS)] for s in range(SEATS)],
             dtype=np.intp,
         )
-        is_scoring = rules.table.is_scoring
-        from ..cards import Card
-
-        self.scoring = tuple(is_scoring(Card.from_index(c)) for c in range(CARDS))
         self.key_cards = tuple(_cards_of_key(k) for k in range(CARDS + CARDS * CARDS))
         # per play key: the suit of its first card, the suits of its cards (bits), and
         # for each led suit whether the play is off it (bits by led suit)
@@ -532,13 +528,8 @@ class HandEncoder:
         t = self._t
         flat = self._flat
         self._rows[:, t.trick_slice] = 0
-        scoring = t.scoring
-        taken_winner = t.taken_rows[winner]
-        taken_taker = t.taken_rows[taker]
-        cards = [card for key in keys for card in t.key_cards[key]]
-        where = np.concatenate(
-            [taken_taker[card] if scoring[card] else taken_winner[card] for card in cards]
-        )
+        taken = t.taken_rows[taker]  # every card to the taker, as the engine files it
+        where = np.concatenate([taken[card] for key in keys for card in t.key_cards[key]])
         if self.codec.copies == 1:
             flat[where] += 1  # one deck: every card once, no index twice
         else:

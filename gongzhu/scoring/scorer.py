@@ -334,7 +334,6 @@ class Scorer:
         return compiled.raw_copies(taken, shows, copies_taken, masks.copy_own, masks.copy_alone)
 
 
-
 _NONE_TAKEN: Final[tuple[tuple[ShowRecord, ...], ...]] = ((), (), (), ())
 
 

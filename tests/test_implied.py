@@ -1,0 +1,243 @@
+"""What the rules imply (gongzhu.implied), held equal to the engines and the scorer.
+
+Each fact is checked over every shipped ruleset and their combinations (each
+base with up to two modifiers, where they compose), and each divergence the
+layers above the engine once had gets a test of its own:
+
+- the bots' card values took the largest of a card's show factors where the
+  scorer multiplies them (two decks, ♥A shown twice: ×4, not ×2);
+- the bots' trick winner ignored how pairs rank (a play not wholly in the
+  led suit never wins after a pair lead);
+- the encoder filed a penalty trick's unscored cards under its winner where
+  the engine gives every card to the taker.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from functools import cache
+
+import pytest
+
+import gongzhu
+from gongzhu import Card, Play, Show, ShowKind, implied
+from gongzhu.bots.rulebook import Situation
+from gongzhu.cards import full_deck
+from gongzhu.errors import IncompatibleVariants
+from gongzhu.scoring import HandFacts, show_record
+
+BASES = ("39baobao", "huapai")
+MODIFIERS = (
+    "anmai",
+    "biming",
+    "chuyang-quanming",
+    "fenpai-quanming",
+    "heart-three",
+    "hearts-pips",
+    "hearts-positive",
+    "same-colour-discard",
+    "shuangzhu",
+    "two-deck",
+)
+
+
+@cache
+def shipped_rulesets() -> tuple[tuple[str, ...], ...]:
+    """Every base with up to two modifiers, where they compose."""
+    found = []
+    for base in BASES:
+        for size in range(3):
+            for extra in itertools.combinations(MODIFIERS, size):
+                names = (base, *extra)
+                try:
+                    gongzhu.load_rules(*names)
+                except IncompatibleVariants:
+                    continue
+                found.append(names)
+    return tuple(found)
+
+
+def test_the_combinations_are_many() -> None:
+    assert len(shipped_rulesets()) > 60  # a silent filter would make every test below vacuous
+
+
+def random_hand(rules: gongzhu.Rules, seed: int) -> gongzhu.HandState:
+    """A hand played at random to its end, shows included."""
+    hand = rules.new_hand(seed=seed)
+    rng = random.Random(seed)
+    while not hand.is_over:
+        hand.apply(rng.choice(hand.legal_actions()))
+    return hand
+
+
+# -- who wins a trick -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("names", shipped_rulesets(), ids="+".join)
+def test_trick_winner_is_the_engines(names: tuple[str, ...]) -> None:
+    rules = gongzhu.load_rules(*names)
+    checked = 0
+    for seed in range(3):
+        hand = random_hand(rules, seed)
+        for trick in hand.tricks:
+            keys = [Play(cards).key for _seat, cards in trick.plays]
+            assert implied.trick_winner(rules, trick.leader, keys) == trick.winner
+            checked += 1
+    assert checked >= 3 * 13
+
+
+def pair_lead_hand() -> gongzhu.HandState:
+    """Two decks: seat 0 holds ♠9 ♠9 and seat 1 its one spade, ♠A; seat 0 leads."""
+    rules = gongzhu.load_rules("two-deck")
+    deck = list(full_deck(2))
+    holdings: list[list[Card]] = [[], [], [], []]
+    for text in ("9S", "9S"):
+        card = Card.parse(text)
+        deck.remove(card)
+        holdings[0].append(card)
+    ace = Card.parse("AS")
+    deck.remove(ace)
+    holdings[1].append(ace)
+    spades = [c for c in deck if c.suit is gongzhu.Suit.SPADES]
+    others = [c for c in deck if c.suit is not gongzhu.Suit.SPADES]
+    for seat in (2, 3, 0):
+        while spades and len(holdings[seat]) < 26:
+            holdings[seat].append(spades.pop())
+    for seat in range(4):
+        while len(holdings[seat]) < 26:
+            holdings[seat].append(others.pop())
+    hand = rules.new_hand(deal=gongzhu.Deal.from_holdings(holdings), leader=0)
+    while hand.phase is not gongzhu.Phase.PLAY:
+        hand.apply(hand.legal_actions()[0])
+    hand.apply(Play.parse("9S 9S"))
+    hand.apply(next(p for p in hand.legal_actions() if Card.parse("AS") in p.cards))  # type: ignore[union-attr]
+    return hand
+
+
+def test_the_bots_trick_winner_ranks_pairs() -> None:
+    """Divergence: the rule-of-thumb bot read ♠A (with a heart) as beating a ♠9 pair."""
+    hand = pair_lead_hand()
+    (_, lead), (_, follow) = hand.current_trick
+    assert Card.parse("AS") in follow and any(c.suit is not gongzhu.Suit.SPADES for c in follow)
+    keys = hand.trick_keys
+    assert implied.trick_winner(hand.rules, 0, keys) == 0
+    situation = Situation(hand.view(2), hand.rules)
+    assert situation.best is not None and situation.best[0] == 0
+    # and the engine agrees once the trick is over
+    while hand.current_trick:
+        hand.apply(hand.legal_actions()[0])
+    assert hand.tricks[0].winner == 0
+
+
+# -- what a card is worth ---------------------------------------------------------------------
+
+
+def shows_of(rules: gongzhu.Rules, rng: random.Random) -> list[gongzhu.scoring.ShowRecord]:
+    """Random shows of the ruleset's showable cards: each copy shown or not, of a kind the
+    ruleset offers, by a random seat."""
+    kinds = sorted(rules.show_kinds, key=lambda kind: kind.value) or [ShowKind.OPEN]
+    records = []
+    for card in sorted(rules.table.showable):
+        for _copy in range(rules.table.copies):
+            if rng.random() < 0.5:
+                records.append(show_record(rng.randrange(4), card, rng.choice(kinds)))
+    return records
+
+
+@pytest.mark.parametrize("names", shipped_rulesets(), ids="+".join)
+def test_card_values_are_the_scorers(names: tuple[str, ...]) -> None:
+    """Each card's value, every copy, is what the scorer gives a seat that took it alone."""
+    rules = gongzhu.load_rules(*names)
+    scorer = rules.scorer
+    copies = rules.table.copies
+    rng = random.Random(hash(names) & 0xFFFF)
+    for _ in range(4):
+        shows = shows_of(rules, rng)
+        values = implied.card_values(rules, shows)
+        assert len(values) == 52 * copies
+        for card in full_deck():
+            if not rules.table.is_scoring(card) or card == gongzhu.cards.TRANSFORMER:
+                assert values[card.index] == 0
+                continue
+            mine = [record for record in shows if record.card == card]
+            for copy in range(copies):
+                shown_taken = None
+                if copies == 2:
+                    taken_shows = [mine[copy]] if copy < len(mine) else []
+                    shown_taken = (tuple(taken_shows), (), (), ())
+                facts = HandFacts((card.bit, 0, 0, 0), None, tuple(shows), shown_taken)
+                assert scorer.pipeline_sheet(facts).raw[0] == values[card.index + 52 * copy], (
+                    card,
+                    copy,
+                    shows,
+                )
+
+
+def test_the_bots_card_values_multiply_show_factors() -> None:
+    """Divergence: with two decks and ♥A shown twice the scorer counts every heart ×4; the
+    rule-of-thumb bot took the largest factor, ×2."""
+    rules = gongzhu.load_rules("two-deck")
+    ace = Card.parse("AH")
+    for seed in range(200):
+        hand = rules.new_hand(seed=seed)
+        holders = [seat for seat in range(4) for card in hand.holding(seat) if card == ace]
+        if len(set(holders)) == 2:
+            break
+    else:
+        pytest.fail("no deal gives the two ♥A to two seats")
+    while hand.phase is not gongzhu.Phase.PLAY:
+        seat = hand.to_move
+        assert seat is not None
+        show = Show((ace,), ShowKind.OPEN)
+        hand.apply(
+            show if seat in holders and show in hand.legal_actions() else hand.legal_actions()[0]
+        )
+    assert [s.cards for s in hand.shows].count((ace,)) == 2
+    five = Card.parse("5H")
+    situation = Situation(hand.view(hand.to_move or 0), rules)
+    expected = rules.table.heart_values[five.rank] * 4
+    assert implied.card_values(rules, hand.view(0))[five.index] == expected
+    assert situation.value(five) == expected
+
+
+# -- what each seat has taken -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("names", shipped_rulesets(), ids="+".join)
+def test_taken_cards_are_the_engines(names: tuple[str, ...]) -> None:
+    rules = gongzhu.load_rules(*names)
+    for seed in range(3):
+        hand = random_hand(rules, seed)
+        taken = implied.taken_cards(hand.tricks)
+        for seat in range(4):
+            assert Counter(taken[seat]) == Counter(hand.taken(seat))
+
+
+def penalty_hand() -> gongzhu.HandState:
+    """A same-colour-discard hand in which some trick's points went to an offender."""
+    rules = gongzhu.load_rules("same-colour-discard")
+    for seed in range(500):
+        hand = random_hand(rules, seed)
+        if any(trick.penalty for trick in hand.tricks):
+            return hand
+    pytest.fail("no penalty in 500 random hands")
+
+
+def test_the_encoder_files_taken_cards_as_the_engine() -> None:
+    """Divergence: the encoder filed a penalty trick's unscored cards under its winner."""
+    pytest.importorskip("numpy")
+    from gongzhu.envs import encoding
+
+    hand = penalty_hand()
+    rules = hand.rules
+    segment = encoding.layout(rules).segment("taken")
+    for viewer in range(4):
+        obs = encoding.encode_observation(rules, hand.view(viewer))
+        rows = obs[segment.start : segment.start + 4 * 52].reshape(4, 52)
+        for seat in range(4):
+            expected = [0.0] * 52
+            for card in hand.taken(seat):
+                expected[card.index] += 1
+            assert list(rows[(seat - viewer) % 4]) == expected, (viewer, seat)

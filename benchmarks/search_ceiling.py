@@ -30,7 +30,7 @@ holds it: how much knowing where those cards are is worth; with
 ``--know-from N``, only once N tricks are over.
 
 The bots never look at another seat's cards themselves: the script replaces
-the sampler's deal (:class:`gongzhu.bots.sampler.Determinizer`) while a search
+the sampler's deal (:class:`gongzhu.implied.Determinizer`) while a search
 seat decides, and only then.
 """
 
@@ -64,7 +64,7 @@ _SAMPLE = Determinizer.sample
 def _true_sample(self: Determinizer, rng: random.Random) -> HandState:
     """A copy of the real hand while a search seat decides, else a sampled one.
 
-    :meth:`Determinizer.sample_engine <gongzhu.bots.sampler.Determinizer.sample_engine>`
+    :meth:`Determinizer.sample_engine <gongzhu.implied.Determinizer.sample_engine>`
     re-deals a template that only this method makes; this one never makes it, so
     every sample, engine or state, comes from here.
     """

@@ -484,7 +484,7 @@ class _MaskDealer:
         anyone = tuple(s for s in range(SEATS) if room[s] > 0)
         by_suit = {suit: tuple(s for s in anyone if suit not in facts.voids[s]) for suit in Suit}
         levels: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
-        weighted: list[tuple[int, tuple[int, ...], tuple[float, ...]]] = []
+        weighted: list[tuple[int, tuple[int, ...], Sequence[float]]] = []
         inferred = inference.factors if inference is not None else {}
         free = []
         for card in facts.pool:

@@ -112,14 +112,14 @@ def pair_lead_hand() -> gongzhu.HandState:
     while hand.phase is not gongzhu.Phase.PLAY:
         hand.apply(hand.legal_actions()[0])
     hand.apply(Play.parse("9S 9S"))
-    hand.apply(next(p for p in hand.legal_actions() if Card.parse("AS") in p.cards))  # type: ignore[union-attr]
+    hand.apply(next(p for p in hand.legal_actions() if Card.parse("AS") in p.cards))
     return hand
 
 
 def test_the_bots_trick_winner_ranks_pairs() -> None:
     """Divergence: the rule-of-thumb bot read ♠A (with a heart) as beating a ♠9 pair."""
     hand = pair_lead_hand()
-    (_, lead), (_, follow) = hand.current_trick
+    _lead, (_, follow) = hand.current_trick
     assert Card.parse("AS") in follow and any(c.suit is not gongzhu.Suit.SPADES for c in follow)
     keys = hand.trick_keys
     assert implied.trick_winner(hand.rules, 0, keys) == 0

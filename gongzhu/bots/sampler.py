@@ -17,7 +17,9 @@ import attrs
 
 from ..cards import PIG, TRANSFORMER, Card, Rank, Suit, full_deck
 from ..deal import SEATS
-from ..implied import (
+
+# re-exported for the bots: what the rules imply of the hidden cards
+from ..implied import (  # noqa: F401
     Determinizer,
     Inconsistent,
     Knowledge,
@@ -33,21 +35,7 @@ from ..implied import (
 from ..rules import Rules
 from ..view import SeatView
 
-__all__ = [
-    "Determinizer",
-    "Inconsistent",
-    "Inference",
-    "Knowledge",
-    "SampledEngine",
-    "determinize",
-    "infer",
-    "knowledge",
-    "no_pairs",
-    "sample_deal",
-    "sample_holdings",
-    "unpairable",
-    "voids",
-]
+__all__ = ["HEART_FACTOR", "PIG_FACTOR", "Inference", "infer"]
 
 
 PIG_FACTOR: Final = 0.1

@@ -88,21 +88,30 @@ def test_trick_winner_is_the_engines(names: tuple[str, ...]) -> None:
     assert checked >= 3 * 13
 
 
-def pair_lead_hand() -> gongzhu.HandState:
-    """Two decks: seat 0 holds ♠9 ♠9 and seat 1 its one spade, ♠A; seat 0 leads."""
+def pair_lead_hand(
+    spades_to: tuple[int, ...] = (2, 3, 0), sheep_to: int | None = None
+) -> gongzhu.HandState:
+    """Two decks: seat 0 holds ♠9 ♠9 and seat 1 its one spade, ♠A; the other spades go to
+    ``spades_to`` in turn (and both ♦J to ``sheep_to``); seat 0 leads the pair, seat 1
+    follows with ♠A and another card."""
     rules = gongzhu.load_rules("two-deck")
     deck = list(full_deck(2))
     holdings: list[list[Card]] = [[], [], [], []]
-    for text in ("9S", "9S"):
+
+    def give(seat: int, text: str) -> None:
         card = Card.parse(text)
         deck.remove(card)
-        holdings[0].append(card)
-    ace = Card.parse("AS")
-    deck.remove(ace)
-    holdings[1].append(ace)
+        holdings[seat].append(card)
+
+    give(0, "9S")
+    give(0, "9S")
+    give(1, "AS")
+    if sheep_to is not None:
+        give(sheep_to, "JD")
+        give(sheep_to, "JD")
     spades = [c for c in deck if c.suit is gongzhu.Suit.SPADES]
     others = [c for c in deck if c.suit is not gongzhu.Suit.SPADES]
-    for seat in (2, 3, 0):
+    for seat in spades_to:
         while spades and len(holdings[seat]) < 26:
             holdings[seat].append(spades.pop())
     for seat in range(4):
@@ -112,7 +121,8 @@ def pair_lead_hand() -> gongzhu.HandState:
     while hand.phase is not gongzhu.Phase.PLAY:
         hand.apply(hand.legal_actions()[0])
     hand.apply(Play.parse("9S 9S"))
-    hand.apply(next(p for p in hand.legal_actions() if Card.parse("AS") in p.cards))
+    ace = Card.parse("AS")
+    hand.apply(next(p for p in hand.legal_actions() if ace in p.cards))  # type: ignore[union-attr]
     return hand
 
 
@@ -129,6 +139,18 @@ def test_the_bots_trick_winner_ranks_pairs() -> None:
     while hand.current_trick:
         hand.apply(hand.legal_actions()[0])
     assert hand.tricks[0].winner == 0
+
+
+def test_the_playouts_trick_winner_ranks_pairs() -> None:
+    """Divergence: the greedy playout read ♠A (with another card) as winning a ♠9 pair
+    lead, so a seat void in spades did not give its partner's winning trick the sheep."""
+    from gongzhu.bots.playout import greedy_rollout_policy
+
+    hand = pair_lead_hand(spades_to=(3, 0), sheep_to=2)
+    assert hand.to_move == 2
+    assert not any(c.suit is gongzhu.Suit.SPADES for c in hand.holding(2))
+    choice = greedy_rollout_policy(hand, random.Random(0), teams=(0, 1, 0, 1))
+    assert isinstance(choice, Play) and gongzhu.cards.SHEEP in choice.cards
 
 
 # -- what a card is worth ---------------------------------------------------------------------

@@ -21,6 +21,7 @@ from .. import implied
 from ..actions import Action, Play, ShowKind, play_of_key
 from ..cards import PIG, SHEEP, TRANSFORMER, Card, Rank, Suit
 from ..deal import SEATS
+from ..engines.base import winning_position
 from ..hand import HandState
 from ..rules import Rules
 from ..scoring import show_record
@@ -54,6 +55,7 @@ class _PlayFacts(dict[int, tuple[int, int, int, int, int, int]]):
         super().__init__()
         self.rules = weakref.ref(rules)
         self.card_values = implied.card_values(rules)[:52]  # no show: the base values
+        self.pair_beats_unmatched = rules.play_config.pair_beats_unmatched
         for key in range(52):
             self[key] = self._facts(key)
 
@@ -152,18 +154,16 @@ def greedy_rollout_policy(
         return best_play
     values = facts.card_values
     led = facts[trick[0]][2]
-    best_rank = 0
-    best_at = 0  # the position in the trick of the winning play so far
     points = 0
     negative = False
-    for position, key in enumerate(trick):
+    for key in trick:
         for index in (key,) if key < 52 else divmod(key - 52, 52):
             value = values[index]
             points += value
             negative = negative or value < 0
-            if index // 13 == led and index % 13 + 2 > best_rank:
-                best_rank = index % 13 + 2
-                best_at = position
+    # the winning play so far, as the engines rank plays (pairs included), and its top rank
+    best_at = winning_position(trick, facts.pair_beats_unmatched)
+    best_rank = facts[trick[best_at]][1]
     last = len(trick) == 3
     follow = [(facts[p.key], p) for p in legal]
     follow = [entry for entry in follow if entry[0][2] == led]

@@ -63,6 +63,7 @@ __all__ = [
     "Knowledge",
     "SampleWeights",
     "SampledEngine",
+    "VoidReader",
     "card_values",
     "determinize",
     "knowledge",
@@ -173,62 +174,178 @@ class Inconsistent(GongzhuError):
     """No deal agrees with the view (the view was not made by a real hand), or none was found."""
 
 
-def voids(view: SeatView, rules: Rules | None = None) -> tuple[frozenset[Suit], ...]:
-    """The suits each seat is known to hold none of now.
+@functools.cache
+def _key_suits() -> tuple[int, ...]:
+    """Per play key, the suits of its cards as bits (``1 << suit``)."""
+    out = []
+    for key in range(52 + 52 * 52):
+        a, b = (key, key) if key < 52 else divmod(key - 52, 52)
+        out.append(1 << a // 13 | 1 << b // 13)
+    return tuple(out)
+
+
+class VoidReader:
+    """The suits each seat is known to hold none of, read from a hand's play a play at a
+    time: the rules :func:`voids` folds over a view, for an encoder that follows a hand
+    as it is played (:class:`gongzhu.envs.fast.HandEncoder`).
+
+    Feed it the shows the lock binds (:meth:`show`), every play in order
+    (:meth:`play`) and every finished trick (:meth:`finish`); it answers what each
+    reveals.  Suits are bits, ``1 << suit``, a suit's number being its cards'
+    ``index // 13`` (♠ ♥ ♦ ♣).
 
     - A seat that plays any card off the led suit has none of it left (it
       must follow as far as it can).
-    - With ``rules``: a shown card the lock binds (:class:`~gongzhu.plugin.ShownCardLock`,
-      one deck) played in the first trick of its suit was its holder's only
-      card of that suit; a discard outside the preferred suits of a discard
-      rule (:class:`~gongzhu.plugin.DiscardRule`) that drew no penalty, or
-      any such discard under a strict rule, shows the seat had none of them.
+    - A shown card the lock binds (:class:`~gongzhu.plugin.ShownCardLock` with
+      ``first_trick``, one deck) played in the first trick of its suit was its
+      holder's only card of that suit.  The lock on a secret sale's cards is
+      known to the seller alone, and so is what it reveals (:attr:`private`).
+    - A discard outside the preferred suits of a discard rule
+      (:class:`~gongzhu.plugin.DiscardRule`) shows that a seat that drew no
+      penalty, or any such seat under a strict rule, had none of them.
+
+    :param rules: the ruleset (its lock and discard rule); ``None``: neither.
+    :ivar void: per seat, the suits every seat knows it holds none of.
+    :ivar private: per seat, the suits only that seat knows it holds none of.
+    :ivar suits_of_key: per play key, the suits of its cards (bits).
     """
-    found: list[set[Suit]] = [set() for _ in range(SEATS)]
-    tricks: list[tuple[tuple[tuple[int, tuple[Card, ...]], ...], int | None, int | None]] = [
-        (t.plays, t.winner, t.taker) for t in view.tricks
-    ]
-    if view.current_trick:
-        tricks.append((view.current_trick, None, None))
-    lock = rules.shown_card_lock if rules is not None else None
-    locked: list[set[Card]] = [set() for _ in range(SEATS)]
-    if lock is not None and lock.first_trick and rules is not None and rules.table.copies == 1:
-        binds = locking_kinds(rules)
-        for show in view.shows:
-            if show.cards is not None and show.kind in binds:
-                locked[show.seat].update(show.cards)
-    rule = rules.discard_rule if rules is not None else None
-    led_before: set[Suit] = set()
-    for plays, winner, taker in tricks:
-        led = plays[0][1][0].suit
-        first_of_suit = led not in led_before
-        led_before.add(led)
-        preferred = rule.preferred.get(led, frozenset()) if rule is not None else frozenset()
-        offenders = []
-        for index, (seat, cards) in enumerate(plays):
-            if index and any(card.suit is not led for card in cards):
-                found[seat].add(led)
-                if preferred and any(c.suit is not led and c.suit not in preferred for c in cards):
-                    offenders.append(seat)
-            if first_of_suit and any(c in locked[seat] and c.suit is led for c in cards):
-                found[seat].add(led)
-        if rule is None or not offenders:
-            continue
-        if rule.strict or (taker is not None and taker == winner):
-            innocent = offenders  # no penalty: none of them held a preferred card
-        elif taker is None:
-            innocent = []
+
+    __slots__ = (
+        "_first",
+        "_lock_kinds",
+        "_offenders",
+        "_preferred",
+        "_strict",
+        "led",
+        "locked",
+        "private",
+        "private_locked",
+        "suits_of_key",
+        "void",
+    )
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        lock = rules.shown_card_lock if rules is not None else None
+        self._lock_kinds: frozenset[ShowKind] = frozenset()
+        if rules is not None and lock is not None and lock.first_trick and rules.table.copies == 1:
+            self._lock_kinds = locking_kinds(rules)
+        rule = rules.discard_rule if rules is not None else None
+        self._preferred = [0] * 4
+        if rule is not None:
+            for led, suits in rule.preferred.items():
+                self._preferred[int(led)] = sum(1 << int(suit) for suit in suits)
+        self._strict = rule is not None and rule.strict
+        self._first = rule is None or rule.offender == "first"
+        self._offenders: list[int] = []
+        self.suits_of_key = _key_suits()
+        self.void = [0] * SEATS
+        self.private = [0] * SEATS
+        self.locked = [0] * SEATS
+        """Per seat, the card mask of its shown cards the lock binds (known to all)."""
+        self.private_locked = [0] * SEATS
+        """Per seat, the same for the cards of its secret sales (known to it alone)."""
+        self.led = 0
+        """The suits led in the finished tricks (bits)."""
+
+    @property
+    def binds(self) -> bool:
+        """Whether a show can bind cards (a lock that reveals voids is in force)."""
+        return bool(self._lock_kinds)
+
+    def show(
+        self, seat: int, kind: ShowKind, cards: Iterable[Card], *, forced: bool = False
+    ) -> None:
+        """``seat`` showed ``cards`` (``forced``: an automatic show)."""
+        if kind not in self._lock_kinds:
+            return
+        bits = sum(1 << card.index for card in cards)
+        if kind is ShowKind.SECRET and not forced:
+            self.private_locked[seat] |= bits
         else:
-            at = offenders.index(taker) if taker in offenders else None
-            if at is None:
-                innocent = []
-            elif rule.offender == "first":
-                innocent = offenders[:at]
-            else:
-                innocent = offenders[at + 1 :]
+            self.locked[seat] |= bits
+
+    def play(self, seat: int, position: int, key: int, lead_key: int) -> tuple[int, int]:
+        """``seat`` played ``key`` at ``position`` (0: the lead) of a trick led by
+        ``lead_key``: the suits it newly shows the seat holds none of, known to all
+        and known to the seat alone."""
+        led = (lead_key if lead_key < 52 else (lead_key - 52) // 52) // 13
+        bit = 1 << led
+        public = private = 0
+        suits = self.suits_of_key[key]
+        if position and suits & ~bit:
+            public = bit
+            preferred = self._preferred[led]
+            if preferred and suits & ~preferred & ~bit:
+                if self._strict:
+                    public |= preferred
+                else:
+                    self._offenders.append(seat)
+        if (self.locked[seat] or self.private_locked[seat]) and not self.led & bit:
+            a, b = (key, key) if key < 52 else divmod(key - 52, 52)
+            led_cards = (1 << a if a // 13 == led else 0) | (1 << b if b // 13 == led else 0)
+            if self.locked[seat] & led_cards:
+                public |= bit
+            elif self.private_locked[seat] & led_cards:
+                private = bit
+        public &= ~self.void[seat]
+        self.void[seat] |= public
+        private &= ~(self.void[seat] | self.private[seat])
+        self.private[seat] |= private
+        return public, private
+
+    def finish(self, lead_key: int, winner: int, taker: int) -> list[tuple[int, int]]:
+        """A trick led by ``lead_key`` is over: ``(seat, suits)`` for each seat it newly
+        shows holds none of the suits (a discard rule's innocent offenders)."""
+        led = (lead_key if lead_key < 52 else (lead_key - 52) // 52) // 13
+        self.led |= 1 << led
+        offenders = self._offenders
+        if not offenders:
+            return []
+        self._offenders = []
+        if taker == winner:
+            innocent = offenders  # no penalty: none of them held a preferred card
+        elif taker in offenders:
+            at = offenders.index(taker)
+            innocent = offenders[:at] if self._first else offenders[at + 1 :]
+        else:
+            innocent = []
+        out = []
+        preferred = self._preferred[led]
         for seat in innocent:
-            found[seat].update(preferred)
-    return tuple(frozenset(v) for v in found)
+            new = preferred & ~self.void[seat]
+            if new:
+                self.void[seat] |= new
+                out.append((seat, new))
+        return out
+
+
+def voids(view: SeatView, rules: Rules | None = None) -> tuple[frozenset[Suit], ...]:
+    """The suits each seat is known to hold none of now, as ``view`` shows them: the
+    play so far read by a :class:`VoidReader` (see there for the rules).
+
+    :param rules: the ruleset (its shown-card lock and discard rule); without it,
+        only the plays off the led suit are read.
+    """
+    reader = VoidReader(rules)
+    if reader.binds:
+        for show in view.shows:
+            if show.cards:
+                reader.show(show.seat, show.kind, show.cards, forced=show.forced)
+    for trick in view.tricks:
+        _read_plays(reader, trick.plays)
+        reader.finish(Play(trick.plays[0][1]).key, trick.winner, trick.taker)
+    if view.current_trick:
+        _read_plays(reader, view.current_trick)
+    seat = view.seat
+    bits = reader.void[:]
+    bits[seat] |= reader.private[seat]
+    return tuple(frozenset(suit for suit in Suit if mask >> int(suit) & 1) for mask in bits)
+
+
+def _read_plays(reader: VoidReader, plays: Sequence[tuple[int, tuple[Card, ...]]]) -> None:
+    keys = [Play(cards).key for _seat, cards in plays]
+    for position, ((who, _cards), key) in enumerate(zip(plays, keys, strict=True)):
+        reader.play(who, position, key, keys[0])
 
 
 def no_pairs(view: SeatView) -> tuple[frozenset[Suit], ...]:

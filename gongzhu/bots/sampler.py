@@ -15,6 +15,7 @@ from typing import Final
 
 import attrs
 
+from ..actions import Play
 from ..cards import PIG, TRANSFORMER, Card, Rank, Suit, full_deck
 from ..deal import SEATS
 
@@ -29,6 +30,7 @@ from ..implied import (  # noqa: F401
     no_pairs,
     sample_deal,
     sample_holdings,
+    trick_winner,
     unpairable,
     voids,
 )
@@ -129,12 +131,16 @@ def infer(
 
     for plays in tricks:
         led = plays[0][1][0].suit
-        best_seat, best_rank = plays[0][0], plays[0][1][0].rank
+        leader = plays[0][0]
+        keys = [Play(cards).key for _seat, cards in plays]
         free_suits = frozenset(Suit) if rule is None else rule.preferred.get(led, frozenset(Suit))
         for index, (seat, cards) in enumerate(plays):
             card = cards[0]
             if card in flags[seat]:
                 trusted[seat] = False  # it held a card its play said it had not
+            if index:  # who is winning before this play (the engines' rule)
+                best_seat = trick_winner(rules, leader, keys[:index])
+                best_rank = plays[(best_seat - leader) % SEATS][1][0].rank
             if index and len(cards) == 1 and teams[best_seat] != teams[seat]:
                 if card.suit is not led:
                     if rule is None or Suit.SPADES in free_suits:
@@ -147,8 +153,6 @@ def infer(
                             note(seat, bad_hearts, hearts)
                 elif led is Suit.SPADES and best_rank > Rank.QUEEN and card != PIG:
                     note(seat, (PIG,), pig)
-            if card.suit is led and card.rank > best_rank:
-                best_seat, best_rank = seat, card.rank
     factors: dict[Card, list[float]] = {}
     for seat in range(SEATS):
         if trusted[seat]:

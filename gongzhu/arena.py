@@ -157,8 +157,9 @@ _TASKS: Final = 1000
 
 
 def _play_deals(job: tuple[_Setting, int, int]) -> list[float]:
-    """The values of deals ``start`` to ``stop`` (excluded) of a run: one task."""
-    (spec, seed, a, b, format, shows, options), start, stop = job
+    """The values of ``count`` deals of a run from deal ``start``: one task."""
+    (spec, seed, a, b, format, shows, options), start, count = job
+    stop = start + count
     rules = load_rules(*spec["variants"], **spec["options"])
     return [
         play_deal(rules, _deal_seed(seed, i), a, b, format=format, shows=shows, options=options)
@@ -208,8 +209,10 @@ def run_arena(
             raise GongzhuError(f"bot {name!r} refuses its options: {exc}") from None
     setting: _Setting = (rules.spec(), seed, a, b, format, shows, plain)
     workers = min(workers, deals)
-    size = -(-deals // _TASKS)  # a task is a range of deals: a short list for any count
-    tasks = [(setting, start, min(start + size, deals)) for start in range(0, deals, size)]
+    # a task is a range of deals: of one deal where a bot thinks, so that a Ctrl-C loses no
+    # finished deal; else of up to deals / 1000, a short list of tasks for any count
+    size = 1 if {a, b} - _QUICK_BOTS else -(-deals // _TASKS)
+    tasks = backends.Chunks(setting, deals, size)
     results: list[float] = []
     values = backends.imap(
         _play_deals,
@@ -217,15 +220,25 @@ def run_arena(
         backend=backend,
         workers=workers,
         address=address,
-        chunksize=max(1, len(tasks) // (workers * 8)),
+        chunksize=max(1, min(len(tasks) // (workers * 8), _TASKS // (workers * 8))),
     )
     try:
         for batch in values:
             results.extend(batch)
             if progress is not None:
                 progress(len(results), deals)
+    except KeyboardInterrupt as exc:
+        # the deals finished so far are the result of a run cut short: kept on the exception
+        exc.result = _result(a, b, format, results) if results else None  # type: ignore[attr-defined]
+        raise
     finally:
         values.close()
+    return _result(a, b, format, results)
+
+
+def _result(a: str, b: str, format: str, results: Sequence[float]) -> ArenaResult:
+    """The result of the deals whose values are ``results``."""
+    deals = len(results)
     mean = sum(results) / deals
     variance = sum((x - mean) ** 2 for x in results) / (deals - 1) if deals > 1 else None
     return ArenaResult(
@@ -237,3 +250,7 @@ def run_arena(
         mean=mean,
         stderr=None if variance is None else math.sqrt(variance / deals),
     )
+
+
+_QUICK_BOTS: Final = frozenset({"random", "first"})
+"""The bots whose deals take microseconds (they do not think)."""

@@ -18,6 +18,7 @@ backend and any number of workers.  ``gongzhu simulate`` and
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import importlib.util
 import os
@@ -26,16 +27,17 @@ import socket
 import sys
 import threading
 from collections.abc import Callable, Generator, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, overload
 
 from .errors import GongzhuError
 
-__all__ = ["BACKENDS", "BackendUnavailable", "imap"]
+__all__ = ["BACKENDS", "BackendUnavailable", "Chunks", "imap"]
 
 BACKENDS: Final = ("local", "ray")
 """The backends :func:`imap` knows."""
 
 T = TypeVar("T")
+P = TypeVar("P")
 R = TypeVar("R")
 
 _CONNECT_S: Final = 10.0
@@ -45,6 +47,43 @@ _CONNECT_S: Final = 10.0
 class BackendUnavailable(GongzhuError, ImportError):
     """A backend that cannot run here: its optional dependency is not installed (the
     message names the extra), or no Ray cluster answers at the address given."""
+
+
+class Chunks(Sequence[tuple[P, int, int]]):
+    """The tasks of a run cut into chunks, each ``(payload, start, count)``: ``count``
+    items from item ``start``, the last chunk shorter.  A chunk is made when it is
+    asked for, so a run of any length holds none of them (a list of them for
+    ``gongzhu simulate --hands 10**12`` would not fit in memory), and the whole
+    sequence pickles to a few bytes beside the payload.
+
+    >>> chunks = Chunks("job", 10, 4)
+    >>> len(chunks), chunks[0], chunks[-1], chunks[1:]
+    (3, ('job', 0, 4), ('job', 8, 2), [('job', 4, 4), ('job', 8, 2)])
+    """
+
+    def __init__(self, payload: P, total: int, size: int) -> None:
+        if total < 0 or size < 1:
+            raise ValueError(f"chunks of {size} of {total} items")
+        self.payload, self.total, self.size = payload, total, size
+
+    def __len__(self) -> int:
+        return -(-self.total // self.size)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[P, int, int]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[P, int, int]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[P, int, int] | list[tuple[P, int, int]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        start = index * self.size
+        return (self.payload, start, min(self.size, self.total - start))
 
 
 def imap(
@@ -67,6 +106,10 @@ def imap(
         a local instance unless this process has initialised Ray already.
     :param initializer: called once in each local worker process.
     :param chunksize: tasks sent to a worker at a time (one Ray task each).
+
+    ``tasks`` may be a lazy sequence (``len`` and indexing, slices for Ray): a
+    few chunks are in flight at a time, so a run of any length holds only
+    those in memory.
     :raises GongzhuError: an unknown backend, or an address without Ray.
     :raises BackendUnavailable: Ray is not installed, or no Ray cluster answers at
         ``address`` (a ``host:port`` where nothing listens is refused within
@@ -103,12 +146,13 @@ def _local_imap(
     import multiprocessing  # only for a pool: one worker runs here without it
 
     # Each worker gets the function and the tasks once, as it starts; what goes through the
-    # pool's pipe is ranges of task numbers, a few bytes each.  A pipe never fills, so a
-    # pool stopped early (a Ctrl-C) cannot hang on a task being sent to a worker that is
-    # gone (multiprocessing's terminate waits for its feeder thread).
-    ranges = [
-        (start, min(start + chunksize, len(tasks))) for start in range(0, len(tasks), chunksize)
-    ]
+    # pool's pipe is ranges of task numbers, a few bytes each, and never more than a small
+    # window of them at once: a pipe never fills, so a pool stopped early (a Ctrl-C) cannot
+    # hang on a task being sent to a worker that is gone (multiprocessing's terminate waits
+    # for its feeder thread), and a run of any length holds a few ranges in memory, not one
+    # per chunk (the tasks themselves may be a lazy sequence, as a run's chunks are).
+    count = len(tasks)
+    window = 2 * workers
     with contextlib.ExitStack() as stack:
         with _interrupts_held():  # the workers start with Ctrl-C blocked: it is ours to handle;
             # one that arrives meanwhile is raised on the way out...
@@ -116,8 +160,14 @@ def _local_imap(
             pool = stack.enter_context(
                 spawn.Pool(workers, _start_worker, (function, tasks, initializer))
             )
-        for results in pool.imap(_run_range, ranges):
-            yield from results
+        pending: collections.deque[Any] = collections.deque()
+        start = 0
+        while start < count or pending:
+            while start < count and len(pending) < window:
+                stop = min(start + chunksize, count)
+                pending.append(pool.apply_async(_run_range, ((start, stop),)))
+                start = stop
+            yield from pending.popleft().get()
     # ...and leaving the stack (normally, by close() or by that Ctrl-C) terminates the pool
 
 
@@ -251,14 +301,14 @@ def _ray_imap(
         except ValueError as exc:  # an address Ray cannot read ("bogus", "host:abc")
             raise BackendUnavailable(f"not a Ray address: {given!r}: {exc}") from None
     remote = ray.remote(_run_batch)
-    batches = [tasks[start : start + chunksize] for start in range(0, len(tasks), chunksize)]
+    count = len(tasks)
     pending: list[Any] = []
-    submitted = 0
+    start = 0
     try:
-        for _ in range(len(batches)):
-            while submitted < len(batches) and len(pending) < 2 * workers:
-                pending.append(remote.remote(function, batches[submitted]))
-                submitted += 1
+        while start < count or pending:
+            while start < count and len(pending) < 2 * workers:  # a batch is sliced when sent
+                pending.append(remote.remote(function, tasks[start : start + chunksize]))
+                start += chunksize
             ref = pending.pop(0)
             try:
                 results = ray.get(ref)

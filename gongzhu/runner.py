@@ -19,7 +19,7 @@ import random
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Final, NamedTuple, Protocol
 
 import attrs
 
@@ -164,10 +164,22 @@ class RunSummary(ScoreStats):
                 self.losses[seat] += other.losses[seat]
 
 
-def _chunks(total: int, workers: int) -> Iterator[tuple[int, int]]:
-    size = max(1, min(250, total // (workers * 8) or 1))
-    for start in range(0, total, size):
-        yield start, min(size, total - start)
+_QUICK_BOTS: Final = frozenset({"random", "first"})
+"""The bots whose hands take microseconds (they do not think)."""
+
+
+def _chunk_size(job: Job, total: int, workers: int) -> int:
+    """How many hands (or matches) a task plays.
+
+    Hands of bots that do not think (``random``, ``first``) take microseconds:
+    up to 250 a task, so that the pipe to the workers is not the bottleneck.  A
+    bot that thinks, or a match, takes milliseconds or more: one a task, so
+    that a Ctrl-C loses no finished one and the finished work is written as it
+    comes.
+    """
+    if job.matches or any(name not in _QUICK_BOTS for name in job.bots):
+        return 1
+    return max(1, min(250, total // (workers * 8) or 1))
 
 
 class Writer(Protocol):
@@ -198,10 +210,14 @@ def run(
     by chunk (when :attr:`Job.records` has them built).  ``progress(done,
     count)`` is called as chunks finish.  ``workers`` is at most
     :data:`MAX_WORKERS`; no more than ``count`` are started.  An interrupt
-    (SIGINT, in the main thread) is held until the chunk in hand is written,
-    so the records and the summary always agree and no line is cut; then the
-    workers are stopped and :class:`KeyboardInterrupt` is raised, with the
-    summary of what finished in ``exc.summary``.
+    (SIGINT, in the main thread) stops the run at once: the hands under way
+    are dropped, the workers stopped, and :class:`KeyboardInterrupt` is
+    raised with the summary of what was written in ``exc.summary`` (the
+    hands finished in order; one that arrives while a chunk is being written
+    waits for it, so the records and the summary always agree and no line is
+    cut).  A bot that thinks, or a match, is one task of its own, so no
+    finished one is lost; random hands come in chunks of up to 250, a few
+    milliseconds' work.
 
     :raises HandLimitReached: a match that did not end within
         :attr:`Job.hand_limit` hands.
@@ -213,19 +229,27 @@ def run(
     workers = min(workers, count)
     load_rules(*job.variants, **dict(job.options))  # refuse a bad ruleset before forking
     summary = RunSummary()
-    tasks = [(job, start, size) for start, size in _chunks(count, workers)]
+    tasks = backends.Chunks(job, count, _chunk_size(job, count, workers))
 
     interrupted = False
+    writing = False
 
     def hold(_signum: int, _frame: object) -> None:
         nonlocal interrupted
         interrupted = True
+        if not writing:  # nothing half written: stop now (the hands under way are dropped)
+            raise KeyboardInterrupt
 
     def take(chunk: Chunk) -> None:
-        if out is not None and chunk.lines:
-            out.write("".join(line + "\n" for line in chunk.lines))
-            out.flush()
-        summary.merge(chunk.summary)
+        nonlocal writing
+        writing = True  # a Ctrl-C now waits for the chunk's lines and summary
+        try:
+            if out is not None and chunk.lines:
+                out.write("".join(line + "\n" for line in chunk.lines))
+                out.flush()
+            summary.merge(chunk.summary)
+        finally:
+            writing = False
         if progress is not None:
             progress(summary.played, count)
 
@@ -247,6 +271,9 @@ def run(
                     break
         finally:
             chunks.close()  # stops the workers (a local pool, pending Ray tasks)
+    except KeyboardInterrupt:
+        if not main_thread or not interrupted:
+            raise  # not ours (a Ctrl-C taken elsewhere): as it came
     finally:
         if main_thread:
             signal.signal(signal.SIGINT, previous)

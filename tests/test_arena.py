@@ -6,6 +6,7 @@ import contextlib
 import functools
 import json
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -47,28 +48,32 @@ def test_the_heuristic_beats_random_and_workers_do_not_change_results() -> None:
     assert run_arena(rules, "heuristic", "random", 12, seed=4) != alone
 
 
-def test_a_run_of_any_length_is_a_short_list_of_deal_ranges(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(("bot", "size"), [("random", 124), ("rules", 1)])
+def test_a_run_of_any_length_is_a_lazy_sequence_of_deal_ranges(
+    monkeypatch: pytest.MonkeyPatch, bot: str, size: int
 ) -> None:
-    """Each worker is given every task: a task is a range of deals, never one deal."""
+    """Each worker is given every task: the tasks are made when asked for, and pickle to a
+    few bytes for any count; a range of deals where the bots do not think, one deal (no
+    finished deal lost to a Ctrl-C) where one does."""
     sent: list[Any] = []
 
     def imap(function: Any, tasks: Any, **_options: Any) -> Any:
-        sent.extend(tasks)
-        return (list(range(start, stop)) for _setting, start, stop in tasks)
+        assert len(pickle.dumps(tasks)) < 2000
+        sent.extend(tasks[:2])
+        sent.append(tasks[-1])
+        return (list(range(start, start + count)) for _setting, start, count in tasks)
 
     monkeypatch.setattr(arena.backends, "imap", imap)
     seen: list[int] = []
     result = run_arena(
         gongzhu.load_rules(),
-        "random",
+        bot,
         "random",
         123_457,
         progress=lambda done, _: seen.append(done),
     )
-    assert len(sent) <= 1000
-    assert [(start, stop) for _setting, start, stop in sent[:2]] == [(0, 124), (124, 248)]
-    assert sent[-1][2] == 123_457 and seen[-1] == 123_457
+    assert [(start, count) for _setting, start, count in sent[:2]] == [(0, size), (size, size)]
+    assert sum(sent[-1][1:]) == 123_457 and seen[-1] == 123_457
     assert result.mean == sum(range(123_457)) / 123_457  # every deal once, in order
 
 

@@ -230,6 +230,8 @@ class Records:
 
     temp: str | None
     """The temporary file, until it is renamed or removed (``None``: written in place)."""
+    existed = False
+    """Whether FILE existed when the run began (an interrupted run leaves it as it was)."""
     file: IO[str]
     _owned = True  # closed here (not standard output)
 
@@ -272,6 +274,7 @@ class Records:
         if not folder.is_dir():
             raise UsageError(f"cannot write {path}: {str(folder)!r} is not a folder")
         self.temp = None
+        self.existed = target.exists()
         try:
             if target.exists() and not target.is_file():
                 self.file = open(target, "w", encoding="utf-8")  # noqa: SIM115
@@ -320,6 +323,41 @@ class Records:
         except OSError as exc:
             self.discard()
             raise UsageError(f"cannot write {self.path}: {exc.strerror or exc}") from None
+
+    def keep_partial(self, written: bool) -> str | None:
+        """After an interrupted run: keep the records written so far, never in place of a
+        FILE that existed before the run.
+
+        :param written: whether any record was written.
+        :return: where the records are: FILE, when it did not exist (or is written
+            in place: standard output, a device); beside an existing FILE, the
+            first free name of ``FILE.interrupted``, ``FILE.interrupted.2``…;
+            ``None`` when none was written (nothing is left behind).
+        """
+        if self.temp is None:
+            self.commit()
+            return self.path
+        if not written:
+            self.discard()
+            return None
+        if not self.existed:
+            self.commit()
+            return self.path
+        with contextlib.suppress(OSError, AttributeError):
+            self.file.close()
+        number = 1
+        while True:
+            kept = f"{self._target}.interrupted" + (f".{number}" if number > 1 else "")
+            try:
+                os.link(self.temp, kept)  # never onto a file that exists
+            except FileExistsError:
+                number += 1
+                continue
+            except OSError as exc:
+                self.discard()
+                raise UsageError(f"cannot write {kept}: {exc.strerror or exc}") from None
+            self.discard()
+            return kept
 
     def discard(self) -> None:
         """Close and remove the temporary file; FILE is left as it was."""

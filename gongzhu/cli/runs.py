@@ -12,6 +12,7 @@ from .. import arena
 from ..backends import BackendUnavailable
 from ..bots import BOTS
 from ..errors import HandLimitReached
+from ..rules import Rules
 from ..runner import HAND_LIMIT, Job, RunSummary, run
 from ..terminal import plural
 from .interrupts import interrupted_line
@@ -107,9 +108,22 @@ def run_arena(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         )
     except BackendUnavailable as exc:
         raise UsageError(str(exc)) from None
-    if args.json:
+    except KeyboardInterrupt as exc:  # the deals finished so far are still a result
+        partial: arena.ArenaResult | None = getattr(exc, "result", None)
+        done = f" after {plural(partial.deals, 'deal')}" if partial is not None else ""
+        print(interrupted_line(err, done), file=err)
+        if partial is not None:
+            _print_arena(partial, rules, args.json, out)
+        return 130
+    _print_arena(result, rules, args.json, out)
+    return 0
+
+
+def _print_arena(result: arena.ArenaResult, rules: Rules, as_json: bool, out: IO[str]) -> None:
+    """What ``arena`` prints: the result, as text or JSON."""
+    if as_json:
         print(json.dumps(result.to_json(), allow_nan=False), file=out)
-        return 0
+        return
     print(
         f"{result.a} vs {result.b} ({result.format}, {rules!r}): "
         f"{plural(result.deals, 'deal')}, {plural(result.hands, 'hand')}",
@@ -120,7 +134,6 @@ def run_arena(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         f"(standard error {_maybe(result.stderr, '.1f')}, z {_maybe(result.z, '+.2f')})",
         file=out,
     )
-    return 0
 
 
 def _print_summary(summary: RunSummary, job: Job, out: IO[str]) -> None:
@@ -190,12 +203,16 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
             partial: RunSummary = getattr(exc, "summary", RunSummary())
             done = plural(partial.played, "match", "matches") if job.matches else None
             done = done or plural(partial.played, "hand")
-            print(interrupted_line(err, f" after {done}"), file=err)
-            if sink is not None:
-                sink.commit()  # the whole records written so far, kept before anything else
+            kept = None
+            if sink is not None:  # the whole records written so far, kept before anything
+                kept = sink.keep_partial(bool(partial.played))  # else, never onto an old file
                 committed = True
+            where = ""
+            if kept is not None and kept != args.out:
+                where = f"; {args.out} is unchanged, the records so far are in {kept}"
+            print(interrupted_line(err, f" after {done}{where}"), file=err)
             if partial.played:
-                _print_report(partial, job, header, args.out, report)
+                _print_report(partial, job, header, kept, report)
             return 130
         except OutError as exc:
             cause = exc.__cause__

@@ -87,7 +87,6 @@ from .sampler import (
     unpairable,
     voids,
 )
-from .sampler import sample_hands as sample_hands  # deprecated: sample_holdings
 from .search import DEFAULT_BUDGET_MS, SHOW_MODES, SearchBot
 from .teams import (
     FORMATS,

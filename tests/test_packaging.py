@@ -36,3 +36,5 @@ def test_the_licence_ships() -> None:
     assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
     text = (ROOT / "LICENSE").read_text("utf-8")
     assert text.startswith("MIT License") and "The gongzhu developers" in text
+    manifest = (ROOT / "MANIFEST.in").read_text("utf-8")
+    assert "include CHANGELOG.md" in manifest

@@ -14,9 +14,8 @@ import worthless_sheep
 
 import gongzhu
 from gongzhu.bots import RandomBot, play_hand
-from gongzhu.rules import Rules
 
-rules = Rules.from_plugins(worthless_sheep, sheep_bonus=20)
+rules = gongzhu.Rules.from_plugins(worthless_sheep, sheep_bonus=20)
 print(rules.describe())
 print(rules.score({0: "JD QS"}).explain(0))  # the sheep counts +20, not +100
 hand = play_hand(rules.new_hand(seed=3), [RandomBot(seat) for seat in range(4)])

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from .scoring import ScoreSheet
     from .view import Phase, SeatView, Trick
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place: pyproject.toml and `gongzhu --version` read it
 
 __all__ = [
     "HEART_ACE",

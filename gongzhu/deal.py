@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import struct
 import sys
-import warnings
 from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter
 from typing import Any, Final
@@ -129,16 +128,6 @@ class Deal:
         ]
         return cls(tuple(order), first_seat)
 
-    @classmethod
-    def from_hands(cls, hands: Sequence[Iterable[Card | str] | str], first_seat: int = 0) -> Deal:
-        """Deprecated alias of :meth:`from_holdings`."""
-        warnings.warn(
-            "Deal.from_hands is deprecated; use Deal.from_holdings",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return cls.from_holdings(hands, first_seat)
-
     @property
     def copies(self) -> int:
         """How many decks the deal uses (1 or 2)."""
@@ -153,19 +142,6 @@ class Deal:
     def holdings(self) -> tuple[tuple[Card, ...], ...]:
         """Every seat's cards, in dealing order."""
         return tuple(self.holding(s) for s in range(SEATS))
-
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        """Deprecated alias of :meth:`holding`."""
-        warnings.warn("Deal.hand is deprecated; use Deal.holding", DeprecationWarning, stacklevel=2)
-        return self.holding(seat)
-
-    @property
-    def hands(self) -> tuple[tuple[Card, ...], ...]:
-        """Deprecated alias of :attr:`holdings`."""
-        warnings.warn(
-            "Deal.hands is deprecated; use Deal.holdings", DeprecationWarning, stacklevel=2
-        )
-        return self.holdings
 
     def first_card(self, seat: int) -> Card:
         """The first card ``seat`` received."""

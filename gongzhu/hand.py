@@ -13,7 +13,6 @@ hook runs for a card play.
 
 from __future__ import annotations
 
-import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
@@ -167,13 +166,6 @@ class HandState:
         :raises InvalidSeat: ``seat`` is not a seat 0-3.
         """
         return cards_of_mask(self._engine.holdings[_seat(seat)])
-
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        """Deprecated alias of :meth:`holding`."""
-        warnings.warn(
-            "HandState.hand is deprecated; use HandState.holding", DeprecationWarning, stacklevel=2
-        )
-        return self.holding(seat)
 
     def dealt(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` was dealt, in card order.
@@ -856,16 +848,3 @@ def _rebuild_hand(
 
 
 _new_state: Final = object.__new__
-
-
-def __getattr__(name: str) -> Any:
-    if name == "ACCELERATED":
-        warnings.warn(
-            "gongzhu.hand.ACCELERATED is deprecated; use gongzhu.engines.ACCELERATED",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        from .engines import ACCELERATED
-
-        return ACCELERATED
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

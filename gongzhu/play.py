@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import enum
 import operator
-import warnings
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
 
@@ -362,16 +361,6 @@ class PlaySituation(NamedTuple):
     def holds(self, card: Card) -> bool:
         """Whether the seat holds (a copy of) ``card``."""
         return bool(self.holding >> card.index & 1)
-
-    @property
-    def hand(self) -> int:
-        """Deprecated alias of :attr:`holding`."""
-        warnings.warn(
-            "PlaySituation.hand is deprecated; use PlaySituation.holding",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.holding
 
 
 def _first_copies(mask: CardMask) -> CardMask:
@@ -880,15 +869,3 @@ def _set_by(config: PlayConfig, feature: str) -> str:
         return f" (rules {', '.join(named)})"
     owner = config.owner(_FIELD_OF.get(feature, ""))
     return f" (set by {owner})" if owner else ""
-
-
-def __getattr__(name: str) -> Any:
-    if name == "PlayEngine":
-        warnings.warn(
-            "gongzhu.play.PlayEngine is deprecated; engines play whole hands now: "
-            "use gongzhu.play.HandEngine",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return HandEngine
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

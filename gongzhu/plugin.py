@@ -14,35 +14,221 @@ the ``gongzhu.variants`` entry-point group of its distribution::
     # pyproject.toml
     [project.entry-points."gongzhu.variants"]
     "my-variant" = "my_variant"
+
+A plug-in imports from this module alone: beside its own values it re-exports
+what the hooks pass and take, the same objects as at their homes: cards
+(:mod:`gongzhu.cards`), card masks (:mod:`gongzhu.masks`), actions and show
+kinds, the errors a plug-in raises, the play configuration and play rules
+(:mod:`gongzhu.play`), the engine contract, the scoring pipeline's stages and
+what they read (:mod:`gongzhu.scoring`), and, for annotations,
+:class:`~gongzhu.rules.Rules` and :class:`~gongzhu.hand.HandState`.  The names
+of the layers above this one (play, scoring, the ruleset, the hand) load on
+first use (PEP 562), so importing this module imports none of them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 import pluggy
 
-from .actions import ShowKind
-from .cards import Card, Suit
-from .deal import Deal
-from .errors import IncompatibleVariants, InvalidOption
+from .actions import Action, Play, Show, ShowKind
+from .cards import (
+    HEART_ACE,
+    PIG,
+    SHEEP,
+    TRANSFORMER,
+    Card,
+    Rank,
+    Suit,
+    cards_text,
+    full_deck,
+    parse_cards,
+    sort_cards,
+)
+from .deal import SEATS, Deal
+from .errors import GongzhuError, IncompatibleVariants, InvalidOption
+from .masks import (
+    ALL_CARDS,
+    BOTH_COPIES,
+    SECOND_COPY,
+    SUIT_MASKS,
+    CardMask,
+    add_copies,
+    add_copy,
+    both_copies,
+    cards_of_mask,
+    copies_in,
+    indices,
+    mask_of,
+    plays_of_mask,
+    remove_copy,
+    subtract_copies,
+    suits_of,
+)
+
+if TYPE_CHECKING:
+    from .hand import HandState
+    from .play import (
+        ILLEGAL,
+        OVER,
+        Capability,
+        EngineRegistry,
+        EngineSetup,
+        EngineSpec,
+        HandEngine,
+        PlayConfig,
+        PlayConfigurator,
+        PlayMoment,
+        PlayRule,
+        PlaySituation,
+    )
+    from .rules import Rules
+    from .scoring import (
+        CopyFactors,
+        Entry,
+        MaskScoring,
+        ScoreStage,
+        ScoringContext,
+        SeatTally,
+        ShowRecord,
+        StageList,
+        TakenCopy,
+        signed,
+    )
 
 __all__ = [
+    "ALL_CARDS",
+    "BOTH_COPIES",
+    "HEART_ACE",
+    "ILLEGAL",
+    "OVER",
+    "PIG",
     "PROJECT",
+    "SEATS",
+    "SECOND_COPY",
+    "SHEEP",
+    "SUIT_MASKS",
+    "TRANSFORMER",
+    "Action",
+    "Capability",
+    "Card",
+    "CardMask",
+    "CopyFactors",
     "Deal",
     "DiscardRule",
+    "EngineRegistry",
+    "EngineSetup",
+    "EngineSpec",
+    "Entry",
+    "GongzhuError",
+    "HandEngine",
+    "HandState",
+    "IncompatibleVariants",
+    "InvalidOption",
+    "MaskScoring",
     "OpeningLead",
     "Option",
     "OptionSet",
     "Options",
+    "Play",
+    "PlayConfig",
+    "PlayConfigurator",
+    "PlayMoment",
+    "PlayRule",
+    "PlaySituation",
+    "Rank",
+    "Rules",
+    "ScoreStage",
+    "ScoringContext",
+    "SeatTally",
+    "Show",
+    "ShowKind",
+    "ShowRecord",
     "ShownCardLock",
+    "StageList",
+    "Suit",
+    "TakenCopy",
     "VariantInfo",
+    "add_copies",
+    "add_copy",
+    "both_copies",
+    "cards_of_mask",
+    "cards_text",
+    "copies_in",
+    "full_deck",
     "hookimpl",
     "hookspec",
+    "indices",
+    "mask_of",
+    "parse_cards",
+    "plays_of_mask",
     "refuse_show_kinds",
+    "remove_copy",
+    "signed",
+    "sort_cards",
+    "subtract_copies",
+    "suits_of",
 ]
+
+_LAZY: Final[dict[str, str]] = {
+    **dict.fromkeys(
+        (
+            "ILLEGAL",
+            "OVER",
+            "Capability",
+            "EngineRegistry",
+            "EngineSetup",
+            "EngineSpec",
+            "HandEngine",
+            "PlayConfig",
+            "PlayConfigurator",
+            "PlayMoment",
+            "PlayRule",
+            "PlaySituation",
+        ),
+        "play",
+    ),
+    **dict.fromkeys(
+        (
+            "CopyFactors",
+            "Entry",
+            "MaskScoring",
+            "ScoreStage",
+            "ScoringContext",
+            "SeatTally",
+            "ShowRecord",
+            "StageList",
+            "TakenCopy",
+            "signed",
+        ),
+        "scoring",
+    ),
+    "Rules": "rules",
+    "HandState": "hand",
+}
+"""The re-exported names whose modules import this one (:mod:`gongzhu.play`,
+:mod:`gongzhu.scoring`...) or stand above it: name -> its module, imported on the name's
+first use.  Plug-ins import them at the top as any other name; the core imports them from
+their homes."""
+
+if not TYPE_CHECKING:  # type checkers see the imports above, and no catch-all attribute
+
+    def __getattr__(name: str) -> Any:
+        module_name = _LAZY.get(name)
+        if module_name is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from importlib import import_module
+
+        value = getattr(import_module(f"gongzhu.{module_name}"), name)
+        globals()[name] = value  # found directly from now on
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(globals()) | set(_LAZY))
+
 
 PROJECT: Final = "gongzhu"
 """The pluggy project name; hook functions are named ``gongzhu_*``."""

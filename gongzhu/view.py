@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import warnings
 
 import attrs
 
@@ -101,21 +100,3 @@ class SeatView:
     leader: int
     to_move: int | None
     legal_actions: tuple[Action, ...]
-
-    @property
-    def hand(self) -> tuple[Card, ...]:
-        """Deprecated alias of :attr:`holding`."""
-        warnings.warn(
-            "SeatView.hand is deprecated; use SeatView.holding", DeprecationWarning, stacklevel=2
-        )
-        return self.holding
-
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        """Deprecated alias of :attr:`holding_sizes`."""
-        warnings.warn(
-            "SeatView.hand_sizes is deprecated; use SeatView.holding_sizes",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.holding_sizes

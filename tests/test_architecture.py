@@ -60,6 +60,86 @@ def test_plugins_do_not_import_each_other(path: Path) -> None:
         assert not name.startswith((".", "gongzhu_variants")), f"{path.name} imports {name}"
 
 
+# the plug-ins a reader copies: the shipped ones and the examples' distributions
+EXAMPLE_PLUGINS = sorted((ROOT / "examples").glob("*/src/*/*.py"))
+
+
+def core_imports(path: Path) -> list[str]:
+    """Every module of gongzhu ``path`` imports, anywhere in it (under ``TYPE_CHECKING`` and
+    inside functions too): ``from gongzhu.x import y`` and ``import gongzhu.x`` give
+    ``gongzhu.x``."""
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names.append(node.module or "")
+    return [name for name in names if name.split(".")[0] == "gongzhu"]
+
+
+@pytest.mark.parametrize(
+    "path", PLUGINS + EXAMPLE_PLUGINS, ids=lambda p: p.relative_to(ROOT).as_posix()
+)
+def test_plugins_import_the_core_from_gongzhu_plugin_alone(path: Path) -> None:
+    """gongzhu.plugin is what a plug-in author imports (issue 38): the shipped plug-ins and
+    the examples show it, so every other module of the core may change inside."""
+    others = [name for name in core_imports(path) if name != "gongzhu.plugin"]
+    assert not others, f"{path.name} imports {others}: import them from gongzhu.plugin"
+
+
+def test_the_import_check_sees_every_import(tmp_path: Path) -> None:
+    source = tmp_path / "probe.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "import gongzhu\n"
+        "from gongzhu.plugin import hookimpl\n"
+        "import gongzhu_variants.huapai\n"
+        "if TYPE_CHECKING:\n"
+        "    from gongzhu.rules import Rules\n"
+        "def f():\n"
+        "    import gongzhu.play\n",
+        encoding="utf-8",
+    )
+    assert core_imports(source) == ["gongzhu", "gongzhu.plugin", "gongzhu.rules", "gongzhu.play"]
+
+
+def test_gongzhu_plugin_re_exports_the_objects_themselves() -> None:
+    """Each name gongzhu.plugin re-exports is its home's object (a plug-in's ``isinstance``
+    and ``is`` hold), and the names whose modules stand above it load on first use."""
+    import importlib
+
+    import gongzhu.plugin
+
+    for name in gongzhu.plugin.__all__:
+        value = getattr(gongzhu.plugin, name)
+        home = getattr(value, "__module__", None)
+        if isinstance(home, str) and home.startswith("gongzhu.") and home != "gongzhu.plugin":
+            assert getattr(importlib.import_module(home), name) is value, name
+    for name, module in gongzhu.plugin._LAZY.items():
+        assert getattr(gongzhu.plugin, name) is getattr(
+            importlib.import_module(f"gongzhu.{module}"), name
+        )
+    with pytest.raises(AttributeError, match="has no attribute 'NoSuchName'"):
+        gongzhu.plugin.NoSuchName  # type: ignore[attr-defined]  # noqa: B018
+
+
+def test_importing_gongzhu_plugin_imports_no_layer_above_it() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, gongzhu.plugin\n"
+        "above = ['gongzhu.play', 'gongzhu.scoring', 'gongzhu.rules', 'gongzhu.hand']\n"
+        "print([m for m in above if m in sys.modules])\n"
+        "from gongzhu.plugin import PlayConfigurator, ScoreStage\n"
+        "print(PlayConfigurator.__module__, ScoreStage.__module__)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.split("\n")[:2] == ["[]", "gongzhu.play gongzhu.scoring.pipeline"]
+
+
 RULESETS = [(), ("huapai", "anmai"), ("same-colour-discard",), ("two-deck",)]
 
 

@@ -11,8 +11,7 @@ sheet and in the hand's record.
 
 from __future__ import annotations
 
-from gongzhu.actions import ShowKind
-from gongzhu.plugin import VariantInfo, hookimpl
+from gongzhu.plugin import ShowKind, VariantInfo, hookimpl
 
 
 @hookimpl

@@ -35,20 +35,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gongzhu.cards import PIG, Card
-from gongzhu.play import PlayConfigurator
 from gongzhu.plugin import (
+    PIG,
+    Card,
     Deal,
     OpeningLead,
     Options,
     OptionSet,
+    PlayConfigurator,
     ShownCardLock,
     VariantInfo,
     hookimpl,
 )
 
 if TYPE_CHECKING:
-    from gongzhu.hand import HandState
+    from gongzhu.plugin import HandState
 
 NAME = "39baobao"
 SCALE = 12

@@ -13,12 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from gongzhu.actions import ShowKind
-from gongzhu.cards import SHEEP, Card
-from gongzhu.plugin import VariantInfo, hookimpl, refuse_show_kinds
+from gongzhu.plugin import SHEEP, Card, ShowKind, VariantInfo, hookimpl, refuse_show_kinds
 
 if TYPE_CHECKING:
-    from gongzhu.rules import Rules
+    from gongzhu.plugin import Rules
 
 NAME = "chuyang-quanming"
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from gongzhu.cards import PIG, SHEEP, TRANSFORMER, Card
-from gongzhu.plugin import VariantInfo, hookimpl
+from gongzhu.plugin import PIG, SHEEP, TRANSFORMER, Card, VariantInfo, hookimpl
 
 HEART_THREE = Card.parse("3H")
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gongzhu.cards import Rank
-from gongzhu.plugin import VariantInfo, hookimpl
+from gongzhu.plugin import Rank, VariantInfo, hookimpl
 
 HEART_VALUES: Mapping[Rank, int] = {
     Rank.ACE: -50,

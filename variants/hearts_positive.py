@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gongzhu.cards import Rank
-from gongzhu.plugin import VariantInfo, hookimpl
-from gongzhu.scoring import ScoreStage, ScoringContext, StageList, signed
+from gongzhu.plugin import (
+    Rank,
+    ScoreStage,
+    ScoringContext,
+    StageList,
+    VariantInfo,
+    hookimpl,
+    signed,
+)
 
 FULL_HEARTS_BONUS = 200
 

@@ -38,19 +38,23 @@ from __future__ import annotations
 
 from typing import Final
 
-from gongzhu.actions import ShowKind
-from gongzhu.cards import TRANSFORMER, Card
-from gongzhu.play import PlayConfigurator
 from gongzhu.plugin import (
+    TRANSFORMER,
+    Card,
+    CopyFactors,
     Deal,
     OpeningLead,
     Options,
     OptionSet,
+    PlayConfigurator,
+    ScoreStage,
+    ShowKind,
     ShownCardLock,
+    StageList,
+    TakenCopy,
     VariantInfo,
     hookimpl,
 )
-from gongzhu.scoring import CopyFactors, ScoreStage, StageList, TakenCopy
 
 NAME = "huapai"
 OPENING_CARD = Card.parse("3S")

@@ -22,9 +22,15 @@ Options:
 
 from __future__ import annotations
 
-from gongzhu.cards import Suit
-from gongzhu.play import PlayConfigurator
-from gongzhu.plugin import DiscardRule, Options, OptionSet, VariantInfo, hookimpl
+from gongzhu.plugin import (
+    DiscardRule,
+    Options,
+    OptionSet,
+    PlayConfigurator,
+    Suit,
+    VariantInfo,
+    hookimpl,
+)
 
 SAME_COLOUR = {suit: frozenset(s for s in Suit if s.is_red == suit.is_red) for suit in Suit}
 

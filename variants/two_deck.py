@@ -38,8 +38,7 @@ cards of it (pairs still rank by rank, unmatched by their higher card).
 
 from __future__ import annotations
 
-from gongzhu.play import PlayConfigurator
-from gongzhu.plugin import Options, OptionSet, VariantInfo, hookimpl
+from gongzhu.plugin import Options, OptionSet, PlayConfigurator, VariantInfo, hookimpl
 
 NAME = "two-deck"
 

@@ -3,22 +3,19 @@
 Where points are at stake (:func:`points_at_stake`) the rules' play is
 checked on a few sampled deals played out (a :class:`~gongzhu.bots.SearchBot`
 with the rules as its prior); elsewhere the rules decide alone.  The rules
-of thumb live in :mod:`gongzhu.bots.rulebook`; their names are still
-importable from this module, with a :class:`DeprecationWarning`.
+of thumb live in :mod:`gongzhu.bots.rulebook`.
 """
 
 from __future__ import annotations
 
 import operator
-import warnings
 from collections.abc import Sequence
-from typing import Any, Final, SupportsIndex
+from typing import Final, SupportsIndex
 
 from ..actions import Action
 from ..cards import TRANSFORMER
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
-from . import rulebook
 from .rulebook import Rule, RulesBot, Situation
 from .search import SearchBot
 from .teams import TableFormat
@@ -159,15 +156,3 @@ class HeuristicBot:
                 self.last_rule = "checked"
             return checked
         return action
-
-
-def __getattr__(name: str) -> Any:
-    if name in rulebook.__all__:
-        warnings.warn(
-            f"gongzhu.bots.heuristic.{name} is deprecated; the rules of thumb have a module "
-            f"of their own: use gongzhu.bots.rulebook.{name}",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(rulebook, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

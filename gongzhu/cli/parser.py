@@ -365,14 +365,9 @@ def _add_serve_options(
 
 
 def _version() -> str:
-    import importlib.metadata  # only for --version: it takes longer to import than most commands
+    from .. import __version__  # the one place the version is written (pyproject.toml reads it)
 
-    try:
-        return importlib.metadata.version("gongzhu")
-    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a source tree
-        from .. import __version__
-
-        return __version__
+    return __version__
 
 
 class _VersionAction(argparse.Action):

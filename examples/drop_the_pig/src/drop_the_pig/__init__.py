@@ -20,9 +20,15 @@ engines, the C ones included, ask it rarely.
 
 from __future__ import annotations
 
-from gongzhu.cards import PIG
-from gongzhu.play import PlayConfigurator, PlayMoment, PlayRule, PlaySituation
-from gongzhu.plugin import VariantInfo, hookimpl
+from gongzhu.plugin import (
+    PIG,
+    PlayConfigurator,
+    PlayMoment,
+    PlayRule,
+    PlaySituation,
+    VariantInfo,
+    hookimpl,
+)
 
 PIGS = PIG.bit | PIG.bit << 52
 """Both copies of the pig (bit ``52 + index`` is a card's second copy, with two decks)."""

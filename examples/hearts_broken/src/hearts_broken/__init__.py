@@ -31,9 +31,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gongzhu.cards import PIG, Suit
-from gongzhu.play import PlayConfigurator, PlayMoment, PlayRule, PlaySituation
-from gongzhu.plugin import Options, OptionSet, VariantInfo, hookimpl
+from gongzhu.plugin import (
+    PIG,
+    Options,
+    OptionSet,
+    PlayConfigurator,
+    PlayMoment,
+    PlayRule,
+    PlaySituation,
+    Suit,
+    VariantInfo,
+    hookimpl,
+)
 
 HEARTS = Suit.HEARTS.mask
 """Every heart's first-copy bit."""

@@ -7,10 +7,17 @@ a stage to the scoring pipeline; it works with any base.
 
 from __future__ import annotations
 
-from gongzhu.cards import SHEEP
-from gongzhu.errors import IncompatibleVariants
-from gongzhu.plugin import OptionSet, VariantInfo, hookimpl
-from gongzhu.scoring import ScoreStage, ScoringContext, StageList, signed
+from gongzhu.plugin import (
+    SHEEP,
+    IncompatibleVariants,
+    OptionSet,
+    ScoreStage,
+    ScoringContext,
+    StageList,
+    VariantInfo,
+    hookimpl,
+    signed,
+)
 
 
 @hookimpl

@@ -738,6 +738,26 @@ def _deal_of(
     return Deal._trusted(order, first_seat)  # a permutation of the deck(s) by construction
 
 
+def _first_seat(view: SeatView, leader: int) -> int:
+    """A first seat for a deal that agrees with ``view``: ``leader``, unless the order of
+    the 首明 shows says otherwise.
+
+    首明 asks the seats in dealing order from the deal's first seat, so the
+    seats that made a 首明 show made it in that order; which seat was dealt
+    first is public only so far.  The leader where that order allows it,
+    else the first seat (from 0) that it allows.
+    """
+    firsts = [show.seat for show in view.shows if show.kind is ShowKind.FIRST]
+
+    def fits(first: int) -> bool:
+        places = [(seat - first) % SEATS for seat in firsts]
+        return places == sorted(places)
+
+    if fits(leader):
+        return leader
+    return next((first for first in range(SEATS) if fits(first)), leader)
+
+
 def sample_deal(view: SeatView, rng: random.Random, *, rules: Rules | None = None) -> Deal:
     """A whole deal consistent with ``view``: the hidden cards dealt at random.
 
@@ -755,7 +775,7 @@ def sample_deal(view: SeatView, rng: random.Random, *, rules: Rules | None = Non
         dealt = [list(h) for h in holdings]
     else:
         dealt = [list(h) + list(p) for h, p in zip(holdings, facts.played, strict=True)]
-    return _deal_of(dealt, _first_cards(view), facts.showable, leader, None)
+    return _deal_of(dealt, _first_cards(view), facts.showable, _first_seat(view, leader), None)
 
 
 def _replay(
@@ -852,9 +872,11 @@ def determinize(
     The hidden cards are dealt by :func:`sample_holdings`; the public history
     (shows and plays) is replayed on the sampled deal, which refutes samples
     that break a rule the real play kept.  The first seat of the sampled deal
-    is the first trick's leader (the view does not say who was dealt first);
-    the hand's leader is given explicitly, except before the first card when
-    the ruleset's opening-lead rule picks the same seat from the sample, which
+    is the first trick's leader (the view does not say who was dealt first),
+    unless the order of the 首明 shows, which are made in dealing order, says
+    the deal began elsewhere; then the first seat that order allows.  The
+    hand's leader is given explicitly, except before the first card when the
+    ruleset's opening-lead rule picks the same seat from the sample, which
     keeps a forced opening lead (♣2) in force.  (Once a card is played the
     explicit leader costs nothing, and a hand whose leader was given, as in a
     match's later hands, is not refuted for a lead the rule would forbid.)
@@ -883,21 +905,29 @@ def determinize(
 class _ReplayBasis:
     """What every replay of one view's samples shares (worked out once per view).
 
-    :ivar leader: the first trick's leader (also the sampled deal's first seat).
+    :ivar leader: the first trick's leader.
     :ivar firsts: the first dealt card of each seat that made a 首明.
     :ivar lead_card: the card the ruleset's opening lead names, if any.
     :ivar played_any: whether a card has been played.
+    :ivar first_seat: the sampled deal's first seat (:func:`_first_seat`).
     """
 
     leader: int
     firsts: dict[int, Card]
     lead_card: Card | None
     played_any: bool
+    first_seat: int
 
     @classmethod
     def of(cls, view: SeatView, rules: Rules, facts: Knowledge) -> _ReplayBasis:
         leader = view.tricks[0].leader if view.tricks else view.leader
-        return cls(leader, _first_cards(view), _lead_card(rules), any(facts.played))
+        return cls(
+            leader,
+            _first_cards(view),
+            _lead_card(rules),
+            any(facts.played),
+            _first_seat(view, leader),
+        )
 
     def explicit_leader(self, view: SeatView, rules: Rules, deal: Deal) -> int | None:
         """The leader to give a replay on ``deal``: ``None`` keeps the opening-lead rule.
@@ -928,7 +958,7 @@ def _replayed_sample(
 ) -> HandState | None:
     """The view's history replayed on a deal of the sampled ``holdings``, or ``None`` (refuted)."""
     dealt = [h + list(p) for h, p in zip(holdings, facts.played, strict=True)]
-    deal = _deal_of(dealt, basis.firsts, facts.showable, basis.leader, basis.lead_card)
+    deal = _deal_of(dealt, basis.firsts, facts.showable, basis.first_seat, basis.lead_card)
     return _replay(view, rules, deal, basis.explicit_leader(view, rules, deal), facts, rng)
 
 

@@ -263,3 +263,22 @@ def test_the_encoder_files_taken_cards_as_the_engine() -> None:
             for card in hand.taken(seat):
                 expected[card.index] += 1
             assert list(rows[(seat - viewer) % 4]) == expected, (viewer, seat)
+
+
+# -- deals that agree with a view -------------------------------------------------------------
+
+
+def test_a_determinised_deal_keeps_the_order_of_the_first_shows() -> None:
+    """huapai: seats 0 and 2 made 首明 shows, in that order, and seat 1 leads.  Samples dealt
+    from the leader asked seat 2 before seat 0, and no sample agreed with the view."""
+    rules = gongzhu.load_rules("huapai")
+    hand = rules.new_hand(seed=48)
+    rng = random.Random(48)
+    for _ in range(3):
+        hand.apply(rng.choice(hand.legal_actions()))
+    view = hand.view(0)
+    assert [show.seat for show in view.shows if show.kind is ShowKind.FIRST] == [0, 2]
+    assert view.leader == 1
+    for seed in range(5):
+        state = implied.determinize(view, rules, random.Random(seed), tries=20)
+        assert state.view(0) == view

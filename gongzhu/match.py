@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .deal import Deal
 from .errors import GongzhuError, HandLimitReached, HandNotOver
 
 if TYPE_CHECKING:
@@ -59,6 +60,7 @@ class Match:
         self.target = target
         self.max_hands = hands
         self._seeds = random.Random(self.seed)
+        self._hand_seeds: list[int] = []  # drawn from _seeds in order, as they are needed
         self.first_dealer = first_dealer
         self.leader = leader
         self.hands: list[HandState] = []
@@ -78,26 +80,44 @@ class Match:
             raise GongzhuError("the match is not over yet")
         return self.rules.match_losers(self.totals)
 
+    def _seed(self, number: int) -> int:
+        """The ``number``-th seed the match's seed gives (from 0), the same however often
+        it is asked for: hand ``n``'s, or the next match's after ``n`` hands."""
+        while len(self._hand_seeds) <= number:
+            self._hand_seeds.append(self._seeds.randrange(2**63))
+        return self._hand_seeds[number]
+
+    def next_deal(self) -> tuple[int, int, int | None]:
+        """How the next hand is dealt: its seed (derived from the match's), the seat dealt
+        its first card, and its leader (``None``: the opening-lead rule).
+
+        :meth:`new_hand` deals it; :meth:`record_hand` takes only a hand dealt so.
+        """
+        number = len(self.hands)
+        if not number:
+            return self._seed(0), self.first_dealer, self.leader
+        return self._seed(number), 0, self.rules.next_leader(self.hands[-1])
+
     def new_hand(self) -> HandState:
-        """Deal the next hand (its seed derives from the match's)."""
+        """Deal the next hand (:meth:`next_deal`; asked again, the same hand)."""
         if self.is_over:
             raise GongzhuError("the match is over")
-        if not self.hands:
-            return self.rules.new_hand(
-                self._seeds.randrange(2**63), first_seat=self.first_dealer, leader=self.leader
-            )
-        leader = self.rules.next_leader(self.hands[-1])
-        return self.rules.new_hand(self._seeds.randrange(2**63), leader=leader)
+        seed, first_seat, leader = self.next_deal()
+        return self.rules.new_hand(seed, first_seat=first_seat, leader=leader)
 
     def record_hand(self, hand: HandState) -> tuple[int, ...]:
         """Add a finished hand's final scores to the totals; return them.
 
-        The hand must be played under the match's ruleset or an equal one
-        (the same :meth:`Rules.spec <gongzhu.rules.Rules.spec>`).
+        The hand must be the match's next hand, as :meth:`new_hand` deals it
+        (:meth:`next_deal`: the same seed, first seat and leader; a copy of it
+        will do), played under the match's ruleset or an equal one (the same
+        :meth:`Rules.spec <gongzhu.rules.Rules.spec>`): a match's record
+        replays only so.
 
         :raises HandNotOver: the hand is not finished.
-        :raises GongzhuError: the hand was played under another ruleset, or is
-            recorded in this match already; the match is unchanged.
+        :raises GongzhuError: the hand was played under another ruleset, is
+            recorded in this match already, or is not the match's next hand;
+            the match is unchanged.
         """
         if not hand.is_over:
             raise HandNotOver("only a finished hand can be added to a match")
@@ -106,6 +126,18 @@ class Match:
         if hand.rules is not self.rules and hand.rules.spec() != self.rules.spec():
             raise GongzhuError(
                 f"the hand was played under {hand.rules!r}, not the match's {self.rules!r}"
+            )
+        seed, first_seat, leader = self.next_deal()
+        dealt = (hand.seed, hand.deal.first_seat, hand.explicit_leader)
+        if dealt != (seed, first_seat, leader):
+            raise GongzhuError(
+                f"this is not the match's hand {len(self.hands) + 1}: that one is dealt from "
+                f"{_dealing(seed, first_seat, leader)}, this one from {_dealing(*dealt)}"
+            )
+        if hand.deal != Deal.shuffled(seed, self.rules.table.copies, first_seat):
+            raise GongzhuError(
+                f"this is not the match's hand {len(self.hands) + 1}: its deal is not the one "
+                f"seed {seed} gives"
             )
         final = hand.score().final
         self.totals = [t + f for t, f in zip(self.totals, final, strict=True)]
@@ -166,7 +198,7 @@ class Match:
         dealer = min(losers, key=lambda seat: (self.totals[seat], seat))
         return Match(
             self.rules,
-            seed=self._seeds.randrange(2**63) if seed is None else seed,
+            seed=self._seed(len(self.hands)) if seed is None else seed,
             target=self.target,
             hands=self.max_hands,
             first_dealer=dealer,
@@ -183,6 +215,13 @@ class Match:
         from .record import match_record
 
         return match_record(self)
+
+
+def _dealing(seed: int | None, first_seat: int, leader: int | None) -> str:
+    """How a hand was dealt, for a message."""
+    led = "the opening-lead rule" if leader is None else f"seat {leader}"
+    shuffled = "no seed" if seed is None else f"seed {seed}"
+    return f"{shuffled}, first card to seat {first_seat}, led by {led}"
 
 
 def _is_int(value: object) -> bool:

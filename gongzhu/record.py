@@ -265,8 +265,19 @@ def replay(record: Mapping[str, Any], *, hand: int = 0, rules: Rules | None = No
         deal = Deal(tuple(record["deal"]), record.get("first_seat", 0))
     except (InvalidCard, TypeError) as exc:
         raise InvalidRecord(f"deal: {exc}", hand=hand) from None
+    seed = record.get("seed")
+    copies = rules.table.copies  # (a deal of other decks is refused below, by new_hand)
+    if (
+        seed is not None
+        and deal.copies == copies
+        and deal != Deal.shuffled(seed, copies, deal.first_seat)
+    ):
+        raise InvalidRecord(
+            f"deal: not the deal seed {seed} gives (first card to seat {deal.first_seat})",
+            hand=hand,
+        )
     try:
-        state = rules.new_hand(record.get("seed"), deal=deal, leader=record.get("leader"))
+        state = rules.new_hand(seed, deal=deal, leader=record.get("leader"))
     except InvalidCard as exc:  # a deal of the wrong number of decks for the ruleset
         raise InvalidRecord(f"deal: {exc}", hand=hand) from None
     except GongzhuError as exc:
@@ -339,9 +350,18 @@ def replay_match(record: Mapping[str, Any], *, rules: Rules | None = None) -> Ma
     max_hands = record.get("max_hands")
     if max_hands is not None and not _is(max_hands, int):
         raise InvalidRecord("max_hands must be an integer or null", hand=None)
-    try:
+    if seed is None:
+        raise InvalidRecord(
+            "seed: a match's hands are dealt from its seed; a match record needs it", hand=None
+        )
+    try:  # its first hand says who was dealt first and led (a match after another: 当猪)
         match = Match(
-            first.rules, seed=seed if _is(seed, int) else None, target=target, hands=max_hands
+            first.rules,
+            seed=seed,
+            target=target,
+            hands=max_hands,
+            first_dealer=first.deal.first_seat,
+            leader=first.explicit_leader,
         )
     except GongzhuError as exc:
         raise InvalidRecord(f"match: {exc}", hand=None) from None
@@ -358,7 +378,10 @@ def replay_match(record: Mapping[str, Any], *, rules: Rules | None = None) -> Ma
                 )
         if match.is_over:
             raise InvalidRecord("the match was already over before this hand", hand=number)
-        match.record_hand(state)
+        try:
+            match.record_hand(state)
+        except GongzhuError as exc:  # not the hand the match deals next
+            raise InvalidRecord(str(exc), hand=number) from None
     for name, value in (
         ("totals", match.totals),
         ("losers", list(match.losers) if match.is_over else None),

@@ -171,9 +171,11 @@ def test_a_match_takes_a_hand_of_an_equal_ruleset() -> None:
     match = load_rules().new_match(seed=1, hands=2)
     twin = Rules.from_plugins()  # the default base, built again: another object, same spec
     assert twin is not match.rules and twin.spec() == match.rules.spec()
-    hand = play_hand(twin.new_hand(3))
+    seed, first_seat, leader = match.next_deal()
+    hand = play_hand(twin.new_hand(seed, first_seat=first_seat, leader=leader))
     assert match.record_hand(hand) == hand.score().final
-    other = play_hand(load_rules("anmai").new_hand(3))
+    seed, first_seat, leader = match.next_deal()
+    other = play_hand(load_rules("anmai").new_hand(seed, first_seat=first_seat, leader=leader))
     with pytest.raises(
         GongzhuError,
         match=r"played under load_rules\('39baobao', 'anmai'\), not the match's "

@@ -620,7 +620,7 @@ class Rules:
         if deal is None:
             if seed is None:
                 seed = random.SystemRandom().randrange(2**63)
-            deal, holdings = Deal._shuffled(seed, self.table.copies, first_seat)
+            deal, holdings = Deal.shuffled_with_masks(seed, self.table.copies, first_seat)
         elif not isinstance(deal, Deal):
             if isinstance(deal, str) or not isinstance(deal, Iterable):
                 raise InvalidCard(

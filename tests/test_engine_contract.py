@@ -24,6 +24,7 @@ from gongzhu.actions import (
     play_of_key,
 )
 from gongzhu.cards import Card
+from gongzhu.engines import SingleEngine
 from gongzhu.engines.base import ShowingEngine
 from gongzhu.errors import IncompatibleVariants
 from gongzhu.play import Capability, EngineSpec
@@ -173,7 +174,7 @@ def test_a_spec_whose_engines_lack_a_protocol_method_is_refused() -> None:
                 raise AttributeError(name)
             return lambda *args: None
 
-    spec = EngineSpec("no-mask", lambda *args: NoMask(), ["one-deck"])
+    spec = EngineSpec("no-mask", SingleEngine, ["one-deck"])
     with pytest.raises(IncompatibleVariants, match=r"no legal_mask\(\) method"):
         spec.check(NoMask())
 

@@ -36,6 +36,7 @@ __all__ = [
     "MAX_WORKERS",
     "Chunk",
     "Job",
+    "RunInterrupted",
     "RunSummary",
     "Writer",
     "hand_seed",
@@ -200,8 +201,8 @@ def run(
     :data:`MAX_WORKERS`; no more than ``count`` are started.  An interrupt
     (SIGINT, in the main thread) is held until the chunk in hand is written,
     so the records and the summary always agree and no line is cut; then the
-    workers are stopped and :class:`KeyboardInterrupt` is raised, with the
-    summary of what finished in ``exc.summary``.
+    workers are stopped and :class:`RunInterrupted` (a :class:`KeyboardInterrupt`)
+    is raised, with the summary of what finished in ``exc.summary``.
 
     :raises HandLimitReached: a match that did not end within
         :attr:`Job.hand_limit` hands.
@@ -251,7 +252,15 @@ def run(
         if main_thread:
             signal.signal(signal.SIGINT, previous)
     if interrupted:
-        stop = KeyboardInterrupt()
-        stop.summary = summary  # type: ignore[attr-defined]
-        raise stop
+        raise RunInterrupted(summary)
     return summary
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """The :class:`KeyboardInterrupt` that :func:`run` raises once it has stopped the
+    workers, with the summary of the hands (or matches) that finished."""
+
+    def __init__(self, summary: RunSummary) -> None:
+        super().__init__()
+        self.summary = summary
+        """What finished before the interrupt."""

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import PLAY_KEYS, ShowKind, cards_of_key
 from ..masks import mask_of
-from ..play import ENGINE_PHASES, PLAY_PHASE, Capability
+from ..play import ENGINE_PHASES, FIRST_SHOW_PHASE, PLAY_PHASE, Capability
 from ..rules import Rules
 from .encoding import CARDS, SEATS, SUITS, Layout, layout
 
@@ -431,12 +431,12 @@ class HandEncoder:
         rows = self._rows
         hand = self.hand
         assert hand is not None
-        if self._phase < 0 and phase == 0:  # 首明: each seat sees its first card only
+        if self._phase < 0 and phase == FIRST_SHOW_PHASE:  # 首明: a seat sees its first card
             deal = hand.deal
             for seat in range(SEATS):
                 rows[seat, t.holding + deal.first_card(seat).index] = 1
                 rows[seat, t.sizes : t.sizes + SEATS] = 1
-        elif phase > 0 and not self._loaded:
+        elif phase > FIRST_SHOW_PHASE and not self._loaded:
             engine = self._hand_engine
             assert engine is not None
             if engine.trick_count or engine.trick:  # cards played: what each seat was dealt

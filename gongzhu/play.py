@@ -24,6 +24,13 @@ as a :data:`~gongzhu.masks.CardMask` and names each play by its *play key*
 ``52 + 52·a + b`` for two cards ``a ≤ b``).  It explains a refused play by
 the code of the rule that refused it, which :func:`explain_refusal` turns into
 a :class:`Refusal`, the same for every engine.
+
+The contract is closed: :class:`HandEngine` is everything a client calls on
+an engine, beside the methods of the capabilities its spec declares, reached
+through :meth:`EngineSpec.capable`; no client probes an engine or reads its
+private fields.  The phase numbers an engine reports (:data:`PLAY_PHASE`...)
+are defined here once, the play keys in :mod:`gongzhu.actions`
+(:func:`~gongzhu.actions.key_of_cards`).
 """
 
 from __future__ import annotations

@@ -50,7 +50,7 @@ def key_of_cards(first: int, second: int | None = None) -> int:
     (a pair: ``a == b``).
 
     >>> key_of_cards(5), key_of_cards(9, 2), key_of_cards(2, 9), key_of_cards(3, 3)
-    (5, 162, 162, 211)
+    (5, 165, 165, 211)
     """
     if second is None:
         return first
@@ -62,7 +62,7 @@ def key_of_cards(first: int, second: int | None = None) -> int:
 def cards_of_key(key: int) -> tuple[int, ...]:
     """The card indices a play key plays, lowest first (the inverse of :func:`key_of_cards`).
 
-    >>> cards_of_key(5), cards_of_key(162)
+    >>> cards_of_key(5), cards_of_key(165)
     ((5,), (2, 9))
     """
     if key < ONE_CARD_KEYS:

@@ -19,7 +19,7 @@ from typing import Final
 
 from ..actions import Action
 from ..hand import HandState
-from ..play import PLAY_PHASE, Capability, greedy_playout
+from ..play import PLAY_PHASE, Capability, HandEngine, greedy_playout
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
 from .base import Bot
@@ -407,7 +407,7 @@ class _Decision:
 
     _cached_values: tuple[list[int], dict[int, int]] | None = None
 
-    def _scorer_state(self, engine: object) -> tuple[list[int], dict[int, int]]:
+    def _scorer_state(self, engine: HandEngine) -> tuple[list[int], dict[int, int]]:
         """The playout's card values and the scorer's show factors for a sample's shows.
 
         The same for every sample unless another seat sold cards secretly (each
@@ -417,7 +417,7 @@ class _Decision:
         if cached is not None and not self._secret_elsewhere:
             return cached
         scorer = self.bot.scorer
-        shows = scorer.shows(engine)  # type: ignore[arg-type]
+        shows = scorer.shows(engine)
         shown = [(record.card, record.kind) for record in shows]
         cached = self._cached_values = (card_values(self.bot.rules, shown), scorer.factors(shows))
         return cached

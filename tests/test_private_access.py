@@ -5,11 +5,11 @@ A private name is one with a leading underscore (dunder names are not private). 
 reads each module's syntax tree:
 
 * ``x._name`` is a read of another module's private name when ``x`` is not ``self``,
-  ``cls``, ``super()`` or ``type(self)``, and ``_name`` is defined (assigned, a ``def`` or
-  ``class``, a parameter, a ``__slots__`` entry) by another module of gongzhu/ and not by
-  this one.  A name both this module and another define is the other's too: a read of
-  it counts unless (:data:`OWN_SHARED`) the read is known to be of this module's own
-  class.  Names that no module of gongzhu/ defines (``os._exit``) are not the package's.
+  ``cls``, ``super()`` or ``type(self)``, and another module of gongzhu/ defines
+  ``_name`` (assigns it, as an attribute too, or has it as a ``def``, ``class``,
+  parameter or ``__slots__`` entry).  When this module defines it as well, the read may
+  be of either's objects, and counts, unless :data:`OWN_SHARED` says it is of this
+  module's own.  A name no module of gongzhu/ defines (``os._exit``) is not the package's.
 * ``from .m import _name`` reads ``m``'s private name.
 """
 

@@ -34,7 +34,7 @@ def run(rules: gongzhu.Rules, steps: int, hands: int) -> float:
     shows, outcome = rules.show_phase, rules.scorer.outcome
     start = time.perf_counter()
     for seed in seeds:
-        deal, dealt = Deal._shuffled(seed, copies)
+        deal, dealt = Deal.shuffled_with_masks(seed, copies)
         if steps < 2:
             continue
         lead = lead_of(deal)

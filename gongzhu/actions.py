@@ -22,7 +22,52 @@ import attrs
 from .cards import Card, parse_cards
 from .errors import InvalidCard
 
-__all__ = ["Action", "Play", "Show", "ShowKind", "parse_action", "play_of_key"]
+__all__ = [
+    "ONE_CARD_KEYS",
+    "PLAY_KEYS",
+    "Action",
+    "Play",
+    "Show",
+    "ShowKind",
+    "cards_of_key",
+    "key_of_cards",
+    "parse_action",
+    "play_of_key",
+]
+
+ONE_CARD_KEYS: Final = 52
+"""How many play keys name one card: a key below it is the card's index; a key from it
+up names two cards, ``ONE_CARD_KEYS + 52·a + b`` for card indices ``a ≤ b``."""
+PLAY_KEYS: Final = ONE_CARD_KEYS + 52 * 52
+"""Every play key is below this (the C engines' ``NKEYS``)."""
+
+
+def key_of_cards(first: int, second: int | None = None) -> int:
+    """The play key of one card (``second`` left out) or of two, in any order.
+
+    Play keys are written here once for Python (the C engines' ``TWO_KEY`` is held equal
+    to it by a test): a card index for one card, ``52 + 52·a + b`` for two cards ``a ≤ b``
+    (a pair: ``a == b``).
+
+    >>> key_of_cards(5), key_of_cards(9, 2), key_of_cards(2, 9), key_of_cards(3, 3)
+    (5, 165, 165, 211)
+    """
+    if second is None:
+        return first
+    if second < first:
+        first, second = second, first
+    return ONE_CARD_KEYS + 52 * first + second
+
+
+def cards_of_key(key: int) -> tuple[int, ...]:
+    """The card indices a play key plays, lowest first (the inverse of :func:`key_of_cards`).
+
+    >>> cards_of_key(5), cards_of_key(165)
+    ((5,), (2, 9))
+    """
+    if key < ONE_CARD_KEYS:
+        return (key,)
+    return divmod(key - ONE_CARD_KEYS, 52)
 
 
 class ShowKind(enum.Enum):
@@ -58,11 +103,11 @@ def _to_cards(value: Iterable[Card | str] | Card | str) -> tuple[Card, ...]:
 
 
 def _play_key(cards: tuple[Card, ...]) -> int:
-    """The engine's integer name of a play: a card index, or 52 + a*52 + b for two cards."""
+    """The engine's integer name of a play (:func:`key_of_cards`; -1 for more than two)."""
     if len(cards) == 1:
         return cards[0].index
     if len(cards) == 2:
-        return 52 + cards[0].index * 52 + cards[1].index
+        return key_of_cards(cards[0].index, cards[1].index)
     return -1
 
 
@@ -131,7 +176,6 @@ SINGLE_PLAYS: Final[tuple[Play, ...]] = tuple(Play(Card.from_index(i)) for i in 
 
 _KINDS_BY_VERB: Final = {kind.verb: kind for kind in ShowKind}
 _TWO_CARD_PLAYS: dict[int, Play] = {}
-_KEY_LIMIT: Final = 52 + 52 * 52
 
 
 def play_of_key(key: int) -> Play:
@@ -140,22 +184,21 @@ def play_of_key(key: int) -> Play:
     :raises InvalidCard: ``key`` is not an integer from 0 to ``52 + 52*52 - 1``.
     """
     if type(key) is int:
-        if 0 <= key < 52:
+        if 0 <= key < ONE_CARD_KEYS:
             return SINGLE_PLAYS[key]
         play = _TWO_CARD_PLAYS.get(key)
         if play is not None:
             return play
-    if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < _KEY_LIMIT:
+    if not isinstance(key, int) or isinstance(key, bool) or not 0 <= key < PLAY_KEYS:
         raise InvalidCard(
-            f"not a play key: {key!r} (0-51 for one card, 52 + a*52 + b for two, "
-            f"below {_KEY_LIMIT})"
+            f"not a play key: {key!r} (0-51 for one card, 52 + a*52 + b for two, below {PLAY_KEYS})"
         )
     key = int(key)  # an int subclass: its plain value
-    if key < 52:
+    if key < ONE_CARD_KEYS:
         return SINGLE_PLAYS[key]
     play = _TWO_CARD_PLAYS.get(key)
     if play is None:
-        first, second = divmod(key - 52, 52)
+        first, second = cards_of_key(key)
         play = _TWO_CARD_PLAYS[key] = Play((Card.from_index(first), Card.from_index(second)))
     return play
 

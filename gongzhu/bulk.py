@@ -79,7 +79,7 @@ class RandomHands:
             per play, as :meth:`HandState.play_out <gongzhu.hand.HandState.play_out>`
             draws them.
         """
-        deal, dealt = Deal._shuffled(seed, self._copies)
+        deal, dealt = Deal.shuffled_with_masks(seed, self._copies)
         lead = self._opening_lead(deal)
         forced = 0 if lead.card is None else 1 << lead.card.index
         order = deal.order

@@ -85,12 +85,15 @@ class Deal:
         platform and Python version.  Records keep the deal itself, so
         replays never depend on this algorithm.
         """
-        return cls._shuffled(seed, copies, first_seat)[0]
+        return cls.shuffled_with_masks(seed, copies, first_seat)[0]
 
     @classmethod
-    def _shuffled(cls, seed: int, copies: int = 1, first_seat: int = 0) -> tuple[Deal, list[int]]:
+    def shuffled_with_masks(
+        cls, seed: int, copies: int = 1, first_seat: int = 0
+    ) -> tuple[Deal, list[int]]:
         """:meth:`shuffled`, and each seat's dealt cards as a card mask (a second copy of a
-        card at bit ``52 + index``), which hands are played from."""
+        card at bit ``52 + index``), which hands are played from (by seat: what
+        :attr:`HandState.dealt_masks <gongzhu.hand.HandState.dealt_masks>` holds)."""
         if first_seat not in range(SEATS):
             raise InvalidCard(f"first_seat must be 0-3, not {first_seat!r}")
         deck = _DECKS[copies] if copies in _DECKS else full_deck(copies)
@@ -105,15 +108,20 @@ class Deal:
         else:
             holdings = list(masks)
         # a permutation of a deck: nothing to check
-        return cls._trusted(order, first_seat), holdings
+        return cls.unchecked(order, first_seat), holdings
 
     @classmethod
-    def _trusted(cls, order: tuple[Card, ...], first_seat: int) -> Deal:
-        """A deal of ``order`` without the checks, for callers that built a permutation."""
+    def unchecked(cls, order: tuple[Card, ...], first_seat: int) -> Deal:
+        """A deal of ``order`` without the checks, for callers that built a permutation of
+        one or two decks themselves (a wrong ``order`` makes a deal that plays wrong)."""
         deal = object.__new__(cls)
         object.__setattr__(deal, "order", order)
         object.__setattr__(deal, "first_seat", first_seat)
         return deal
+
+    # the old private names, still read by gongzhu/bots/sampler.py (until it uses the above)
+    _trusted = unchecked
+    _shuffled = shuffled_with_masks
 
     @classmethod
     def from_holdings(

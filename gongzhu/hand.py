@@ -31,10 +31,12 @@ from .errors import (
     NotAnAction,
     times,
 )
-from .masks import ALL_CARDS, add_copies, cards_of_mask, subtract_copies
+from .masks import ALL_CARDS, CardMask, add_copies, cards_of_mask, subtract_copies
 from .play import (
     ENGINE_PHASES,
     ILLEGAL,
+    OVER_PHASE,
+    PLAY_PHASE,
     Capability,
     EngineSpec,
     HandEngine,
@@ -51,8 +53,6 @@ __all__ = ["RECORD_FORMAT", "HandState", "Phase"]
 
 _BITS: Final = tuple(1 << i for i in range(52))
 _INDEX: Final = attrgetter("index")
-_PLAY_PHASE: Final = 2  # ENGINE_PHASES.index(Phase.PLAY)
-_OVER_PHASE: Final = 3
 
 RECORD_FORMAT: Final = "gongzhu-hand/1"
 """The ``format`` field of hand records written by :meth:`HandState.to_record`."""
@@ -82,7 +82,7 @@ class HandState:
         "_legal",
         "_redeal_from",
         "_trick_objects",
-        "engine",
+        "engine_spec",
         "explicit_leader",
         "leader",
         "rules",
@@ -104,7 +104,7 @@ class HandState:
         self._redeal_from: tuple[Deal, tuple[int, ...], int | None] | None = None
         self.seed = seed
         self.explicit_leader = leader
-        # the seats' card masks, when the caller has them already (Deal._shuffled)
+        # the seats' card masks, when the caller has them already (Deal.shuffled_with_masks)
         holdings = self._deal_masks(deal) if _holdings is None else _holdings
         self._dealt = tuple(holdings)
         if leader is None:
@@ -116,8 +116,9 @@ class HandState:
         self.leader: int = leader
         """The seat that leads the first trick."""
         spec = rules.engine if engine is None else engine
-        self.engine: EngineSpec = spec
-        """The engine this hand runs on (one of the ruleset's :attr:`~Rules.engines`)."""
+        self.engine_spec: EngineSpec = spec
+        """The spec of the engine this hand runs on (one of the ruleset's
+        :attr:`~gongzhu.rules.Rules.engines`): its name, features and capabilities."""
         order = deal.order
         first = deal.first_seat
         firsts = [order[(seat - first) & 3].index for seat in range(SEATS)]
@@ -135,6 +136,36 @@ class HandState:
     # -- public state ---------------------------------------------------------------
 
     @property
+    def engine(self) -> EngineSpec:
+        """The spec of the engine this hand runs on: the old name of :attr:`engine_spec`.
+
+        Kept while code reads it; it will name the engine itself
+        (:attr:`hand_engine`), as names should say what they hold.
+        """
+        return self.engine_spec
+
+    @property
+    def hand_engine(self) -> HandEngine:
+        """The engine playing this hand: a public handle, for code that drives hands
+        fast (bulk play, search playouts, the encoders).
+
+        A caller may read it through :class:`~gongzhu.play.HandEngine` and call
+        the methods of the capabilities :attr:`engine_spec` declares (through
+        :meth:`EngineSpec.capable <gongzhu.play.EngineSpec.capable>`).  It may
+        drive a :meth:`~gongzhu.play.HandEngine.copy` as it likes; it must not
+        change this engine itself (``play``, ``show``, ``redeal``, a playout),
+        which would leave the state's caches and history behind it: act on the
+        state (:meth:`apply`) or on a :meth:`clone`.
+        """
+        return self._engine
+
+    @property
+    def dealt_masks(self) -> tuple[CardMask, ...]:
+        """Each seat's dealt cards as a card mask, by seat (two decks: a second copy at bit
+        ``52 + index``): :meth:`dealt` as integers."""
+        return self._dealt
+
+    @property
     def phase(self) -> Phase:
         """The hand's phase."""
         return ENGINE_PHASES[self._engine.phase]
@@ -142,7 +173,7 @@ class HandState:
     @property
     def is_over(self) -> bool:
         """Whether every card has been played."""
-        return self._engine.phase == _OVER_PHASE
+        return self._engine.phase == OVER_PHASE
 
     @property
     def deal(self) -> Deal:
@@ -287,7 +318,7 @@ class HandState:
         """
         engine = self._engine
         phase = engine.phase
-        if phase == _PLAY_PHASE:
+        if phase == PLAY_PHASE:
             if type(action) is not Play:
                 if not isinstance(action, Play | Show):
                     raise _not_an_action(action)
@@ -298,7 +329,7 @@ class HandState:
             self._legal = None
         elif not isinstance(action, Play | Show):
             raise _not_an_action(action)
-        elif phase == _OVER_PHASE:
+        elif phase == OVER_PHASE:
             raise IllegalAction(action, None, "the hand is over")
         else:
             self._show(action)
@@ -338,7 +369,7 @@ class HandState:
         new._deal = self._deal
         new._redeal_from = self._redeal_from
         new.seed = self.seed
-        new.engine = self.engine
+        new.engine_spec = self.engine_spec
         new.explicit_leader = self.explicit_leader
         new.leader = self.leader
         new._legal = self._legal
@@ -379,7 +410,7 @@ class HandState:
             another seat on the new deal).
             This state is unchanged.
         """
-        if self._engine.phase != _PLAY_PHASE:
+        if self._engine.phase != PLAY_PHASE:
             raise InvalidHoldings(
                 f"holdings change in the play phase only, not in the {self.phase.value} phase"
             )
@@ -428,13 +459,14 @@ class HandState:
                 raise InvalidHoldings(
                     f"the opening lead would fall to seat {picked}, not seat {self.leader}"
                 )
-        if not self.engine.offers(Capability.REDEAL):
+        spec = self.engine_spec
+        if not spec.offers(Capability.REDEAL):
             if deal is None:
                 deal = _redealt(self.deal, self._dealt, dealt, first_class)
             return self._replayed(deal, explicit)
         new = self.clone()
         try:
-            new._engine.redeal(masks)  # type: ignore[attr-defined]  # (declared: REDEAL)
+            spec.capable(new._engine, Capability.REDEAL).redeal(masks)
         except ValueError as exc:
             raise InvalidHoldings(str(exc)) from None
         new._deal = deal  # else built when asked for: a search never asks
@@ -470,7 +502,7 @@ class HandState:
 
     def _replayed(self, deal: Deal, leader: int | None) -> HandState:
         """This hand's history replayed on ``deal`` (for an engine without ``redeal``)."""
-        new = self.rules.new_hand(deal=deal, leader=leader, engine=self.engine.name)
+        new = self.rules.new_hand(deal=deal, leader=leader, engine=self.engine_spec.name)
         for index, (_seat, action) in enumerate(self.history):
             try:
                 new.apply(action)
@@ -506,7 +538,7 @@ class HandState:
                 self.deal.first_seat,
                 self.seed,
                 self.explicit_leader,
-                self.engine.name,
+                self.engine_spec.name,
                 tuple(str(action) for _seat, action in self.history),
             ),
         )
@@ -575,7 +607,7 @@ class HandState:
         )
 
     def _require_over(self) -> None:
-        if self._engine.phase != _OVER_PHASE:
+        if self._engine.phase != OVER_PHASE:
             raise HandNotOver(f"the hand is in the {self.phase.value} phase; it is not over")
 
     def facts(self) -> HandFacts:
@@ -674,10 +706,13 @@ class HandState:
             nothing, when the engine has no greedy playout or the hand is not
             in its play phase.
         """
-        if self._engine.phase != _PLAY_PHASE or not self.engine.offers(Capability.GREEDY_PLAYOUT):
+        spec = self.engine_spec
+        if self._engine.phase != PLAY_PHASE or not spec.offers(Capability.GREEDY_PLAYOUT):
             return False
         try:
-            greedy_playout(self._engine, values, random, teams)
+            greedy_playout(
+                spec.capable(self._engine, Capability.GREEDY_PLAYOUT), values, random, teams
+            )
         finally:
             self._legal = None
         return True
@@ -788,7 +823,7 @@ def _redealt(
             column[0], column[at] = column[at], column[0]
         columns.append(tuple(column))
     order = tuple(columns[k % SEATS][k // SEATS] for k in range(SEATS * size))
-    return Deal._trusted(order, first)
+    return Deal.unchecked(order, first)
 
 
 def _not_an_action(value: object) -> NotAnAction:

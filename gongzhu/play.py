@@ -24,6 +24,13 @@ as a :data:`~gongzhu.masks.CardMask` and names each play by its *play key*
 ``52 + 52·a + b`` for two cards ``a ≤ b``).  It explains a refused play by
 the code of the rule that refused it, which :func:`explain_refusal` turns into
 a :class:`Refusal`, the same for every engine.
+
+The contract is closed: :class:`HandEngine` is everything a client calls on
+an engine, beside the methods of the capabilities its spec declares, reached
+through :meth:`EngineSpec.capable`; no client probes an engine or reads its
+private fields.  The phase numbers an engine reports (:data:`PLAY_PHASE`...)
+are defined here once, the play keys in :mod:`gongzhu.actions`
+(:func:`~gongzhu.actions.key_of_cards`).
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from __future__ import annotations
 import enum
 import operator
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, Protocol, Self, overload
 
 import attrs
 
@@ -48,18 +55,25 @@ if TYPE_CHECKING:
 __all__ = [
     "ENGINE_PHASES",
     "FEATURES",
+    "FIRST_SHOW_PHASE",
     "ILLEGAL",
     "OVER",
+    "OVER_PHASE",
+    "PLAY_PHASE",
+    "SHOW_PHASE",
     "Capability",
     "EngineRegistry",
     "EngineSetup",
     "EngineSpec",
+    "GreedyPlayoutEngine",
     "HandEngine",
+    "LegalKeysEngine",
     "PlayConfig",
     "PlayConfigurator",
     "PlayMoment",
     "PlayRule",
     "PlaySituation",
+    "RedealEngine",
     "Refusal",
     "explain_refusal",
     "greedy_playout",
@@ -72,8 +86,19 @@ ILLEGAL: Final = -2
 """What :meth:`HandEngine.play` and :meth:`HandEngine.show` return for a refused action
 (nothing changes)."""
 
+FIRST_SHOW_PHASE: Final = 0
+"""The number an engine reports (:attr:`HandEngine.phase`) in the 首明 phase."""
+SHOW_PHASE: Final = 1
+"""The number an engine reports in the show phase."""
+PLAY_PHASE: Final = 2
+"""The number an engine reports in the play phase (the tricks)."""
+OVER_PHASE: Final = 3
+"""The number an engine reports once the hand is over."""
+
 ENGINE_PHASES: Final = (Phase.FIRST_SHOW, Phase.SHOW, Phase.PLAY, Phase.OVER)
-"""The phases by the number an engine reports (:attr:`HandEngine.phase`)."""
+"""The phases by the number an engine reports (:attr:`HandEngine.phase`): the phase
+numbers above, in order.  They are written here once for Python; the C engines'
+(``gongzhu/engines/c/engine.h``) are held equal to them by a test."""
 
 FEATURES: Final[dict[str, str]] = {
     "one-deck": "52 cards, 13 to each seat",
@@ -93,7 +118,10 @@ class Capability(enum.Flag):
 
     A declared capability is checked once, when a ruleset first makes a hand
     on the engine (the engine must have the method); callers then read the
-    declaration (:attr:`EngineSpec.capabilities`), never probe the engine.
+    declaration (:meth:`EngineSpec.offers`), never probe the engine, and call
+    the method through the typed handle that :meth:`EngineSpec.capable` gives
+    (a :class:`RedealEngine`, :class:`GreedyPlayoutEngine` or
+    :class:`LegalKeysEngine`).
     """
 
     NONE = 0
@@ -103,6 +131,9 @@ class Capability(enum.Flag):
     GREEDY_PLAYOUT = enum.auto()
     """``greedy_playout(values, random, teams=None)``: play to the end with the search bot's
     greedy policy (:meth:`HandState.greedy_play_out <gongzhu.hand.HandState.greedy_play_out>`)."""
+    LEGAL_KEYS = enum.auto()
+    """``legal_keys()``: the legal plays of the seat to act as play keys, in key order
+    (two decks; with one deck :meth:`HandEngine.legal_mask` says it all)."""
 
     @property
     def method(self) -> str:
@@ -113,25 +144,27 @@ class Capability(enum.Flag):
 _CAPABILITY_METHODS: Final = {
     Capability.REDEAL: "redeal",
     Capability.GREEDY_PLAYOUT: "greedy_playout",
+    Capability.LEGAL_KEYS: "legal_keys",
 }
 
 
 def greedy_playout(
-    engine: HandEngine,
+    engine: GreedyPlayoutEngine,
     values: Sequence[int],
     random: Callable[[], float],
     teams: Sequence[int] | None = None,
 ) -> None:
-    """Call the greedy playout of an engine that declares :attr:`Capability.GREEDY_PLAYOUT`.
+    """Call the greedy playout of an engine that declares :attr:`Capability.GREEDY_PLAYOUT`
+    (the handle :meth:`EngineSpec.capable` gives).
 
     ``teams`` is passed only when given, so an engine written for the
     two-argument call ``greedy_playout(values, random)`` still plays every
     seat for itself.
     """
     if teams is None:
-        engine.greedy_playout(values, random)  # type: ignore[attr-defined]
+        engine.greedy_playout(values, random)
     else:
-        engine.greedy_playout(values, random, teams)  # type: ignore[attr-defined]
+        engine.greedy_playout(values, random, teams)
 
 
 # -- refusals: the rules an engine names, and the one table of their messages ---------------
@@ -666,6 +699,12 @@ class HandEngine(Protocol):
 
     Engines answer for what they hold, and the tests hold every engine to its
     pure-Python reference (:mod:`gongzhu.engines`), hand for hand.
+
+    This protocol is the whole of what a client may call on an engine, with
+    the methods of the capabilities its :class:`EngineSpec` declares
+    (:class:`Capability`, reached through :meth:`EngineSpec.capable`); a
+    client never probes an engine for a method (``hasattr``), and never reads
+    its private fields.
     """
 
     @property
@@ -713,6 +752,14 @@ class HandEngine(Protocol):
         :class:`~gongzhu.actions.Show` objects in a show phase, the plays (in key
         order) in the play phase; empty once the hand is over."""
 
+    def legal_mask(self) -> CardMask:
+        """The cards of the legal plays of the seat to act, as a card mask (first-copy
+        bits: with two decks, a card of any legal play, a pair's card included).  With
+        one deck it is the legal plays themselves, without building them.
+
+        :raises ValueError: the hand is not in its play phase.
+        """
+
     def show(self, choice: int) -> int:
         """Take show number ``choice`` of :meth:`legal` for the seat to act.
 
@@ -732,8 +779,8 @@ class HandEngine(Protocol):
         :func:`explain_refusal`), or ``None`` when it is legal.  ``key`` is -1 for a
         play of more than two cards."""
 
-    def copy(self) -> HandEngine:
-        """An independent copy."""
+    def copy(self) -> Self:
+        """An independent copy (of the same type: a capability's handle copies as one)."""
 
     def random_playout(self, random: Callable[[], float]) -> None:
         """Play to the end from any phase: one ``random()`` draw per decision, the
@@ -744,6 +791,46 @@ class HandEngine(Protocol):
         """Two decks: per seat, the shown copies it took, as ``(seat that showed it,
         card index, show kind code)``, in the order taken; ``None`` with one deck (a
         shown card is one card, so who took it needs no engine's word)."""
+
+
+class RedealEngine(HandEngine, Protocol):
+    """An engine that declares :attr:`Capability.REDEAL` (see :meth:`EngineSpec.capable`)."""
+
+    def redeal(self, holdings: Sequence[CardMask]) -> None:
+        """Each seat holds ``holdings[seat]`` now, in the play phase: the seats keep
+        their counts and hold the same cards between them; only the holdings change.
+
+        :raises ValueError: not in the play phase, or holdings that break the above.
+        """
+
+
+class GreedyPlayoutEngine(HandEngine, Protocol):
+    """An engine that declares :attr:`Capability.GREEDY_PLAYOUT`."""
+
+    def greedy_playout(
+        self, values: Sequence[int], random: Callable[[], float], teams: Sequence[int] = ...
+    ) -> None:
+        """Play to the end, in the play phase, with the search bot's greedy policy
+        (:mod:`gongzhu.bots.playout`): ``values`` each card's points, ``random`` the
+        tie-breaks, ``teams`` (optional) each seat's team."""
+
+
+class LegalKeysEngine(HandEngine, Protocol):
+    """An engine that declares :attr:`Capability.LEGAL_KEYS`."""
+
+    def legal_keys(self) -> Sequence[int]:
+        """The play keys of the legal plays of the seat to act, in key order.
+
+        :raises ValueError: the hand is not in its play phase.
+        """
+
+
+_ENGINE_METHODS: Final = tuple(
+    name
+    for name, value in vars(HandEngine).items()
+    if not name.startswith("_") and callable(value) and not isinstance(value, property)
+)
+"""The methods every engine has (the properties are read, not called)."""
 
 
 def _features(value: Iterable[str]) -> frozenset[str]:
@@ -793,11 +880,43 @@ class EngineSpec:
         """Whether the engine declares ``capability``."""
         return capability in self.capabilities
 
-    def check(self, engine: object) -> None:
-        """That ``engine`` (one it made) has the method of each declared capability.
+    @overload
+    def capable(
+        self, engine: HandEngine, capability: Literal[Capability.REDEAL]
+    ) -> RedealEngine: ...
+    @overload
+    def capable(
+        self, engine: HandEngine, capability: Literal[Capability.GREEDY_PLAYOUT]
+    ) -> GreedyPlayoutEngine: ...
+    @overload
+    def capable(
+        self, engine: HandEngine, capability: Literal[Capability.LEGAL_KEYS]
+    ) -> LegalKeysEngine: ...
+    def capable(self, engine: HandEngine, capability: Capability) -> HandEngine:
+        """``engine`` (one this spec made), typed as offering ``capability``.
 
-        :raises IncompatibleVariants: naming the capability it lacks.
+        The typed path to a capability's method: ``spec.capable(engine,
+        Capability.REDEAL).redeal(masks)``.  It reads the declaration only (the
+        engine's method was checked when the ruleset first made a hand on it).
+
+        :raises IncompatibleVariants: the spec does not declare ``capability``.
         """
+        if capability not in self.capabilities:
+            raise IncompatibleVariants(f"engine {self.name!r} does not declare {capability.name}")
+        return engine
+
+    def check(self, engine: object) -> None:
+        """That ``engine`` (one it made) has the methods of :class:`HandEngine` that are
+        not properties, and the method of each declared capability.
+
+        :raises IncompatibleVariants: naming the method or capability it lacks.
+        """
+        for method in _ENGINE_METHODS:
+            if not callable(getattr(engine, method, None)):
+                raise IncompatibleVariants(
+                    f"engine {self.name!r} makes engines with no {method}() method "
+                    "(gongzhu.play.HandEngine)"
+                )
         for capability in Capability:
             declared = capability and capability in self.capabilities
             if declared and not callable(getattr(engine, capability.method, None)):

@@ -339,7 +339,7 @@ class Rules:
         """How tricks are played: the compiled :class:`~gongzhu.play.PlayConfig`."""
         self.engines: tuple[EngineSpec, ...] = compiled.engines
         """The play engines that can play this ruleset, fastest first."""
-        self._engine = compiled.engines[0]
+        self._engine_spec = compiled.engines[0]
         self.table: ScoreTable = compiled.table
         """The compiled scoring data."""
         self.show_kinds: frozenset[ShowKind] = compiled.show_kinds
@@ -374,7 +374,7 @@ class Rules:
     @property
     def engine(self) -> EngineSpec:
         """The play engine this ruleset's hands run on: the fastest of :attr:`engines`."""
-        return self._engine
+        return self._engine_spec
 
     def engine_named(self, name: str) -> EngineSpec:
         """The engine called ``name`` among those that can play this ruleset.
@@ -620,7 +620,7 @@ class Rules:
         if deal is None:
             if seed is None:
                 seed = random.SystemRandom().randrange(2**63)
-            deal, holdings = Deal._shuffled(seed, self.table.copies, first_seat)
+            deal, holdings = Deal.shuffled_with_masks(seed, self.table.copies, first_seat)
         elif not isinstance(deal, Deal):
             if isinstance(deal, str) or not isinstance(deal, Iterable):
                 raise InvalidCard(

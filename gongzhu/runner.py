@@ -36,6 +36,7 @@ __all__ = [
     "MAX_WORKERS",
     "Chunk",
     "Job",
+    "RunInterrupted",
     "RunSummary",
     "Writer",
     "hand_seed",
@@ -211,11 +212,11 @@ def run(
     count)`` is called as chunks finish.  ``workers`` is at most
     :data:`MAX_WORKERS`; no more than ``count`` are started.  An interrupt
     (SIGINT, in the main thread) stops the run at once: the hands under way
-    are dropped, the workers stopped, and :class:`KeyboardInterrupt` is
-    raised with the summary of what was written in ``exc.summary`` (the
-    hands finished in order; one that arrives while a chunk is being written
-    waits for it, so the records and the summary always agree and no line is
-    cut).  A bot that thinks, or a match, is one task of its own, so no
+    are dropped, the workers stopped, and :class:`RunInterrupted` (a
+    :class:`KeyboardInterrupt`) is raised with the summary of what was written
+    in ``exc.summary`` (the hands finished in order; one that arrives while a
+    chunk is being written waits for it, so the records and the summary
+    always agree and no line is cut).  A bot that thinks, or a match, is one task of its own, so no
     finished one is lost; random hands come in chunks of up to 250, a few
     milliseconds' work.
 
@@ -278,7 +279,15 @@ def run(
         if main_thread:
             signal.signal(signal.SIGINT, previous)
     if interrupted:
-        stop = KeyboardInterrupt()
-        stop.summary = summary  # type: ignore[attr-defined]
-        raise stop
+        raise RunInterrupted(summary)
     return summary
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """The :class:`KeyboardInterrupt` that :func:`run` raises once it has stopped the
+    workers, with the summary of the hands (or matches) that finished."""
+
+    def __init__(self, summary: RunSummary) -> None:
+        super().__init__()
+        self.summary = summary
+        """What finished before the interrupt."""

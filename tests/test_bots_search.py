@@ -168,7 +168,7 @@ def test_the_engines_greedy_playout_is_the_policy_draw_for_draw(
             hand.apply(rng.choice(hand.legal_actions()))
         fast, slow = hand.clone(), hand.clone()
         if not fast.greedy_play_out(values, random.Random(seed).random):
-            assert fast.engine.name.endswith("python") and fast.history == hand.history
+            assert fast.engine_spec.name.endswith("python") and fast.history == hand.history
             continue
         draws = random.Random(seed)
         while not slow.is_over:
@@ -210,7 +210,7 @@ def test_the_engines_greedy_playout_finishes_the_trick_for_the_teams_as_the_poli
 
 def test_greedy_play_out_refuses_bad_values_draws_and_teams() -> None:
     hand = play_phase_hand(6)
-    if hand.engine.name != "single-c":
+    if hand.engine_spec.name != "single-c":
         pytest.skip("the C engine's greedy playout")
     before = hand.history
     for teams in ((0, 1, 0), (0, 1, 0, 7)):

@@ -86,7 +86,7 @@ def test_random_hands_play_as_play_out(rules: Rules, engine_name: str) -> None:
         state.play_out(slow_rng.random)
         assert hands.outcome(seed, fast_rng.random) == state.outcome(), seed
         assert fast_rng.getstate() == slow_rng.getstate()
-        facts = facts_of(state._engine, state._dealt, rules.show_phase)
+        facts = facts_of(state.hand_engine, state.dealt_masks, rules.show_phase)
         assert facts == state.facts()
         assert rules.scorer.outcome(facts) == state.outcome()
 
@@ -219,7 +219,7 @@ def test_shuffle_keys_are_little_endian_everywhere(
 @pytest.mark.parametrize("first_seat", range(4))
 def test_shuffled_masks_are_the_deals(copies: int, first_seat: int) -> None:
     for seed in (-(2**70), -1, 0, 1, 7, 2**63 - 1, 2**80):
-        deal, masks = Deal._shuffled(seed, copies, first_seat)
+        deal, masks = Deal.shuffled_with_masks(seed, copies, first_seat)
         assert deal == Deal.shuffled(seed, copies, first_seat)
         assert deal.first_seat == first_seat
         assert masks == HandState._deal_masks(deal)

@@ -343,7 +343,7 @@ class Twins:
         """Twins of the hand ``seed`` deals, from a random first seat; the opening lead by
         the rules, or (one time in four) any seat leading any card, as in a match."""
         first_seat = rng.randrange(4)
-        deal, holdings = Deal._shuffled(seed, rules.table.copies, first_seat)
+        deal, holdings = Deal.shuffled_with_masks(seed, rules.table.copies, first_seat)
         lead = rules.opening_lead(deal)
         leader, forced = lead.seat, 0 if lead.card is None else lead.card.bit
         if rng.random() < 0.25:

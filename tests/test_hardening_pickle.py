@@ -42,7 +42,7 @@ def observed(hand: HandState) -> dict[str, Any]:
         "history": hand.history,
         "phase": hand.phase,
         "seat": hand.to_move,
-        "engine": hand.engine.name,
+        "engine": hand.engine_spec.name,
         "views": [hand.view(seat) for seat in range(4)],
         "holdings": [hand.holding(seat) for seat in range(4)],
         "captured": [hand.taken(seat) for seat in range(4)],
@@ -84,9 +84,9 @@ def test_pickled_states_equal_the_original_on_every_engine(
         hand = rules.new_hand(seed, engine=engine)
         advance(hand, steps, random.Random(choices))
         back = pickle.loads(pickle.dumps(hand, protocol=protocol + 1))
-        assert back.rules is rules and back.engine.name == engine
-        assert type(back._engine) is type(hand._engine)
-        assert engine_state(back._engine) == engine_state(hand._engine)
+        assert back.rules is rules and back.engine_spec.name == engine
+        assert type(back.hand_engine) is type(hand.hand_engine)
+        assert engine_state(back.hand_engine) == engine_state(hand.hand_engine)
         assert observed(back) == observed(hand)
         # the two go on alike, and independently
         advance(hand, 200, random.Random(choices + 1))

@@ -48,7 +48,7 @@ def playout(rules: Rules, seed: int, draws: int, engine: str) -> gongzhu.HandSta
     """Deal from ``seed``; play ``draws`` random steps one by one, then the rest in bulk."""
     rng = random.Random(seed)
     hand = rules.new_hand(seed, engine=engine)
-    assert hand.engine.name == engine and hand._engine is not None
+    assert hand.engine_spec.name == engine and hand.hand_engine is not None
     for _ in range(draws):
         if hand.is_over:
             break
@@ -136,7 +136,7 @@ def test_simulate_is_play_out_on_every_engine(name: str, monkeypatch: pytest.Mon
         stats = ScoreStats()
         for _ in range(40):
             hand = rules.new_hand(rng.getrandbits(63))
-            assert hand.engine is spec
+            assert hand.engine_spec is spec
             hand.play_out(rng.random)
             stats.add_scores(*hand.outcome())
         assert summaries[-1].mean_final == tuple(stats.mean(seat) for seat in range(4))

@@ -83,7 +83,7 @@ PY_CLASS: dict[str, Any] = {"single": SingleEngine, "pairs": PairsEngine}
 
 
 def dealt(kind: str, seed: int = 1) -> list[int]:
-    return Deal._shuffled(seed, 2 if kind == "pairs" else 1)[1]
+    return Deal.shuffled_with_masks(seed, 2 if kind == "pairs" else 1)[1]
 
 
 def make(kind: str, which: str = "c", *args: Any, rules: Rules | None = None) -> Any:
@@ -941,11 +941,11 @@ shows = rules.show_phase
 copies = rules.table.copies
 rich = poor = None
 for seed in range(100000):  # seat 0 with many shows (rich), with the fewest at the end (poor)
-    held = shows.holding(Deal._shuffled(seed, copies)[1][0], 0)
+    held = shows.holding(Deal.shuffled_with_masks(seed, copies)[1][0], 0)
     if rich is None and len(shows.held[held]) >= 8:
-        rich = Deal._shuffled(seed, copies)[1]
+        rich = Deal.shuffled_with_masks(seed, copies)[1]
     if poor is None and (held == shows.showable if kind == "single" else held == 0):
-        poor = Deal._shuffled(seed, copies)[1]
+        poor = Deal.shuffled_with_masks(seed, copies)[1]
     if rich and poor:
         break
 tables = E._speedups.Tables(*E._c_tables(rules.engine_setup))

@@ -19,7 +19,7 @@ from typing import Final
 
 from ..actions import Action
 from ..hand import HandState
-from ..play import Capability, greedy_playout
+from ..play import PLAY_PHASE, Capability, HandEngine, greedy_playout
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
 from .base import Bot
@@ -70,7 +70,6 @@ CLOCKS: Final[dict[str, Callable[[], float]]] = {
 """What a time budget measures: ``"wall"`` (elapsed time) or ``"cpu"`` (the thread's
 processor time)."""
 
-_PLAY_PHASE: Final = 2  # gongzhu.play.ENGINE_PHASES.index(Phase.PLAY)
 
 _RESERVE: Final = 0.04
 """The part of the budget kept for choosing once the sampling stops."""
@@ -217,6 +216,11 @@ class SearchBot:
     def objective(self) -> str:
         """The objective in use: the one given, else the format's default."""
         return self._objective or default_objective(self.format)
+
+    @property
+    def scorer(self) -> EngineScorer:
+        """What scores the bare engines of the search's playouts (its ruleset's scorer)."""
+        return self._scorer
 
     def set_format(self, format: TableFormat) -> None:
         """Hear the table's format (:func:`~gongzhu.bots.tell_format` calls this)."""
@@ -372,27 +376,38 @@ class _Decision:
         """Each active play's value on one sample, played out inside the engine."""
         engine, dealt = sampler.sample_engine(rng)
         values, factors = self._scorer_state(engine)
-        score = self.bot._scorer.raw
+        score = self.bot.scorer.raw
         value_of = self.objective
         draw = rng.random
         legal = self.legal
-        greedy = self.bot.policy is greedy_rollout_policy
+        spec = self.bot.rules.engine
+        # _sampler_for chose this path for the greedy policy only where the engine offers it
+        greedy = (
+            spec.capable(engine, Capability.GREEDY_PLAYOUT)
+            if self.bot.policy is greedy_rollout_policy
+            else None
+        )
         teams = self.teams
         out = []
         for i in active:
-            child = engine.copy()
-            child.play(legal[i].key)  # type: ignore[union-attr]  # (plays, in the play phase)
-            if child.phase == _PLAY_PHASE:
-                if greedy:
-                    greedy_playout(child, values, draw, teams)
-                else:
+            key = legal[i].key  # type: ignore[union-attr]  # (plays, in the play phase)
+            if greedy is not None:
+                greedy_child = greedy.copy()
+                greedy_child.play(key)
+                if greedy_child.phase == PLAY_PHASE:
+                    greedy_playout(greedy_child, values, draw, teams)
+                out.append(value_of(score(greedy_child, dealt, factors)))
+            else:
+                child = engine.copy()
+                child.play(key)
+                if child.phase == PLAY_PHASE:
                     child.random_playout(draw)
-            out.append(value_of(score(child, dealt, factors)))
+                out.append(value_of(score(child, dealt, factors)))
         return out
 
     _cached_values: tuple[list[int], dict[int, int]] | None = None
 
-    def _scorer_state(self, engine: object) -> tuple[list[int], dict[int, int]]:
+    def _scorer_state(self, engine: HandEngine) -> tuple[list[int], dict[int, int]]:
         """The playout's card values and the scorer's show factors for a sample's shows.
 
         The same for every sample unless another seat sold cards secretly (each
@@ -401,8 +416,8 @@ class _Decision:
         cached = self._cached_values
         if cached is not None and not self._secret_elsewhere:
             return cached
-        scorer = self.bot._scorer
-        shows = scorer.shows(engine)  # type: ignore[arg-type]
+        scorer = self.bot.scorer
+        shows = scorer.shows(engine)
         shown = [(record.card, record.kind) for record in shows]
         cached = self._cached_values = (card_values(self.bot.rules, shown), scorer.factors(shows))
         return cached

@@ -13,7 +13,7 @@ from ..backends import BackendUnavailable
 from ..bots import BOTS
 from ..errors import HandLimitReached
 from ..rules import Rules
-from ..runner import HAND_LIMIT, Job, RunSummary, run
+from ..runner import HAND_LIMIT, Job, RunInterrupted, RunSummary, run
 from ..terminal import plural
 from .interrupts import interrupted_line
 from .parser import UsageError, bot_options, ruleset, with_hint
@@ -200,7 +200,7 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         except BackendUnavailable as exc:
             raise UsageError(str(exc)) from None
         except KeyboardInterrupt as exc:
-            partial: RunSummary = getattr(exc, "summary", RunSummary())
+            partial = exc.summary if isinstance(exc, RunInterrupted) else RunSummary()
             done = plural(partial.played, "match", "matches") if job.matches else None
             done = done or plural(partial.played, "hand")
             kept = None

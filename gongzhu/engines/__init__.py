@@ -123,7 +123,7 @@ def gongzhu_play_engines(engines: EngineRegistry) -> None:
                 _PAIRS,
                 100,
                 "two-deck hands with pairs in C",
-                Capability.REDEAL,
+                Capability.REDEAL | Capability.LEGAL_KEYS,
                 _prepare_c,
             )
         )
@@ -144,7 +144,7 @@ def gongzhu_play_engines(engines: EngineRegistry) -> None:
             _PAIRS,
             10,
             "two-deck hands with pairs in Python (the reference)",
-            Capability.REDEAL,
+            Capability.REDEAL | Capability.LEGAL_KEYS,
         )
     )
 

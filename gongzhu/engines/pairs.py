@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any, Final
 
-from ..actions import Play, play_of_key
+from ..actions import ONE_CARD_KEYS, Play, cards_of_key, key_of_cards, play_of_key
 from ..masks import (
     ALL_CARDS,
     BOTH_COPIES,
@@ -86,28 +86,19 @@ class _Refused(Exception):
 
 def pair_key(index: int) -> int:
     """The play key of the pair of card ``index``."""
-    return 52 + index * 52 + index
+    return key_of_cards(index, index)
 
 
-def two_key(first: int, second: int) -> int:
-    """The play key of two cards (any order)."""
-    low, high = (first, second) if first <= second else (second, first)
-    return 52 + low * 52 + high
-
-
-def cards_of_key(key: int) -> tuple[int, ...]:
-    """The card indices a play key plays."""
-    if key < 52:
-        return (key,)
-    return divmod(key - 52, 52)
+two_key: Final = key_of_cards
+"""The play key of two cards (any order): :func:`~gongzhu.actions.key_of_cards`."""
 
 
 def _valid_key(key: int) -> bool:
     if type(key) is not int or key < 0:
         return False
-    if key < 52:
+    if key < ONE_CARD_KEYS:
         return True
-    low, high = divmod(key - 52, 52)
+    low, high = cards_of_key(key)
     return low <= high < 52
 
 
@@ -268,7 +259,7 @@ class PairsEngine(ShowingEngine):
         lead = trick[0]
         led = SUIT_OF[cards_of_key(lead)[0]]
         suited = hand & SUITS_BOTH[led]
-        if lead < 52:
+        if lead < ONE_CARD_KEYS:
             keys = indices((suited or hand) & ALL_CARDS)
             if why >= 0 and why not in keys:
                 raise _Refused(_FOLLOW_SUIT, led)
@@ -357,7 +348,7 @@ class PairsEngine(ShowingEngine):
             if len(cards) == 2 and cards[0] != cards[1]:
                 raise _Refused(_SHAPE, _LEAD_SHAPE)
         elif len(cards) != len(cards_of_key(self.trick[0])):
-            raise _Refused(_SHAPE, _PAIR_SHAPE if self.trick[0] >= 52 else _SINGLE_SHAPE)
+            raise _Refused(_SHAPE, _PAIR_SHAPE if self.trick[0] >= ONE_CARD_KEYS else _SINGLE_SHAPE)
 
     def _moment(self, hand: int) -> PlayMoment:
         trick = self.trick

@@ -32,9 +32,9 @@ import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from ..actions import ShowKind
+from ..actions import PLAY_KEYS, ShowKind, cards_of_key
 from ..masks import mask_of
-from ..play import ENGINE_PHASES
+from ..play import ENGINE_PHASES, FIRST_SHOW_PHASE, PLAY_PHASE, Capability
 from ..rules import Rules
 from .encoding import CARDS, SEATS, SUITS, Layout, layout
 
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from ..hand import HandState
-    from ..play import HandEngine
+    from ..play import HandEngine, LegalKeysEngine
 else:
     try:
         import numpy as np
@@ -53,8 +53,6 @@ else:
 __all__ = ["HandEncoder"]
 
 _ALL: Final = (1 << CARDS) - 1
-_PLAY: Final = 2
-_OVER: Final = 3
 
 
 def _counts(mask: int) -> npt.NDArray[np.int8]:
@@ -82,13 +80,6 @@ def _suit_indices() -> tuple[tuple[tuple[int, ...], ...], ...]:
 def _suit_bytes() -> tuple[bytes, ...]:
     """Each 13-bit mask of one suit's cards as 13 bytes of 0 and 1 (an action mask's part)."""
     return tuple(bytes(v >> i & 1 for i in range(13)) for v in range(1 << 13))
-
-
-def _cards_of_key(key: int) -> tuple[int, ...]:
-    if key < CARDS:
-        return (key,)
-    a, b = divmod(key - CARDS, CARDS)
-    return (a, b)
 
 
 class _Tables:
@@ -160,7 +151,7 @@ class _Tables:
             [[rows[v] + self.sizes + rel[s][v] for v in range(SEATS)] for s in range(SEATS)],
             dtype=np.intp,
         )
-        self.key_cards = tuple(_cards_of_key(k) for k in range(CARDS + CARDS * CARDS))
+        self.key_cards = tuple(map(cards_of_key, range(PLAY_KEYS)))
         # per play key: the suit of its first card, the suits of its cards (bits), and
         # for each led suit whether the play is off it (bits by led suit)
         self.suit_of_key = [cards[0] // 13 for cards in self.key_cards]
@@ -325,7 +316,8 @@ class HandEncoder:
         self._hrows = np.zeros((SEATS, self._t.history if information_state else 0), np.float32)
         self._hflat = self._hrows.reshape(-1)
         self.hand: HandState | None = None
-        self._engine: HandEngine | None = None
+        self._hand_engine: HandEngine | None = None
+        self._keyed: LegalKeysEngine | None = None  # the engine, when it offers legal_keys
         self._reset_counters()
 
     def _reset_counters(self) -> None:
@@ -353,12 +345,7 @@ class HandEncoder:
         self._rows.fill(0)
         self._hrows.fill(0)
         self._reset_counters()
-        self.hand = hand
-        engine = self._engine = hand._engine
-        if self.codec.copies == 1 and hasattr(engine, "legal_mask"):
-            self._mask_kind = 1
-        elif self.codec.copies == 2 and hasattr(engine, "legal_keys"):
-            self._mask_kind = 2
+        self._follow(hand)
         t = self._t
         if t.first_card is not None and self._history:
             deal = hand.deal
@@ -366,18 +353,34 @@ class HandEncoder:
                 self._hrows[seat, t.first_card + deal.first_card(seat).index] = 1
         self._sync()
 
+    def _follow(self, hand: HandState) -> None:
+        """Read ``hand``'s engine from now on: its legal plays as a card mask (one deck), as
+        keys when its spec declares :attr:`~gongzhu.play.Capability.LEGAL_KEYS` (two
+        decks), else as the hand's legal actions."""
+        self.hand = hand
+        engine = self._hand_engine = hand.hand_engine
+        spec = hand.engine_spec
+        self._keyed = None
+        if self.codec.copies == 1:
+            self._mask_kind = 1
+        elif spec.offers(Capability.LEGAL_KEYS):
+            self._mask_kind = 2
+            self._keyed = spec.capable(engine, Capability.LEGAL_KEYS)
+        else:
+            self._mask_kind = 0
+
     def _sync(self) -> None:
-        engine = self._engine
+        engine = self._hand_engine
         if engine is None:
             raise RuntimeError("call reset(hand) first")
         phase = engine.phase
-        if phase != self._phase or phase < _PLAY:
+        if phase != self._phase or phase < PLAY_PHASE:
             if phase != self._phase:
                 self._enter(phase)
-            if phase < _PLAY or self._shows_done < 0:
+            if phase < PLAY_PHASE or self._shows_done < 0:
                 self._read_shows(engine)
             self._sync_leader(engine)
-            if phase < _PLAY:
+            if phase < PLAY_PHASE:
                 return
         count = engine.trick_count
         keys = engine.trick
@@ -424,13 +427,13 @@ class HandEncoder:
         rows = self._rows
         hand = self.hand
         assert hand is not None
-        if self._phase < 0 and phase == 0:  # 首明: each seat sees its first card only
+        if self._phase < 0 and phase == FIRST_SHOW_PHASE:  # 首明: a seat sees its first card
             deal = hand.deal
             for seat in range(SEATS):
                 rows[seat, t.holding + deal.first_card(seat).index] = 1
                 rows[seat, t.sizes : t.sizes + SEATS] = 1
-        elif phase > 0 and not self._loaded:
-            engine = self._engine
+        elif phase > FIRST_SHOW_PHASE and not self._loaded:
+            engine = self._hand_engine
             assert engine is not None
             if engine.trick_count or engine.trick:  # cards played: what each seat was dealt
                 masks = [mask_of(hand.dealt(seat)) for seat in range(SEATS)]
@@ -445,7 +448,7 @@ class HandEncoder:
             self._loaded = True
         rows[:, t.phase.start : t.phase.stop] = 0
         rows[:, t.phase.start + t.phase_of[phase]] = 1
-        if self._phase < _PLAY <= phase:
+        if self._phase < PLAY_PHASE <= phase:
             self._shows_done = -1 - self._shows_done  # read the show log once more
         self._phase = phase
 
@@ -561,7 +564,7 @@ class HandEncoder:
             out = row.copy()
         else:
             out[:] = row
-        mover = self._engine.seat  # type: ignore[union-attr]
+        mover = self._hand_engine.seat  # type: ignore[union-attr]
         if mover >= 0:
             out[self._t.to_move + ((mover - seat) & 3)] = 1
         return out
@@ -570,14 +573,14 @@ class HandEncoder:
         """``seat``'s observation and action mask now (new arrays): :meth:`observation`
         and :meth:`action_mask` in one call (the adapters' step)."""
         self._sync()
-        engine = self._engine
+        engine = self._hand_engine
         assert engine is not None
         out = self._row_list[seat].copy()
         mover = engine.seat
         if mover >= 0:
             out[self._t.to_move + ((mover - seat) & 3)] = 1
-        if mover == seat and self._mask_kind == 1 and engine.phase == _PLAY:
-            bits = engine.legal_mask()  # type: ignore[attr-defined]
+        if mover == seat and self._mask_kind == 1 and engine.phase == PLAY_PHASE:
+            bits = engine.legal_mask()
             table = _suit_bytes()
             mask = np.frombuffer(
                 bytearray(
@@ -611,10 +614,10 @@ class HandEncoder:
     def action_mask(self, seat: int, out: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
         """``seat``'s legal actions as a 0/1 vector (``int8`` unless ``out`` says
         otherwise): all zeros unless it is to move."""
-        engine = self._engine
+        engine = self._hand_engine
         assert engine is not None
-        if engine.phase == _PLAY and self._mask_kind == 1 and engine.seat == seat:
-            bits = engine.legal_mask()  # type: ignore[attr-defined]
+        if engine.phase == PLAY_PHASE and self._mask_kind == 1 and engine.seat == seat:
+            bits = engine.legal_mask()
             table = _suit_bytes()
             found = np.frombuffer(
                 bytearray(
@@ -636,8 +639,10 @@ class HandEncoder:
             out.fill(0)
         if engine.seat != seat:
             return out
-        if engine.phase == _PLAY and self._mask_kind == 2:
-            keys = engine.legal_keys()  # type: ignore[attr-defined]
+        if engine.phase == PLAY_PHASE and self._mask_kind == 2:
+            keyed = self._keyed
+            assert keyed is not None
+            keys = keyed.legal_keys()
             out[self._t.key_action[list(keys)]] = 1
         else:
             hand = self.hand
@@ -649,10 +654,10 @@ class HandEncoder:
 
     def legal_indices(self) -> list[int]:
         """The action indices of the seat to move, ascending (empty once the hand is over)."""
-        engine = self._engine
+        engine = self._hand_engine
         assert engine is not None
-        if engine.phase == _PLAY and self._mask_kind == 1:
-            bits = engine.legal_mask()  # type: ignore[attr-defined]
+        if engine.phase == PLAY_PHASE and self._mask_kind == 1:
+            bits = engine.legal_mask()
             spades, hearts, diamonds, clubs = _suit_indices()
             return [
                 *spades[bits & 8191],
@@ -660,9 +665,11 @@ class HandEncoder:
                 *diamonds[bits >> 26 & 8191],
                 *clubs[bits >> 39],
             ]
-        if engine.phase == _PLAY and self._mask_kind == 2:
+        if engine.phase == PLAY_PHASE and self._mask_kind == 2:
+            keyed = self._keyed
+            assert keyed is not None
             action = self._t.key_action
-            return sorted(int(action[key]) for key in engine.legal_keys())  # type: ignore[attr-defined]
+            return sorted(int(action[key]) for key in keyed.legal_keys())
         hand = self.hand
         assert hand is not None
         encode = self.codec.encode
@@ -686,8 +693,7 @@ class HandEncoder:
         new._copies_played = self._copies_played[:]
         new._offenders = self._offenders[:]
         if self.hand is not None:
-            new.hand = copy.deepcopy(self.hand, memo)
-            new._engine = new.hand._engine
+            new._follow(copy.deepcopy(self.hand, memo))
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -705,8 +711,7 @@ class HandEncoder:
             new = copy.deepcopy(self)
         finally:
             self.hand = mine
-        new.hand = hand
-        new._engine = hand._engine
+        new._follow(hand)
         return new
 
 

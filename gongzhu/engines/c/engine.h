@@ -38,9 +38,14 @@ typedef struct {
 } Mask;
 
 #define ALL_CARDS ((1ULL << 52) - 1)
-#define NKEYS 2756 /* play keys: 52 single cards, 52 * 52 two-card slots */
-#define PAIR_KEY(i) (52 + 53 * (i))
-#define TWO_KEY(a, b) (52 + 52 * (a) + (b)) /* a <= b */
+/* Play keys (gongzhu.actions.key_of_cards, held equal by tests/test_engine_contract.py):
+ * a card index for one card, ONE_CARD_KEYS + 52a + b for two cards a <= b. */
+#define ONE_CARD_KEYS 52
+#define NKEYS (ONE_CARD_KEYS + 52 * 52) /* every play key is below (gongzhu.actions.PLAY_KEYS) */
+#define TWO_KEY(a, b) (ONE_CARD_KEYS + 52 * (a) + (b)) /* a <= b */
+#define PAIR_KEY(i) TWO_KEY(i, i)
+#define KEY_FIRST(key) ((key) < ONE_CARD_KEYS ? (key) : ((key) - ONE_CARD_KEYS) / 52)
+#define KEY_SECOND(key) ((key) < ONE_CARD_KEYS ? (key) : ((key) - ONE_CARD_KEYS) % 52)
 
 extern const uint64_t GZ_SUIT[4];
 
@@ -92,6 +97,7 @@ static inline int mask_count(Mask m)
 
 /* -- the phases (gongzhu.play.ENGINE_PHASES) and refusal codes (gongzhu.play.RULE_CODES) -- */
 
+/* the phase numbers (gongzhu.play.FIRST_SHOW_PHASE ... OVER_PHASE, held equal by a test) */
 enum { PHASE_FIRST_SHOW = 0, PHASE_SHOW = 1, PHASE_PLAY = 2, PHASE_OVER = 3 };
 enum { OVER = -1, ILLEGAL = -2 };
 enum {

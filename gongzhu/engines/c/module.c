@@ -49,7 +49,17 @@ PyMODINIT_FUNC PyInit__speedups(void)
         return NULL;
     if (add_type(m, "Tables", &GZ_TablesType) < 0 ||
         add_type(m, "SingleEngine", &GZ_SingleEngineType) < 0 ||
-        add_type(m, "PairsEngine", &GZ_PairsEngineType) < 0) {
+        add_type(m, "PairsEngine", &GZ_PairsEngineType) < 0 ||
+        /* the constants the Python side defines too, for tests/test_engine_contract.py */
+        PyModule_AddIntConstant(m, "PHASE_FIRST_SHOW", PHASE_FIRST_SHOW) < 0 ||
+        PyModule_AddIntConstant(m, "PHASE_SHOW", PHASE_SHOW) < 0 ||
+        PyModule_AddIntConstant(m, "PHASE_PLAY", PHASE_PLAY) < 0 ||
+        PyModule_AddIntConstant(m, "PHASE_OVER", PHASE_OVER) < 0 ||
+        PyModule_AddIntConstant(m, "OVER", OVER) < 0 ||
+        PyModule_AddIntConstant(m, "ILLEGAL", ILLEGAL) < 0 ||
+        PyModule_AddIntConstant(m, "ONE_CARD_KEYS", ONE_CARD_KEYS) < 0 ||
+        PyModule_AddIntConstant(m, "NKEYS", NKEYS) < 0 ||
+        PyModule_AddIntConstant(m, "TWO_KEY_STRIDE", TWO_KEY(1, 0) - TWO_KEY(0, 0)) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -37,23 +37,19 @@ typedef struct {
 
 static inline int key_cards(int key, int *a, int *b)
 {
-    if (key < 52) {
-        *a = *b = key;
-        return 1;
-    }
-    *a = (key - 52) / 52;
-    *b = (key - 52) % 52;
-    return 2;
+    *a = KEY_FIRST(key);
+    *b = KEY_SECOND(key);
+    return key < ONE_CARD_KEYS ? 1 : 2;
 }
 
 static inline int key_first(int key)
 {
-    return key < 52 ? key : (key - 52) / 52;
+    return KEY_FIRST(key);
 }
 
 static inline int valid_key(long key)
 {
-    return key >= 0 && key < NKEYS && (key < 52 || (key - 52) / 52 <= (key - 52) % 52);
+    return key >= 0 && key < NKEYS && KEY_FIRST(key) <= KEY_SECOND(key);
 }
 
 static inline uint64_t suit_both(Mask m, int suit)
@@ -132,7 +128,7 @@ static int candidates(const Engine *e, Mask hand, uint16_t *out, int why, Why *r
     led = key_first(lead) / 13;
     suited.lo = hand.lo & GZ_SUIT[led];
     suited.hi = hand.hi & GZ_SUIT[led];
-    if (lead < 52) {
+    if (lead < ONE_CARD_KEYS) {
         for (m = (suited.lo | suited.hi) ? suited.lo : hand.lo; m; m &= m - 1)
             out[n++] = (uint16_t)__builtin_ctzll(m);
         if (why >= 0 && !contains(out, n, why)) {
@@ -308,9 +304,9 @@ static void check_shape(const Engine *e, Mask hand, int why, Why *out)
             out->code = CODE_SHAPE;
             out->detail = SHAPE_LEAD;
         }
-    } else if (n != (e->trick[0] >= 52 ? 2 : 1)) {
+    } else if (n != (e->trick[0] >= ONE_CARD_KEYS ? 2 : 1)) {
         out->code = CODE_SHAPE;
-        out->detail = e->trick[0] >= 52 ? SHAPE_PAIR : SHAPE_SINGLE;
+        out->detail = e->trick[0] >= ONE_CARD_KEYS ? SHAPE_PAIR : SHAPE_SINGLE;
     }
 }
 
@@ -340,7 +336,7 @@ static int cascade(Engine *e, int why, uint16_t *keys, int *n, Why *out)
             int key = keys[i], a, b, blocked = 0;
             key_cards(key, &a, &b);
             if (((locked.lo >> a) & 1) || ((locked.lo >> b) & 1)) {
-                if (a == b && key >= 52)
+                if (a == b && key >= ONE_CARD_KEYS)
                     blocked = blocked_card(e, a, 2, hand, locked, led);
                 else
                     blocked = blocked_card(e, a, 1, hand, locked, led) ||
@@ -402,7 +398,7 @@ static int rank_of(const Engine *e, int key, int led, int pair_lead)
 
 static void finish_trick(Engine *e)
 {
-    int led = key_first(e->trick[0]) / 13, pair_lead = e->trick[0] >= 52, best = -1;
+    int led = key_first(e->trick[0]) / 13, pair_lead = e->trick[0] >= ONE_CARD_KEYS, best = -1;
     int position = 0, i, winner, n = e->ntricks;
     Mask *taken;
     for (i = 0; i < 4; i++) {

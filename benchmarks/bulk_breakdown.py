@@ -30,7 +30,7 @@ def run(rules: gongzhu.Rules, steps: int, hands: int) -> float:
     draw = rng.random
     seeds = [rng.getrandbits(63) for _ in range(hands)]
     copies = rules.table.copies
-    make, spec, lead_of = rules.make_engine, rules.engine, rules.opening_lead
+    make, spec, lead_of = rules.make_engine, rules.engine_spec, rules.opening_lead
     shows, outcome = rules.show_phase, rules.scorer.outcome
     start = time.perf_counter()
     for seed in seeds:
@@ -83,7 +83,7 @@ def main() -> None:
             f"{name} {times[i + 1] - (times[i] if i else 0.0):.1f}" for i, name in enumerate(STEPS)
         ]
         print(
-            f"{rules!r} [{rules.engine.name}]: {', '.join(parts)}; "
+            f"{rules!r} [{rules.engine_spec.name}]: {', '.join(parts)}; "
             f"total {times[len(STEPS)]:.1f} us a hand"
         )
 

@@ -280,13 +280,13 @@ def main() -> None:
         "ending in returns() (aim: at most 1.25x)"
     )
     python_engine = next((e.name for e in rules.engines if e.name.endswith("python")), None)
-    if python_engine is not None and rules.engine.name != python_engine:
+    if python_engine is not None and rules.engine_spec.name != python_engine:
         c_rate, py_rate = paired_rates(
             gongzhu_steps(rules), gongzhu_steps(rules, engine=python_engine), hands, repeat
         )
         print(
             f"pure-Python engine ({python_engine}):  {c_rate / py_rate:>10.2f}x the time of "
-            f"{rules.engine.name}, step API (aim: within 2x)"
+            f"{rules.engine_spec.name}, step API (aim: within 2x)"
         )
 
     print()
@@ -304,7 +304,7 @@ def main() -> None:
         step_ratio = step_rate / base_step
         bulk_ratio = bulk_rate / base_bulk
         print(
-            f"{other!r:<38} [{other.engine.name}] step {step_rate:>8,.0f} hands/s "
+            f"{other!r:<38} [{other.engine_spec.name}] step {step_rate:>8,.0f} hands/s "
             f"({step_ratio:.2f}x 39baobao), bulk {bulk_rate:>8,.0f} hands/s ({bulk_ratio:.2f}x)"
         )
     print("\n(ratios: each ruleset's runs alternate with 39baobao's in the same run;")
@@ -322,7 +322,7 @@ def main() -> None:
                 gongzhu_bulk(base), gongzhu_bulk(ruled), hands * 2, repeat
             )
             print(
-                f"{' + '.join(base.names)} + {name:<20} [{ruled.engine.name}] "
+                f"{' + '.join(base.names)} + {name:<20} [{ruled.engine_spec.name}] "
                 f"step {step_rate / base_step:.2f}x, bulk {bulk_rate / base_bulk:.2f}x"
             )
 

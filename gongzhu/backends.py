@@ -106,14 +106,14 @@ def imap(
         a local instance unless this process has initialised Ray already.
     :param initializer: called once in each local worker process.
     :param chunksize: tasks sent to a worker at a time (one Ray task each).
-
-    ``tasks`` may be a lazy sequence (``len`` and indexing, slices for Ray): a
-    few chunks are in flight at a time, so a run of any length holds only
-    those in memory.
     :raises GongzhuError: an unknown backend, or an address without Ray.
     :raises BackendUnavailable: Ray is not installed, or no Ray cluster answers at
         ``address`` (a ``host:port`` where nothing listens is refused within
         ten seconds, before Ray is started).
+
+    ``tasks`` may be a lazy sequence (``len`` and indexing, slices for Ray,
+    as :class:`Chunks`): a few chunks are in flight at a time, so a run of any
+    length holds only those in memory.
 
     Closing the iterator early (``break``) stops the workers: the local
     pool is terminated, Ray tasks still pending are cancelled.  Each local

@@ -58,13 +58,13 @@ class RandomHands:
     :param rules: the ruleset.
     :param engine: the name of the engine to play on (one of
         :attr:`Rules.engines <gongzhu.rules.Rules.engines>`); ``None`` uses
-        :attr:`Rules.engine <gongzhu.rules.Rules.engine>`, the fastest.
+        :attr:`Rules.engine_spec <gongzhu.rules.Rules.engine_spec>`, the fastest.
     :raises IncompatibleVariants: an engine that cannot play the ruleset.
     """
 
     def __init__(self, rules: Rules, *, engine: str | None = None) -> None:
         self.rules = rules
-        self._spec = rules.engine if engine is None else rules.engine_named(engine)
+        self._spec = rules.engine_spec if engine is None else rules.engine_named(engine)
         self._copies = rules.table.copies
         self._outcome = rules.scorer.outcome
         self._opening_lead = rules.opening_lead

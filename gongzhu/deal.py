@@ -119,10 +119,6 @@ class Deal:
         object.__setattr__(deal, "first_seat", first_seat)
         return deal
 
-    # the old private names, still read by gongzhu/bots/sampler.py (until it uses the above)
-    _trusted = unchecked
-    _shuffled = shuffled_with_masks
-
     @classmethod
     def from_holdings(
         cls, holdings: Sequence[Iterable[Card | str] | str], first_seat: int = 0

@@ -115,7 +115,7 @@ class HandState:
             self._forced_lead = 0
         self.leader: int = leader
         """The seat that leads the first trick."""
-        spec = rules.engine if engine is None else engine
+        spec = rules.engine_spec if engine is None else engine
         self.engine_spec: EngineSpec = spec
         """The spec of the engine this hand runs on (one of the ruleset's
         :attr:`~gongzhu.rules.Rules.engines`): its name, features and capabilities."""
@@ -136,16 +136,7 @@ class HandState:
     # -- public state ---------------------------------------------------------------
 
     @property
-    def engine(self) -> EngineSpec:
-        """The spec of the engine this hand runs on: the old name of :attr:`engine_spec`.
-
-        Kept while code reads it; it will name the engine itself
-        (:attr:`hand_engine`), as names should say what they hold.
-        """
-        return self.engine_spec
-
-    @property
-    def hand_engine(self) -> HandEngine:
+    def engine(self) -> HandEngine:
         """The engine playing this hand: a public handle, for code that drives hands
         fast (bulk play, search playouts, the encoders).
 

@@ -735,7 +735,7 @@ def _deal_of(
     if any(len(h) != size for h in ordered):
         raise Inconsistent("the sampled holdings are not of equal size")
     order = tuple(ordered[(first_seat + k) % SEATS][k // SEATS] for k in range(SEATS * size))
-    return Deal._trusted(order, first_seat)  # a permutation of the deck(s) by construction
+    return Deal.unchecked(order, first_seat)  # a permutation of the deck(s) by construction
 
 
 def _first_seat(view: SeatView, leader: int) -> int:
@@ -1040,12 +1040,12 @@ class Determinizer:
         :raises Inconsistent: no sample was found in ``tries`` attempts.
         """
         template = self._template
-        if template is None or not template.engine.offers(Capability.REDEAL):
+        if template is None or not template.engine_spec.offers(Capability.REDEAL):
             state = self.sample(rng)
-            engine = state._engine  # the search's fast path
+            engine = state.engine  # the search's fast path
             if state is self._template:  # kept for the next samples: the caller gets a copy
                 engine = engine.copy()
-            return SampledEngine(engine, state._dealt)
+            return SampledEngine(engine, state.dealt_masks)
         dealer = self._dealer
         masks = None
         for _ in range(self.tries):
@@ -1060,17 +1060,19 @@ class Determinizer:
             raise Inconsistent(
                 f"no sample agreed with seat {self.view.seat}'s view in {self.tries} tries"
             )
-        base = template._engine
+        base = template.engine
         now = base.holdings
         engine = base.copy()
         if self.facts.copies == 1:
-            dealt = tuple(d & ~h | m for d, h, m in zip(template._dealt, now, masks, strict=True))
+            dealt = tuple(
+                d & ~h | m for d, h, m in zip(template.dealt_masks, now, masks, strict=True)
+            )
         else:
             dealt = tuple(
                 add_copies(subtract_copies(d, h), m)
-                for d, h, m in zip(template._dealt, now, masks, strict=True)
+                for d, h, m in zip(template.dealt_masks, now, masks, strict=True)
             )
-        engine.redeal(masks)  # type: ignore[attr-defined]  # (declared: REDEAL)
+        template.engine_spec.capable(engine, Capability.REDEAL).redeal(masks)
         return SampledEngine(engine, dealt)
 
     def sample(self, rng: random.Random) -> HandState:

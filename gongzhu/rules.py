@@ -372,8 +372,9 @@ class Rules:
         self._lead_of = first_result_of(hook.gongzhu_opening_lead, "deal", options=self.options)
 
     @property
-    def engine(self) -> EngineSpec:
-        """The play engine this ruleset's hands run on: the fastest of :attr:`engines`."""
+    def engine_spec(self) -> EngineSpec:
+        """The play engine this ruleset's hands run on, as registered: the fastest of
+        :attr:`engines`."""
         return self._engine_spec
 
     def engine_named(self, name: str) -> EngineSpec:
@@ -631,7 +632,7 @@ class Rules:
             raise InvalidCard(
                 f"this ruleset plays with {self.table.copies} deck(s); the deal has {deal.copies}"
             )
-        spec = self.engine if engine is None else self.engine_named(engine)
+        spec = self.engine_spec if engine is None else self.engine_named(engine)
         hand_state = _HAND_STATE or _import_hand_state()
         return hand_state(self, deal, seed=seed, leader=leader, engine=spec, _holdings=holdings)
 

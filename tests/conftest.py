@@ -161,7 +161,7 @@ def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     """
     name = getattr(request, "param", "python")
     if name == "python":
-        monkeypatch.setattr(gongzhu.Rules, "engine", property(python_engine))
+        monkeypatch.setattr(gongzhu.Rules, "engine_spec", property(python_engine))
     return str(name)
 
 

@@ -86,7 +86,7 @@ def test_random_hands_play_as_play_out(rules: Rules, engine_name: str) -> None:
         state.play_out(slow_rng.random)
         assert hands.outcome(seed, fast_rng.random) == state.outcome(), seed
         assert fast_rng.getstate() == slow_rng.getstate()
-        facts = facts_of(state.hand_engine, state.dealt_masks, rules.show_phase)
+        facts = facts_of(state.engine, state.dealt_masks, rules.show_phase)
         assert facts == state.facts()
         assert rules.scorer.outcome(facts) == state.outcome()
 
@@ -102,7 +102,7 @@ def test_random_hands_are_the_same_hands_on_every_engine(names: tuple[str, ...])
         hands = RandomHands(rules, engine=spec.name)
         outcomes.append([hands.outcome(rng.getrandbits(63), rng.random) for _ in range(30)])
     assert len(outcomes) == len(rules.engines) and all(o == outcomes[0] for o in outcomes)
-    assert RandomHands(rules)._spec is rules.engine  # the fastest by default
+    assert RandomHands(rules)._spec is rules.engine_spec  # the fastest by default
 
 
 def test_random_hands_draw_one_number_per_decision() -> None:
@@ -324,4 +324,4 @@ def test_c_engines_play_every_odd_ruleset() -> None:
     if not gongzhu.engines.ACCELERATED:
         pytest.skip("the C engines are not built")
     for name, make in ODD.items():
-        assert make().engine.name.endswith("-c"), name
+        assert make().engine_spec.name.endswith("-c"), name

@@ -309,7 +309,7 @@ def test_a_third_party_engine_on_the_showing_base_passes() -> None:
     from .test_hooks import AnyCardPlugin
 
     rules = Rules.from_plugins(AnyCardPlugin())
-    assert rules.engine.name == "any-card"
+    assert rules.engine_spec.name == "any-card"
     report = check_ruleset(rules, 10, engines=["any-card"])
     assert report.engines == ("any-card",) and report.actions >= 10 * 52
     with pytest.raises(ConformanceError, match="disagree on the legal actions"):

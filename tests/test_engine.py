@@ -129,7 +129,7 @@ def started(name: str, engine: str, seed: int = 3, shows: int = 0) -> Any:
     while hand.phase is not gongzhu.Phase.PLAY:
         legal = hand.legal_actions()
         hand.apply(legal[min(shows, len(legal) - 1)])
-    return hand.hand_engine.copy()
+    return hand.engine.copy()
 
 
 def snapshot(engine: Any) -> tuple[object, ...]:

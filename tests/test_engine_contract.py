@@ -94,7 +94,7 @@ def test_the_c_engines_constants_are_pythons() -> None:
 @pytest.mark.parametrize(("rules", "spec"), ALL_ENGINES, ids=IDS)
 def test_every_engine_reports_the_phase_numbers(rules: gongzhu.Rules, spec: EngineSpec) -> None:
     hand = rules.new_hand(seed=5, engine=spec.name)
-    engine = hand.hand_engine
+    engine = hand.engine
     seen = {engine.phase}
     while not hand.is_over:
         hand.apply(hand.legal_actions()[0])
@@ -110,7 +110,7 @@ def test_every_engine_reports_the_phase_numbers(rules: gongzhu.Rules, spec: Engi
 def test_every_engine_has_the_protocol_and_its_declared_capabilities(
     rules: gongzhu.Rules, spec: EngineSpec
 ) -> None:
-    engine = rules.new_hand(seed=1, engine=spec.name).hand_engine
+    engine = rules.new_hand(seed=1, engine=spec.name).engine
     for name in ("legal", "legal_mask", "show", "play", "refusal", "copy", "random_playout"):
         assert callable(getattr(engine, name)), (spec.name, name)
     for capability in Capability:
@@ -125,7 +125,7 @@ def test_legal_mask_and_legal_keys_are_the_legal_plays(
 ) -> None:
     rng = random.Random(3)
     hand = rules.new_hand(seed=11, engine=spec.name)
-    engine = hand.hand_engine
+    engine = hand.engine
     while not hand.is_over:
         legal = hand.legal_actions()
         if engine.phase == play.PLAY_PHASE:
@@ -144,7 +144,7 @@ def test_legal_mask_and_legal_keys_are_the_legal_plays(
 def test_the_showing_base_gives_third_party_engines_legal_mask() -> None:
     rules = gongzhu.Rules.from_plugins(AnyCardPlugin())
     hand = rules.new_hand(seed=2)
-    engine = hand.hand_engine
+    engine = hand.engine
     assert isinstance(engine, ShowingEngine) and "legal_mask" not in type(engine).__dict__
     while hand.phase is not gongzhu.Phase.PLAY:
         hand.apply(hand.legal_actions()[0])
@@ -161,7 +161,7 @@ def test_capable_reads_the_declaration() -> None:
     rules = gongzhu.load_rules("39baobao")
     hand = rules.new_hand(seed=1, engine="single-python")
     spec = hand.engine_spec
-    engine = hand.hand_engine
+    engine = hand.engine
     assert spec.capable(engine, Capability.REDEAL) is engine
     with pytest.raises(IncompatibleVariants, match="does not declare LEGAL_KEYS"):
         spec.capable(engine, Capability.LEGAL_KEYS)
@@ -179,10 +179,10 @@ def test_a_spec_whose_engines_lack_a_protocol_method_is_refused() -> None:
         spec.check(NoMask())
 
 
-def test_the_hand_engine_is_the_engine_the_hand_plays() -> None:
+def test_the_engine_is_the_engine_the_hand_plays() -> None:
     hand = gongzhu.load_rules("39baobao").new_hand(seed=4)
-    engine = hand.hand_engine
-    assert hand.clone().hand_engine is not engine
+    engine = hand.engine
+    assert hand.clone().engine is not engine
     while hand.phase is not gongzhu.Phase.PLAY:
         hand.apply(hand.legal_actions()[0])
     before = engine.trick_count, tuple(engine.trick)

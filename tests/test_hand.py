@@ -296,13 +296,13 @@ def test_a_clone_at_any_step_has_every_slot_and_leaves_the_original(names: tuple
         for name in type(hand).__slots__:
             if name != "_engine":  # an engine has no __eq__: compared by its state below
                 assert getattr(copy, name) == getattr(hand, name), name
-        assert copy.hand_engine is not hand.hand_engine
-        assert type(copy.hand_engine) is type(hand.hand_engine)
-        state = engine_state(hand.hand_engine)
-        assert engine_state(copy.hand_engine) == state
+        assert copy.engine is not hand.engine
+        assert type(copy.engine) is type(hand.engine)
+        state = engine_state(hand.engine)
+        assert engine_state(copy.engine) == state
         before = ([hand.view(seat) for seat in range(4)], hand.legal_actions(), hand.phase)
         while not copy.is_over:  # the clone plays on, through the show phases too
             copy.apply(rng.choice(copy.legal_actions()))
         assert ([hand.view(seat) for seat in range(4)], hand.legal_actions(), hand.phase) == before
-        assert engine_state(hand.hand_engine) == state
+        assert engine_state(hand.engine) == state
         hand.apply(rng.choice(hand.legal_actions()))

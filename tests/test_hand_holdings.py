@@ -209,13 +209,13 @@ def test_an_engine_without_redeal_gets_the_history_replayed(
     assert spec.offers(Capability.REDEAL)
     # the same engine, declaring no REDEAL (whose redeal() may then not be called)
     monkeypatch.setattr(hand, "engine_spec", attrs.evolve(spec, capabilities=Capability.NONE))
-    monkeypatch.delattr(type(hand.hand_engine), "redeal")
+    monkeypatch.delattr(type(hand.engine), "redeal")
     slow = hand.with_holdings(holdings)
     assert slow._redeal_from is None  # a hand dealt anew, its history replayed
     assert slow.deal == fast.deal
     assert slow.history == fast.history
     assert [slow.view(s) for s in range(4)] == [fast.view(s) for s in range(4)]
-    assert engine_state(slow.hand_engine) == engine_state(fast.hand_engine)
+    assert engine_state(slow.engine) == engine_state(fast.engine)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -264,7 +264,7 @@ def test_every_engine_refuses_a_bad_redeal_unchanged(names: tuple[str, ...]) -> 
         for _seat, action in hand.history:
             state.apply(action)
         assert spec.offers(Capability.REDEAL), spec.name  # all four core engines declare it
-        core = spec.capable(state.hand_engine, Capability.REDEAL)
+        core = spec.capable(state.engine, Capability.REDEAL)
         assert callable(getattr(core, "redeal", None)), spec.name
         now = list(core.holdings)
         low = [h & ((1 << 52) - 1) for h in now]

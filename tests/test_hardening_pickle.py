@@ -85,8 +85,8 @@ def test_pickled_states_equal_the_original_on_every_engine(
         advance(hand, steps, random.Random(choices))
         back = pickle.loads(pickle.dumps(hand, protocol=protocol + 1))
         assert back.rules is rules and back.engine_spec.name == engine
-        assert type(back.hand_engine) is type(hand.hand_engine)
-        assert engine_state(back.hand_engine) == engine_state(hand.hand_engine)
+        assert type(back.engine) is type(hand.engine)
+        assert engine_state(back.engine) == engine_state(hand.engine)
         assert observed(back) == observed(hand)
         # the two go on alike, and independently
         advance(hand, 200, random.Random(choices + 1))

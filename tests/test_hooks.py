@@ -506,11 +506,11 @@ def test_a_third_party_engine_is_chosen_when_fastest() -> None:
     assert rules.engines[0].name == "any-card"  # the fastest able
     assert "single-python" in [spec.name for spec in rules.engines[1:]]
     hand = rules.new_hand(1, leader=0, engine="any-card")
-    assert hand.engine_spec is rules.engines[0] and type(hand.hand_engine) is AnyCardEngine
+    assert hand.engine_spec is rules.engines[0] and type(hand.engine) is AnyCardEngine
     play_through_shows(hand)
     hand.apply(hand.legal_actions()[0])
     assert len(hand.legal_actions()) == 13  # no need to follow suit
-    assert type(hand.clone().hand_engine) is AnyCardEngine
+    assert type(hand.clone().engine) is AnyCardEngine
     # the core's engines still play it when asked by name
     strict = rules.new_hand(1, leader=0, engine="single-python")
     play_through_shows(strict)
@@ -684,7 +684,7 @@ class TwoDecksWithPairs:
 def test_the_old_segfault_recipe_ends_cleanly() -> None:
     """Two decks from a third party's plug-in used to reach the single-deck C engine."""
     rules = Rules.from_plugins(TwoDecksWithPairs())
-    assert rules.engine.name.startswith("pairs-")
+    assert rules.engine_spec.name.startswith("pairs-")
     assert gongzhu.simulate(rules, 3, seed=1).hands == 3
     two_deck_masks = gongzhu.HandState._deal_masks(gongzhu.Deal.shuffled(1, copies=2))
     one_deck = gongzhu.load_rules()

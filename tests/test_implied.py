@@ -122,7 +122,7 @@ def pair_lead_hand(
         hand.apply(hand.legal_actions()[0])
     hand.apply(Play.parse("9S 9S"))
     ace = Card.parse("AS")
-    hand.apply(next(p for p in hand.legal_actions() if ace in p.cards))  # type: ignore[union-attr]
+    hand.apply(next(p for p in hand.legal_actions() if ace in p.cards))
     return hand
 
 

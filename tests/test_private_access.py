@@ -24,28 +24,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "gongzhu"
 
-OTHERS_FILES = (
-    "bots/sampler.py",
-    "bots/rulebook.py",
-    "bots/playout.py",
-    "bots/objective.py",
-    "bots/heuristic.py",
-    "envs/encoding.py",
-    "scoring/",
-)
-"""Files being rewritten elsewhere: their reads are listed in :data:`ALLOWED` until then."""
-
-ALLOWED = {
-    ("bots/sampler.py", "Deal._trusted"),  # -> Deal.unchecked
-    ("bots/sampler.py", "state._engine"),  # -> state.hand_engine
-    ("bots/sampler.py", "state._dealt"),  # -> state.dealt_masks
-    ("bots/sampler.py", "template._engine"),  # -> template.hand_engine
-    ("bots/sampler.py", "template._dealt"),  # -> template.dealt_masks
-    ("scoring/stages.py", "ctx._pop_copy"),
-}
-"""``(file, read)``: the reads of another module's private names still made, all in
-:data:`OTHERS_FILES`."""
-
 OWN_SHARED = {
     ("bots/search.py", "_rng"),  # SearchBot's own (bots/base.py's Bot has one too)
     ("envs/gymnasium.py", "_codec"),  # SeatEnv's own (pettingzoo.py's env has one too)
@@ -138,8 +116,7 @@ def _relative(path: Path) -> str:
 
 
 def package_reads() -> list[tuple[str, int, str]]:
-    """``(file, line, text)`` of every read of another module's private name in gongzhu/,
-    the allowed ones included."""
+    """``(file, line, text)`` of every read of another module's private name in gongzhu/."""
     trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in PACKAGE.rglob("*.py")}
     defined = {path: defined_names(tree) for path, tree in trees.items()}
     everywhere = Counter(name for names in defined.values() for name in names)
@@ -155,18 +132,8 @@ def package_reads() -> list[tuple[str, int, str]]:
 
 
 def test_no_module_reads_another_modules_private_names() -> None:
-    found = [
-        f"gongzhu/{file}:{line}: {text}"
-        for file, line, text in package_reads()
-        if (file, text) not in ALLOWED
-    ]
+    found = [f"gongzhu/{file}:{line}: {text}" for file, line, text in package_reads()]
     assert found == [], "give what another module needs a public name"
-
-
-def test_the_allowlists_are_of_others_files_and_still_needed() -> None:
-    assert all(file.startswith(OTHERS_FILES) for file, _text in ALLOWED)
-    made = {(file, text) for file, _line, text in package_reads()}
-    assert made >= ALLOWED, f"no longer read, drop from ALLOWED: {sorted(ALLOWED - made)}"
 
 
 def _reads(source: str, other: str) -> list[str]:

@@ -48,7 +48,7 @@ def playout(rules: Rules, seed: int, draws: int, engine: str) -> gongzhu.HandSta
     """Deal from ``seed``; play ``draws`` random steps one by one, then the rest in bulk."""
     rng = random.Random(seed)
     hand = rules.new_hand(seed, engine=engine)
-    assert hand.engine_spec.name == engine and hand.hand_engine is not None
+    assert hand.engine_spec.name == engine and hand.engine is not None
     for _ in range(draws):
         if hand.is_over:
             break
@@ -115,7 +115,7 @@ def test_simulate_is_deterministic_and_summarises() -> None:
 
 
 def engine_property(spec: EngineSpec) -> property:
-    """A :attr:`Rules.engine` that is ``spec``."""
+    """A :attr:`Rules.engine_spec` that is ``spec``."""
 
     def engine(self: Rules) -> EngineSpec:
         return spec
@@ -129,8 +129,8 @@ def test_simulate_is_play_out_on_every_engine(name: str, monkeypatch: pytest.Mon
     rules = RULESETS[name]
     summaries = []
     for spec in rules.engines:
-        monkeypatch.setattr(Rules, "engine", engine_property(spec))
-        assert rules.engine is spec
+        monkeypatch.setattr(Rules, "engine_spec", engine_property(spec))
+        assert rules.engine_spec is spec
         summaries.append(gongzhu.simulate(rules, 40, seed=9))
         rng = random.Random(9)
         stats = ScoreStats()

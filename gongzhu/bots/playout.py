@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import cast
 
 from .. import implied
-from ..actions import Action, Play, ShowKind, play_of_key
+from ..actions import Action, Play, ShowKind, cards_of_key, play_of_key
 from ..cards import PIG, SHEEP, TRANSFORMER, Card, Rank, Suit
 from ..deal import SEATS
 from ..engines.base import winning_position
@@ -157,7 +157,7 @@ def greedy_rollout_policy(
     points = 0
     negative = False
     for key in trick:
-        for index in (key,) if key < 52 else divmod(key - 52, 52):
+        for index in cards_of_key(key):
             value = values[index]
             points += value
             negative = negative or value < 0

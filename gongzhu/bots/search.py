@@ -189,7 +189,7 @@ class SearchBot:
             )
         self.rules = load_rules() if rules is None else rules
         if rollout == "auto":
-            greedy = self.rules.engine.offers(Capability.GREEDY_PLAYOUT)
+            greedy = self.rules.engine_spec.offers(Capability.GREEDY_PLAYOUT)
             rollout = "greedy" if greedy else "random"
         self.budget_ms = budget_ms
         self.samples = samples
@@ -363,7 +363,7 @@ class _Decision:
     ) -> Callable[[Determinizer, random.Random, list[int]], list[float] | None]:
         """How one sample is played: by bare engines where that fits, else by states."""
         bot = self.bot
-        engine = bot.rules.engine
+        engine = bot.rules.engine_spec
         in_engine = bot.policy is random_rollout_policy or (
             bot.policy is greedy_rollout_policy and engine.offers(Capability.GREEDY_PLAYOUT)
         )
@@ -380,7 +380,7 @@ class _Decision:
         value_of = self.objective
         draw = rng.random
         legal = self.legal
-        spec = self.bot.rules.engine
+        spec = self.bot.rules.engine_spec
         # _sampler_for chose this path for the greedy policy only where the engine offers it
         greedy = (
             spec.capable(engine, Capability.GREEDY_PLAYOUT)

@@ -358,7 +358,7 @@ class HandEncoder:
         keys when its spec declares :attr:`~gongzhu.play.Capability.LEGAL_KEYS` (two
         decks), else as the hand's legal actions."""
         self.hand = hand
-        engine = self._hand_engine = hand.hand_engine
+        engine = self._hand_engine = hand.engine
         spec = hand.engine_spec
         self._keyed = None
         if self.codec.copies == 1:

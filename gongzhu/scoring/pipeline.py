@@ -135,11 +135,12 @@ class ScoringContext:
         :attr:`shown_taken` for the seat, which is removed from it, or 1 when
         none is left (an unshown copy).  Call it once per copy taken.
         """
-        return self._pop_copy(seat, card)[1]
+        return self.pop_copy(seat, card)[1]
 
-    def _pop_copy(self, seat: int, card: Card) -> tuple[ShowRecord | None, int]:
-        """:meth:`pop_copy_record` and :meth:`pop_copy_factor` at once: the copy's show
-        (``None`` for an unshown copy, and with one deck) and its show factor."""
+    def pop_copy(self, seat: int, card: Card) -> tuple[ShowRecord | None, int]:
+        """:meth:`pop_copy_record` and :meth:`pop_copy_factor` at once, using the copy up:
+        the copy's show (``None`` for an unshown copy, and with one deck) and its show
+        factor."""
         if self.shown_taken is None:
             return None, self.show_factor(card)
         record = self.pop_copy_record(seat, card)

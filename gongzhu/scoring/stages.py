@@ -55,7 +55,7 @@ def stage_values(ctx: ScoringContext) -> None:
                 if copies_known and entry.card in showable:  # its show, for later stages
                     entry.shown = ctx.pop_copy_record(tally.seat, entry.card)
             else:
-                entry.shown, factor = ctx._pop_copy(tally.seat, entry.card)
+                entry.shown, factor = ctx.pop_copy(tally.seat, entry.card)
                 entry.value = base * factor
                 if explain:
                     name = _CARD_NAMES.get(entry.card, "card")
@@ -71,7 +71,7 @@ def stage_values(ctx: ScoringContext) -> None:
             )
         shown = False
         for card in tally.transformers:
-            record, factor = ctx._pop_copy(tally.seat, card)
+            record, factor = ctx.pop_copy(tally.seat, card)
             if copies_known:
                 tally.transformer_shows.append(record)
             shown = shown or factor != 1

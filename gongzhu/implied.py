@@ -216,6 +216,7 @@ class VoidReader:
         "_offenders",
         "_preferred",
         "_strict",
+        "bound",
         "led",
         "locked",
         "private",
@@ -246,6 +247,16 @@ class VoidReader:
         """Per seat, the same for the cards of its secret sales (known to it alone)."""
         self.led = 0
         """The suits led in the finished tricks (bits)."""
+        self.bound = False
+        """Whether a show bound cards (then a play on the led suit can reveal a void)."""
+
+    def copy(self) -> VoidReader:
+        """An independent copy, to follow a copy of the hand."""
+        new = object.__new__(VoidReader)
+        for name in VoidReader.__slots__:
+            value = getattr(self, name)
+            setattr(new, name, value[:] if isinstance(value, list) else value)
+        return new
 
     @property
     def binds(self) -> bool:
@@ -259,6 +270,7 @@ class VoidReader:
         if kind not in self._lock_kinds:
             return
         bits = sum(1 << card.index for card in cards)
+        self.bound = self.bound or bool(bits)
         if kind is ShowKind.SECRET and not forced:
             self.private_locked[seat] |= bits
         else:

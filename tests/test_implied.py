@@ -282,3 +282,64 @@ def test_a_determinised_deal_keeps_the_order_of_the_first_shows() -> None:
     for seed in range(5):
         state = implied.determinize(view, rules, random.Random(seed), tries=20)
         assert state.view(0) == view
+
+
+# -- the voids a secret sale's lock reveals to the seller alone -------------------------------
+
+
+class LockSales:
+    """The shown-card lock, binding secret sales too (no shipped ruleset does)."""
+
+    @gongzhu.plugin.hookimpl
+    def gongzhu_variant_info(self) -> gongzhu.plugin.VariantInfo:
+        return gongzhu.plugin.VariantInfo("lock-sales", "Lock sales")
+
+    @gongzhu.plugin.hookimpl
+    def gongzhu_play_config(self, config: gongzhu.plugin.PlayConfigurator) -> None:
+        lock = gongzhu.plugin.ShownCardLock(first_trick=True, exempt={ShowKind.FIRST})
+        config.set("shown_card_lock", lock, overrides="39baobao")
+
+
+def sold_spade_hand() -> gongzhu.HandState:
+    """Seat 1 sells its one spade, ♠Q, secretly, and must follow seat 0's ♠2 with it."""
+    import gongzhu_variants.anmai
+
+    rules = gongzhu.Rules.from_plugins(LockSales(), ("anmai", gongzhu_variants.anmai))
+    assert ShowKind.SECRET in implied.locking_kinds(rules)
+    deck = list(full_deck())
+    queen, two = Card.parse("QS"), Card.parse("2S")
+    others = [c for c in deck if c not in (queen, two)]
+    spades = [c for c in others if c.suit is gongzhu.Suit.SPADES]
+    rest = [c for c in others if c.suit is not gongzhu.Suit.SPADES]
+    holdings = [[two], [queen], [], []]
+    for seat in (2, 3, 0):
+        while spades and len(holdings[seat]) < 13:
+            holdings[seat].append(spades.pop())
+    for seat in range(4):
+        while len(holdings[seat]) < 13:
+            holdings[seat].append(rest.pop())
+    hand = rules.new_hand(deal=gongzhu.Deal.from_holdings(holdings), leader=0)
+    while hand.phase is not gongzhu.Phase.PLAY:
+        sale = Show((queen,), ShowKind.SECRET)
+        hand.apply(sale if hand.to_move == 1 else hand.legal_actions()[0])
+    hand.apply(Play.of(two))
+    hand.apply(Play.of(queen))
+    return hand
+
+
+def test_a_locked_sale_reveals_a_void_to_the_seller_alone() -> None:
+    pytest.importorskip("numpy")
+    import numpy as np
+
+    from gongzhu.envs import encoding
+    from gongzhu.envs.fast import HandEncoder
+
+    hand = sold_spade_hand()
+    spades = gongzhu.Suit.SPADES
+    assert spades in implied.voids(hand.view(1), hand.rules)[1]
+    assert all(spades not in implied.voids(hand.view(seat), hand.rules)[1] for seat in (0, 2, 3))
+    encoder = HandEncoder(hand.rules)
+    encoder.reset(hand)
+    for seat in range(4):
+        reference = encoding.encode_observation(hand.rules, hand.view(seat))
+        assert np.array_equal(encoder.observation(seat), reference), seat

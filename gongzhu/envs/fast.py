@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import PLAY_KEYS, ShowKind, cards_of_key
+from ..implied import VoidReader
 from ..masks import mask_of
 from ..play import ENGINE_PHASES, FIRST_SHOW_PHASE, PLAY_PHASE, Capability
 from ..rules import Rules
@@ -152,14 +153,10 @@ class _Tables:
             dtype=np.intp,
         )
         self.key_cards = tuple(map(cards_of_key, range(PLAY_KEYS)))
-        # per play key: the suit of its first card, the suits of its cards (bits), and
-        # for each led suit whether the play is off it (bits by led suit)
+        # per play key: the suit of its first card; the suits of its cards (bits), as the
+        # voids are read (gongzhu.implied.VoidReader)
         self.suit_of_key = [cards[0] // 13 for cards in self.key_cards]
-        self.suits_of_key = [sum(1 << (c // 13) for c in set(cards)) for cards in self.key_cards]
-        self.off_suit = [
-            sum(1 << led for led in range(SUITS) if any(c // 13 != led for c in cards))
-            for cards in self.key_cards
-        ]
+        self.suits_of_key = VoidReader(rules).suits_of_key
         self.play_rows = [list(self.play_idx[seat]) for seat in range(SEATS)]
         self.taken_rows = [list(self.taken_idx[seat]) for seat in range(SEATS)]
         self.trick_slice = slice(self.trick.start, self.trick.stop)
@@ -227,21 +224,6 @@ class _Tables:
                 [[hrows[v] + turns + rel[s][v] for v in range(SEATS)] for s in range(SEATS)],
                 dtype=np.intp,
             )
-        # the rules voids are inferred by (gongzhu.bots.sampler.voids)
-        lock = rules.shown_card_lock
-        self.lock_kinds: frozenset[ShowKind] = (
-            frozenset(k for k in ShowKind if k not in lock.exempt)
-            if lock is not None and lock.first_trick and codec.copies == 1
-            else frozenset()
-        )
-        rule = rules.discard_rule
-        self.discard_strict = bool(rule is not None and rule.strict)
-        self.discard_first = bool(rule is not None and rule.offender == "first")
-        self.preferred = [0] * SUITS
-        if rule is not None:
-            for led, suits in rule.preferred.items():
-                self.preferred[int(led)] = sum(1 << int(s) for s in suits)
-        self.has_discard_rule = rule is not None
         self.choices = rules.show_phase.choices
         self._shows: dict[tuple[int, int, bool], tuple[Any, Any] | None] = {}
         self._rel = rel
@@ -327,14 +309,9 @@ class HandEncoder:
         self._tricks_done = 0
         self._in_trick = 0
         self._leader = -1
-        self._led_bits = 0  # suits led in finished tricks
-        self._void_bits = [0, 0, 0, 0]
-        self._locked = [0, 0, 0, 0]  # one deck: shown cards the lock binds, by seat (public)
-        self._own_locked = [0, 0, 0, 0]  # the same, sold secretly: known to the seller only
+        self._voids = VoidReader(self.rules)  # what the play reveals of the voids
         self._copies_played = [0] * CARDS
-        self._offenders: list[int] = []
         self._mask_kind = 0
-        self._any_locked = False
 
     # -- following a hand -------------------------------------------------------------
 
@@ -396,19 +373,20 @@ class HandEncoder:
             self._sync_leader(engine)
         if len(keys) > self._in_trick:
             leader = engine.trick_leader
-            if self._simple and not self._any_locked:  # the common case, inlined
+            if self._simple and not self._voids.bound:  # the common case, inlined
                 t = self._t
                 flat = self._flat
                 rows = t.play_rows
                 value = t.play_val
-                off_suit = t.off_suit
-                led = t.suit_of_key[keys[0]]
+                suits = t.suits_of_key
+                lead = keys[0]
+                on_led = 1 << t.suit_of_key[lead]
                 for i in range(self._in_trick, len(keys)):
                     seat = (leader + i) & 3
                     key = keys[i]
                     flat[rows[seat][key]] += value  # one deck: a key is a card
-                    if i and off_suit[key] >> led & 1:
-                        self._off_suit(seat, key, led)
+                    if i and suits[key] & ~on_led:  # (nothing else reveals a void here)
+                        self._void(seat, *self._voids.play(seat, i, key, lead))
             else:
                 for i in range(self._in_trick, len(keys)):
                     self._play(count, i, (leader + i) & 3, keys[i], keys[0])
@@ -466,22 +444,21 @@ class HandEncoder:
             show = t.choices[choice_id].show
             if show.kind is ShowKind.FIRST and self._history and t.first_turn_idx is not None:
                 self._hflat[t.first_turn_idx[seat]] = 1
-            if show.kind in t.lock_kinds and show.cards:
-                bits = sum(1 << card.index for card in show.cards)
-                if show.kind is ShowKind.SECRET and not forced:
-                    self._own_locked[seat] |= bits
-                else:
-                    self._locked[seat] |= bits
-                self._any_locked = True
+            if show.cards:
+                self._voids.show(seat, show.kind, show.cards, forced=forced)
         self._shows_done = len(log)
 
-    def _void(self, seat: int, suits: int) -> None:
-        new = suits & ~self._void_bits[seat]
-        if new:
-            self._void_bits[seat] |= new
+    def _void(self, seat: int, public: int, private: int = 0) -> None:
+        """``seat`` is newly known to hold none of the suits ``public`` (by every seat) and
+        ``private`` (by itself alone): :meth:`VoidReader.play
+        <gongzhu.implied.VoidReader.play>`'s answer, written into the rows."""
+        if public | private:
+            void_idx = self._t.void_idx
             for suit in range(SUITS):
-                if new >> suit & 1:
-                    self._flat[self._t.void_idx[seat, suit]] = 1
+                if public >> suit & 1:
+                    self._flat[void_idx[seat, suit]] = 1
+                elif private >> suit & 1:
+                    self._flat[void_idx[seat, suit, seat]] = 1  # only the seat knows it
 
     def _play(self, number: int, position: int, seat: int, key: int, lead_key: int) -> None:
         t = self._t
@@ -501,31 +478,7 @@ class HandEncoder:
                 hflat[t.played_in_idx[slot, card] + number] = 1
                 if t.played_seat_idx is not None:
                     hflat[t.played_seat_idx[slot, card, seat]] = 1
-        # voids, as gongzhu.bots.sampler.voids infers them
-        led = t.suit_of_key[lead_key]
-        if position and t.off_suit[key] >> led & 1:
-            self._off_suit(seat, key, led)
-        if (self._locked[seat] or self._own_locked[seat]) and not self._led_bits >> led & 1:
-            for card in cards:
-                if card // 13 == led:
-                    if self._locked[seat] >> card & 1:
-                        self._void(seat, 1 << led)
-                    elif (
-                        self._own_locked[seat] >> card & 1 and not self._void_bits[seat] >> led & 1
-                    ):
-                        flat[t.void_idx[seat, led, seat]] = 1  # only the seller knows it
-
-    def _off_suit(self, seat: int, key: int, led: int) -> None:
-        """A play off the led suit: the seat holds none of it (and, under a discard rule,
-        perhaps none of the preferred suits either)."""
-        t = self._t
-        self._void(seat, 1 << led)
-        preferred = t.preferred[led]
-        if preferred and t.suits_of_key[key] & ~preferred & ~(1 << led):
-            if t.discard_strict:
-                self._void(seat, preferred)
-            else:
-                self._offenders.append(seat)
+        self._void(seat, *self._voids.play(seat, position, key, lead_key))
 
     def _finish(self, keys: Sequence[int], winner: int, taker: int) -> None:
         t = self._t
@@ -537,20 +490,8 @@ class HandEncoder:
             flat[where] += 1  # one deck: every card once, no index twice
         else:
             np.add.at(flat, where, 1)
-        led = t.suit_of_key[keys[0]]
-        self._led_bits |= 1 << led
-        offenders = self._offenders
-        if offenders:
-            if taker == winner:
-                innocent = offenders
-            elif taker in offenders:
-                at = offenders.index(taker)
-                innocent = offenders[:at] if t.discard_first else offenders[at + 1 :]
-            else:
-                innocent = []
-            for seat in innocent:
-                self._void(seat, t.preferred[led])
-            self._offenders = []
+        for seat, suits in self._voids.finish(keys[0], winner, taker):
+            self._void(seat, suits)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -687,11 +628,8 @@ class HandEncoder:
         new._row_list = list(new._rows)
         new._hrows = self._hrows.copy()
         new._hflat = new._hrows.reshape(-1)
-        new._void_bits = self._void_bits[:]
-        new._locked = self._locked[:]
-        new._own_locked = self._own_locked[:]
+        new._voids = self._voids.copy()
         new._copies_played = self._copies_played[:]
-        new._offenders = self._offenders[:]
         if self.hand is not None:
             new._follow(copy.deepcopy(self.hand, memo))
         return new

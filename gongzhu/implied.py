@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import attrs
 
-from .actions import Play, Show, ShowKind
+from .actions import PLAY_KEYS, Play, Show, ShowKind, cards_of_key
 from .cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Suit, full_deck
 from .deal import SEATS, Deal
 from .engines.base import winning_position
@@ -178,9 +178,8 @@ class Inconsistent(GongzhuError):
 def _key_suits() -> tuple[int, ...]:
     """Per play key, the suits of its cards as bits (``1 << suit``)."""
     out = []
-    for key in range(52 + 52 * 52):
-        a, b = (key, key) if key < 52 else divmod(key - 52, 52)
-        out.append(1 << a // 13 | 1 << b // 13)
+    for key in range(PLAY_KEYS):
+        out.append(sum(1 << card // 13 for card in set(cards_of_key(key))))
     return tuple(out)
 
 
@@ -280,7 +279,7 @@ class VoidReader:
         """``seat`` played ``key`` at ``position`` (0: the lead) of a trick led by
         ``lead_key``: the suits it newly shows the seat holds none of, known to all
         and known to the seat alone."""
-        led = (lead_key if lead_key < 52 else (lead_key - 52) // 52) // 13
+        led = cards_of_key(lead_key)[0] // 13
         bit = 1 << led
         public = private = 0
         suits = self.suits_of_key[key]
@@ -293,8 +292,7 @@ class VoidReader:
                 else:
                     self._offenders.append(seat)
         if (self.locked[seat] or self.private_locked[seat]) and not self.led & bit:
-            a, b = (key, key) if key < 52 else divmod(key - 52, 52)
-            led_cards = (1 << a if a // 13 == led else 0) | (1 << b if b // 13 == led else 0)
+            led_cards = sum(1 << card for card in cards_of_key(key) if card // 13 == led)
             if self.locked[seat] & led_cards:
                 public |= bit
             elif self.private_locked[seat] & led_cards:
@@ -308,7 +306,7 @@ class VoidReader:
     def finish(self, lead_key: int, winner: int, taker: int) -> list[tuple[int, int]]:
         """A trick led by ``lead_key`` is over: ``(seat, suits)`` for each seat it newly
         shows holds none of the suits (a discard rule's innocent offenders)."""
-        led = (lead_key if lead_key < 52 else (lead_key - 52) // 52) // 13
+        led = cards_of_key(lead_key)[0] // 13
         self.led |= 1 << led
         offenders = self._offenders
         if not offenders:

@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from ..actions import Action
+from ..actions import Action, cards_of_key
 from ..masks import ALL_CARDS, CardMask, add_copies
 from ..play import (
     FIRST_SHOW_PHASE,
@@ -91,25 +91,18 @@ def winning_position(keys: Sequence[int], pair_beats_unmatched: bool = False) ->
     the unmatched plays; within a kind the higher top card wins, and of two
     equal plays the earlier.
     """
-    lead = keys[0]
-    pair_lead = lead >= 52
-    led = (lead if not pair_lead else (lead - 52) // 52) // 13
+    lead = cards_of_key(keys[0])
+    pair_lead = len(lead) == 2
+    led = lead[0] // 13
     best = -1
     position = 0
     for n, key in enumerate(keys):
-        if key < 52:
-            if key // 13 != led:
-                continue
-            rank = key % 13
-            if pair_lead:
-                rank += 16 * (not pair_beats_unmatched)
-        else:
-            a, b = divmod(key - 52, 52)
-            if a // 13 != led or b // 13 != led:
-                continue
-            rank = max(a, b) % 13
-            if pair_lead:
-                rank += 16 * ((a == b) == pair_beats_unmatched)
+        cards = cards_of_key(key)
+        if any(card // 13 != led for card in cards):
+            continue  # not wholly in the led suit: never wins
+        rank = max(cards) % 13
+        if pair_lead:  # pairs against unmatched plays: the kind ranks first
+            rank += 16 * ((len(cards) == 2 and cards[0] == cards[1]) == pair_beats_unmatched)
         if rank > best:
             best, position = rank, n
     return position

@@ -135,8 +135,12 @@ def compile_rules(
 
     def normalised(raw: tuple[int, ...]) -> tuple[int, ...]:
         final = tuple(normalise_raw(raw))
-        if len(final) != SEATS:  # a plug-in's answer that every score sheet would misread
-            wrong = ValueError(f"it gave {final!r} for the raw scores {raw!r}, not four scores")
+        # a plug-in's answer that every score sheet would misread, or records could not
+        # replay (a float, a bool: records keep the kinds apart)
+        if len(final) != SEATS or not all(type(value) is int for value in final):
+            wrong = ValueError(
+                f"it gave {final!r} for the raw scores {raw!r}, not four integer scores"
+            )
             answering = first_answering(hook.gongzhu_normalise, {"raw": raw, "options": options})
             raise PluginError(answering, "gongzhu_normalise", wrong)
         return final

@@ -550,12 +550,19 @@ class Rules:
         return self.compiled.normalisation_note
 
     def match_over(self, totals: Sequence[int], hands: int, target: int | None) -> bool:
-        """Whether a match with these running ``totals`` is over."""
-        return bool(
-            self._hook.gongzhu_match_over(
-                totals=tuple(totals), hands=hands, target=target, options=self.options
+        """Whether a match with these running ``totals`` is over.
+
+        :raises PluginError: the plug-in's answer is not ``True``, ``False`` or ``None``
+            (``"yes"`` is none of them), or its code raised.
+        """
+        caller = self._hook.gongzhu_match_over
+        arguments = {"totals": tuple(totals), "hands": hands, "target": target}
+        over = self._ask(caller, **arguments, options=self.options)
+        if not isinstance(over, bool):
+            raise self._misanswered(
+                caller, over, "True or False", **arguments, options=self.options
             )
-        )
+        return over
 
     def match_losers(self, totals: Sequence[int]) -> tuple[int, ...]:
         """The losers (当猪) of a match that ended with ``totals``.

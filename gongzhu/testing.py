@@ -61,7 +61,7 @@ from .rules import Rules
 from .scoring import ScoreSheet
 from .view import Phase, Trick
 
-__all__ = ["ConformanceError", "ConformanceReport", "check_ruleset"]
+__all__ = ["MATCH_HANDS", "ConformanceError", "ConformanceReport", "check_ruleset"]
 
 _APPLY_CHANCE: Final = 0.25
 """The share of steps at which every legal action is applied (each to a clone)."""
@@ -122,6 +122,8 @@ class ConformanceReport:
         engines (clones and probes not counted).
     :ivar refusals_checked: how many illegal actions were tried and refused
         without changing anything.
+    :ivar match_hands: how many hands the match played to check the match-level
+        hooks (:func:`check_ruleset`), on the ruleset's own engine.
     """
 
     rules: dict[str, Any] = attrs.field(hash=False)
@@ -129,6 +131,7 @@ class ConformanceReport:
     engines: tuple[str, ...]
     actions: int
     refusals_checked: int
+    match_hands: int = 0
 
 
 @attrs.define
@@ -217,13 +220,53 @@ def check_ruleset(
         choice_seed = stream.getrandbits(64)
         probe_seed = stream.getrandbits(64)
         _check_hand(rules, described, names, hand_seed, choice_seed, probe_seed, tally)
+    match_hands = 0
+    if hands:
+        match_hands = _check_match(rules, described, stream.randrange(2**63), stream.random)
     return ConformanceReport(
         rules=rules.spec(),
         hands=hands,
         engines=names,
         actions=tally.actions,
         refusals_checked=tally.refusals,
+        match_hands=match_hands,
     )
+
+
+MATCH_HANDS: Final = 3
+"""The most hands of the match :func:`check_ruleset` plays."""
+
+
+def _check_match(rules: Rules, described: str, seed: int, choose: Callable[[], float]) -> int:
+    """A match of up to :data:`MATCH_HANDS` random hands: the match-level hooks
+    (:func:`~gongzhu.hookspecs.gongzhu_normalise`, ``gongzhu_match_over``,
+    ``gongzhu_next_leader``, ``gongzhu_match_losers``) asked as a match asks them, and its
+    record replayed.  Returns the hands played."""
+    from .match import Match
+    from .record import replay_match
+
+    context = _Context(described, rules.engine_spec.name, seed)
+    context.index = None
+    match = Match(rules, seed=seed, hands=MATCH_HANDS)
+    try:
+        while not match.is_over:
+            hand = context.state = match.new_hand()
+            while not hand.is_over:
+                legal = hand.legal_actions()
+                hand.apply(legal[int(choose() * len(legal))])
+            match.record_hand(hand)
+        context.state = None
+        losers = match.losers
+        record = json.loads(json.dumps(match.to_record(), allow_nan=False))
+        again = replay_match(record, rules=rules)
+    except (GongzhuError, ValueError) as exc:  # a plug-in's answer, or a record it spoiled
+        context.fail(f"a match: {exc}")
+    if (again.totals, again.losers) != (match.totals, losers):
+        context.fail(
+            f"a match's record replays to totals {again.totals} and losers {again.losers}, "
+            f"not {match.totals} and {losers}"
+        )
+    return len(match.hands)
 
 
 # -- one hand, on every engine in lockstep ----------------------------------------------------

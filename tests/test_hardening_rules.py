@@ -336,7 +336,7 @@ def test_a_plugin_answer_or_bug_is_named_with_the_plugin_and_the_hook() -> None:
         rules.normalise((0, 0, 0, 0))
     hand = rules.new_hand(seed=1)
     hand.play_out(random.Random(1).random)
-    with pytest.raises(PluginError, match="not four scores"):
+    with pytest.raises(PluginError, match="not four integer scores"):
         hand.score()
     with pytest.raises(PluginError) as failed:
         Rules.from_plugins(_plugin("raising", gongzhu_heart_values=_undeclared))

@@ -136,14 +136,18 @@ def compile_rules(
     def normalised(raw: tuple[int, ...]) -> tuple[int, ...]:
         final = tuple(normalise_raw(raw))
         # a plug-in's answer that every score sheet would misread, or records could not
-        # replay (a float, a bool: records keep the kinds apart)
-        if len(final) != SEATS or not all(type(value) is int for value in final):
-            wrong = ValueError(
-                f"it gave {final!r} for the raw scores {raw!r}, not four integer scores"
-            )
-            answering = first_answering(hook.gongzhu_normalise, {"raw": raw, "options": options})
-            raise PluginError(answering, "gongzhu_normalise", wrong)
-        return final
+        # replay (a float, a bool: records keep the kinds apart); asked for every hand a
+        # search plays out, so checked without a loop
+        if len(final) == SEATS and (
+            type(final[0]) is int
+            and type(final[1]) is int
+            and type(final[2]) is int
+            and type(final[3]) is int
+        ):
+            return final
+        wrong = ValueError(f"it gave {final!r} for the raw scores {raw!r}, not four integer scores")
+        answering = first_answering(hook.gongzhu_normalise, {"raw": raw, "options": options})
+        raise PluginError(answering, "gongzhu_normalise", wrong)
 
     note = f"{names[0]}: {variants[0].normalisation or 'raw scores'}"
     return CompiledRules(

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import attrs
 
-from .actions import PLAY_KEYS, Play, Show, ShowKind, cards_of_key
+from .actions import PLAY_KEYS, Play, Show, ShowKind, cards_of_key, key_of_cards
 from .cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Suit, full_deck
 from .deal import SEATS, Deal
 from .engines.base import winning_position
@@ -343,7 +343,9 @@ def voids(view: SeatView, rules: Rules | None = None) -> tuple[frozenset[Suit], 
                 reader.show(show.seat, show.kind, show.cards, forced=show.forced)
     for trick in view.tricks:
         _read_plays(reader, trick.plays)
-        reader.finish(Play(trick.plays[0][1]).key, trick.winner, trick.taker)
+        reader.finish(
+            key_of_cards(*[c.index for c in trick.plays[0][1]]), trick.winner, trick.taker
+        )
     if view.current_trick:
         _read_plays(reader, view.current_trick)
     seat = view.seat
@@ -352,10 +354,17 @@ def voids(view: SeatView, rules: Rules | None = None) -> tuple[frozenset[Suit], 
     return tuple(frozenset(suit for suit in Suit if mask >> int(suit) & 1) for mask in bits)
 
 
-def _read_plays(reader: VoidReader, plays: Sequence[tuple[int, tuple[Card, ...]]]) -> None:
-    keys = [Play(cards).key for _seat, cards in plays]
+def _keys(plays: Sequence[tuple[int, tuple[Card, ...]]]) -> list[int]:
+    """The play keys of a trick's plays."""
+    return [key_of_cards(*[card.index for card in cards]) for _seat, cards in plays]
+
+
+def _read_plays(reader: VoidReader, plays: Sequence[tuple[int, tuple[Card, ...]]]) -> int:
+    """The plays read, in order; the lead's key."""
+    keys = _keys(plays)
     for position, ((who, _cards), key) in enumerate(zip(plays, keys, strict=True)):
         reader.play(who, position, key, keys[0])
+    return keys[0]
 
 
 def no_pairs(view: SeatView) -> tuple[frozenset[Suit], ...]:

@@ -15,7 +15,7 @@ from typing import Final
 
 import attrs
 
-from ..actions import Play
+from ..actions import key_of_cards
 from ..cards import PIG, TRANSFORMER, Card, Rank, Suit, full_deck
 from ..deal import SEATS
 
@@ -132,7 +132,7 @@ def infer(
     for plays in tricks:
         led = plays[0][1][0].suit
         leader = plays[0][0]
-        keys = [Play(cards).key for _seat, cards in plays]
+        keys = [key_of_cards(*[card.index for card in cards]) for _seat, cards in plays]
         free_suits = frozenset(Suit) if rule is None else rule.preferred.get(led, frozenset(Suit))
         for index, (seat, cards) in enumerate(plays):
             card = cards[0]

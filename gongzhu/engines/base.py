@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from ..actions import Action, cards_of_key
+from ..actions import ONE_CARD_KEYS, Action, cards_of_key
 from ..masks import ALL_CARDS, CardMask, add_copies
 from ..play import (
     FIRST_SHOW_PHASE,
@@ -91,7 +91,15 @@ def winning_position(keys: Sequence[int], pair_beats_unmatched: bool = False) ->
     the unmatched plays; within a kind the higher top card wins, and of two
     equal plays the earlier.
     """
-    lead = cards_of_key(keys[0])
+    first = keys[0]
+    if first < ONE_CARD_KEYS:  # a single card led: single cards follow, by key order
+        top = (first // 13 + 1) * 13  # the led suit's cards are first <= key < top
+        best, position = first, 0
+        for n in range(1, len(keys)):
+            if best < keys[n] < top:
+                best, position = keys[n], n
+        return position
+    lead = cards_of_key(first)
     pair_lead = len(lead) == 2
     led = lead[0] // 13
     best = -1

@@ -103,6 +103,9 @@ class Scorer:
         pipeline is the core's, perhaps with stages that have a mask form (else ``None``)."""
         self.mask_stages: tuple[MaskStageFunc, ...] = CompiledScorer.mask_stages(self.stages)
         """The mask forms of the plug-ins' stages, run before :attr:`compiled` scores."""
+        self._raw_of_masks: Callable[[Sequence[CardMask], Mapping[int, int]], tuple[int, ...]] = (
+            self.compiled.raw if self.masks_suffice and self.compiled else _masks_do_not_suffice
+        )
 
     @property
     def masks_suffice(self) -> bool:
@@ -119,10 +122,7 @@ class Scorer:
 
         :raises ValueError: the ruleset's scoring needs more (:attr:`masks_suffice` is false).
         """
-        compiled = self.compiled
-        if compiled is None or self.mask_stages or self.table.copies != 1:
-            raise ValueError("this ruleset's scoring reads more than the taken cards and shows")
-        return compiled.raw(taken, factors)
+        return self._raw_of_masks(taken, factors)
 
     def show_factors(self, shows: Iterable[ShowRecord]) -> dict[int, int]:
         """Card bit -> the product of the show factors of the card's shown copies.
@@ -335,6 +335,10 @@ class Scorer:
 
 
 _NONE_TAKEN: Final[tuple[tuple[ShowRecord, ...], ...]] = ((), (), (), ())
+
+
+def _masks_do_not_suffice(_taken: object, _factors: object) -> tuple[int, ...]:
+    raise ValueError("this ruleset's scoring reads more than the taken cards and shows")
 
 
 def _with_extra(extra: Sequence[Sequence[str]], lines: Lines) -> Lines:

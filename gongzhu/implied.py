@@ -179,7 +179,10 @@ def _key_suits() -> tuple[int, ...]:
     """Per play key, the suits of its cards as bits (``1 << suit``)."""
     out = []
     for key in range(PLAY_KEYS):
-        out.append(sum(1 << card // 13 for card in set(cards_of_key(key))))
+        bits = 0
+        for card in cards_of_key(key):
+            bits |= 1 << card // 13  # (two cards of one suit: one bit)
+        out.append(bits)
     return tuple(out)
 
 

@@ -343,3 +343,17 @@ def test_a_locked_sale_reveals_a_void_to_the_seller_alone() -> None:
     for seat in range(4):
         reference = encoding.encode_observation(hand.rules, hand.view(seat))
         assert np.array_equal(encoder.observation(seat), reference), seat
+
+
+def test_two_cards_of_one_suit_are_one_suit() -> None:
+    """The reader's suits of a play: two cards of the led suit follow it (they summed to
+    the next suit's bit, and a seat following a ♦K pair with ♦3 ♦4 was read void in ♦)."""
+    from gongzhu.actions import key_of_cards
+
+    reader = implied.VoidReader()
+    three, four = Card.parse("3D").index, Card.parse("4D").index
+    assert reader.suits_of_key[key_of_cards(three, four)] == 1 << int(gongzhu.Suit.DIAMONDS)
+    pair = key_of_cards(Card.parse("KD").index, Card.parse("KD").index)
+    assert reader.play(0, 0, pair, pair) == (0, 0)
+    assert reader.play(1, 1, key_of_cards(three, four), pair) == (0, 0)
+    assert reader.void == [0, 0, 0, 0]

@@ -193,8 +193,11 @@ class VoidReader:
 
     Feed it the shows the lock binds (:meth:`show`), every play in order
     (:meth:`play`) and every finished trick (:meth:`finish`); it answers what each
-    reveals.  Suits are bits, ``1 << suit``, a suit's number being its cards'
-    ``index // 13`` (♠ ♥ ♦ ♣).
+    reveals.  A lead, and a play wholly in the led suit, reveal nothing and
+    change nothing unless the seat has cards bound (:attr:`locked`,
+    :attr:`private_locked`) and the suit was not led before (:attr:`led`): a
+    caller that follows many plays may leave those out.  Suits are bits, ``1 << suit``, a
+    suit's number being its cards' ``index // 13`` (♠ ♥ ♦ ♣).
 
     - A seat that plays any card off the led suit has none of it left (it
       must follow as far as it can).

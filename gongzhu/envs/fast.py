@@ -385,7 +385,7 @@ class HandEncoder:
                     seat = (leader + i) & 3
                     key = keys[i]
                     flat[rows[seat][key]] += value  # one deck: a key is a card
-                    if i and suits[key] & ~on_led:  # (nothing else reveals a void here)
+                    if i and suits[key] & ~on_led:  # (as in _play: nothing is bound)
                         self._void(seat, *self._voids.play(seat, i, key, lead))
             else:
                 for i in range(self._in_trick, len(keys)):
@@ -478,7 +478,14 @@ class HandEncoder:
                 hflat[t.played_in_idx[slot, card] + number] = 1
                 if t.played_seat_idx is not None:
                     hflat[t.played_seat_idx[slot, card, seat]] = 1
-        self._void(seat, *self._voids.play(seat, position, key, lead_key))
+        voids = self._voids
+        led = 1 << t.suit_of_key[lead_key]
+        # (the reader learns nothing from a play wholly in the led suit by a seat with no
+        # card bound in a suit not led before: VoidReader)
+        if (position and t.suits_of_key[key] & ~led) or (
+            (voids.locked[seat] or voids.private_locked[seat]) and not voids.led & led
+        ):
+            self._void(seat, *voids.play(seat, position, key, lead_key))
 
     def _finish(self, keys: Sequence[int], winner: int, taker: int) -> None:
         t = self._t

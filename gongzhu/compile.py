@@ -139,10 +139,7 @@ def compile_rules(
         # replay (a float, a bool: records keep the kinds apart); asked for every hand a
         # search plays out, so checked without a loop
         if len(final) == SEATS and (
-            type(final[0]) is int
-            and type(final[1]) is int
-            and type(final[2]) is int
-            and type(final[3]) is int
+            int is type(final[0]) is type(final[1]) is type(final[2]) is type(final[3])
         ):
             return final
         wrong = ValueError(f"it gave {final!r} for the raw scores {raw!r}, not four integer scores")

@@ -38,7 +38,7 @@ import functools
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
 
 import attrs
 
@@ -55,6 +55,7 @@ from .showphase import ShowPhase
 from .view import Phase, SeatView, Trick
 
 if TYPE_CHECKING:
+    from .play import RedealEngine
     from .rules import Rules
 
 __all__ = [
@@ -1097,7 +1098,7 @@ class Determinizer:
                 add_copies(subtract_copies(d, h), m)
                 for d, h, m in zip(template.dealt_masks, now, masks, strict=True)
             )
-        template.engine_spec.capable(engine, Capability.REDEAL).redeal(masks)
+        cast("RedealEngine", engine).redeal(masks)  # (its spec offers REDEAL: checked above)
         return SampledEngine(engine, dealt)
 
     def sample(self, rng: random.Random) -> HandState:

@@ -108,6 +108,7 @@ class EngineScorer:
         self.rules = rules
         self.scorer = rules.scorer
         self._masks = self.scorer.masks_suffice
+        self._raw_of_masks = self.scorer.raw_of_masks
 
     def shows(self, engine: HandEngine) -> tuple[ShowRecord, ...]:
         """Every shown card of ``engine``'s hand so far."""
@@ -127,5 +128,5 @@ class EngineScorer:
         :param factors: :meth:`factors` of the hand's shows (read by the fast path only).
         """
         if self._masks:
-            return self.scorer.raw_of_masks(engine.taken, factors)
+            return self._raw_of_masks(engine.taken, factors)
         return self.scorer.raw(facts_of(engine, dealt, self.rules.show_phase))

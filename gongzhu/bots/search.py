@@ -15,11 +15,11 @@ import numbers
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Final, cast
 
 from ..actions import Action
 from ..hand import HandState
-from ..play import PLAY_PHASE, Capability, HandEngine, greedy_playout
+from ..play import PLAY_PHASE, Capability, GreedyPlayoutEngine, HandEngine, greedy_playout
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
 from .base import Bot
@@ -380,12 +380,10 @@ class _Decision:
         value_of = self.objective
         draw = rng.random
         legal = self.legal
-        spec = self.bot.rules.engine_spec
-        # _sampler_for chose this path for the greedy policy only where the engine offers it
+        # _sampler_for chose this path for the greedy policy only where the engine's spec
+        # offers it (EngineSpec.offers, read there once)
         greedy = (
-            spec.capable(engine, Capability.GREEDY_PLAYOUT)
-            if self.bot.policy is greedy_rollout_policy
-            else None
+            cast(GreedyPlayoutEngine, engine) if self.bot.policy is greedy_rollout_policy else None
         )
         teams = self.teams
         out = []

@@ -103,26 +103,19 @@ class Scorer:
         pipeline is the core's, perhaps with stages that have a mask form (else ``None``)."""
         self.mask_stages: tuple[MaskStageFunc, ...] = CompiledScorer.mask_stages(self.stages)
         """The mask forms of the plug-ins' stages, run before :attr:`compiled` scores."""
-        self._raw_of_masks: Callable[[Sequence[CardMask], Mapping[int, int]], tuple[int, ...]] = (
+        self.raw_of_masks: Callable[[Sequence[CardMask], Mapping[int, int]], tuple[int, ...]] = (
             self.compiled.raw if self.masks_suffice and self.compiled else _masks_do_not_suffice
         )
+        """:meth:`raw` from each seat's taken cards and the shows' :meth:`show_factors`
+        alone, ``raw_of_masks(taken, factors)``, where :attr:`masks_suffice`: many hands of
+        the same shows are scored with the factors worked out once (a search's playouts).
+        Elsewhere it raises :class:`ValueError` (the scoring reads more)."""
 
     @property
     def masks_suffice(self) -> bool:
         """Whether :meth:`raw_of_masks` can score this ruleset: one deck, the compiled
         scorer, and no stage that reads the deal (a search scores its playouts so)."""
         return self.compiled is not None and not self.mask_stages and self.table.copies == 1
-
-    def raw_of_masks(
-        self, taken: Sequence[CardMask], factors: Mapping[int, int]
-    ) -> tuple[int, ...]:
-        """:meth:`raw` from each seat's taken cards and the shows' :meth:`show_factors`
-        alone, where :attr:`masks_suffice`: many hands of the same shows are scored with
-        the factors worked out once.
-
-        :raises ValueError: the ruleset's scoring needs more (:attr:`masks_suffice` is false).
-        """
-        return self._raw_of_masks(taken, factors)
 
     def show_factors(self, shows: Iterable[ShowRecord]) -> dict[int, int]:
         """Card bit -> the product of the show factors of the card's shown copies.

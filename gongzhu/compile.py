@@ -127,7 +127,16 @@ def compile_rules(
         ruleset=" + ".join(names),
     )
     stages = core_stages()
-    hook.gongzhu_score_stages(stages=stages, options=options)
+    if _has_wrappers(hook.gongzhu_score_stages):
+        hook.gongzhu_score_stages(stages=stages, options=options)
+    else:  # each plug-in's edit alone, so that each stage it adds is known to be its own
+        given = {"stages": stages, "options": options}
+        for name, function, argnames in hook_implementations(hook.gongzhu_score_stages):
+            before = {id(stage) for stage in stages}
+            function(*[given[argument] for argument in argnames])
+            for stage in list(stages):
+                if id(stage) not in before and stage.owner is None:
+                    stages.replace(stage.name, attrs.evolve(stage, owner=name))
     score_stages = tuple(stages)
     first_copies = sum(c.bit for c in showable)
     normalise = first_result_chain(hook.gongzhu_normalise)

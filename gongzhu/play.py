@@ -325,10 +325,13 @@ class PlayMoment(enum.Flag):
     LEAD = enum.auto()
     """The seat leads the trick."""
     FOLLOW = enum.auto()
-    """The seat holds a card of the led suit."""
+    """The seat holds a card of the led suit (any number: after a pair lead under two
+    decks, a seat that holds one card of the led suit follows, though it plays one card
+    beside it that is not)."""
     DISCARD = enum.auto()
-    """The seat holds no card of the led suit."""
+    """The seat holds no card of the led suit (every card it plays is a discard)."""
     ANY = LEAD | FOLLOW | DISCARD
+    """Every play."""
 
 
 class PlaySituation(NamedTuple):
@@ -438,6 +441,9 @@ class PlayRule:
     :ivar require: the cards a play must use one of, or ``None``.
     :ivar when: the moments the rule can matter at (default: every play).
     :ivar cards: the cards it can refuse or require (default: all).
+    :ivar owner: the plug-in that added it, set as it is added
+        (:meth:`PlayConfigurator.add_rule`; a plug-in leaves it out): a rule whose
+        code fails is named with it (:class:`~gongzhu.errors.PluginError`).
     """
 
     name: str
@@ -446,6 +452,7 @@ class PlayRule:
     require: Callable[[PlaySituation], CardMask] | None = None
     when: PlayMoment = PlayMoment.ANY
     cards: CardMask = attrs.field(default=ALL_CARDS, converter=_first_copies)
+    owner: str | None = attrs.field(default=None, kw_only=True, eq=False)
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -480,7 +487,7 @@ class PlayRule:
         except GongzhuError:
             raise
         except Exception as exc:
-            raise PluginError(None, f"play rule {self.name!r}", exc) from exc
+            raise PluginError(self.owner, f"play rule {self.name!r}", exc) from exc
 
 
 _FIELDS: Final = ("deck_copies", "pairs", "pair_beats_unmatched", "shown_card_lock", "discard_rule")
@@ -635,7 +642,7 @@ class PlayConfigurator:
                 f"play rule {rule.name!r} is added by both {owner!r} and {self._plugin!r}"
             )
         self._rule_owners[rule.name] = self._plugin
-        self._rules.append(rule)
+        self._rules.append(attrs.evolve(rule, owner=self._plugin or None))
 
     def build(self) -> PlayConfig:
         """The frozen configuration, checked."""

@@ -371,7 +371,8 @@ def gongzhu_score_stages(stages):
         ),
         (
             _RAISING_STAGE,
-            r"gongzhu: a plug-in failed in score stage 'bad': ZeroDivisionError: division by zero",
+            r"gongzhu: the plug-in 'broken' failed in score stage 'bad': "
+            r"ZeroDivisionError: division by zero",
         ),
     ],
 )

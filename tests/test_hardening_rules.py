@@ -479,7 +479,7 @@ def test_a_play_rule_that_fails_is_named_alike_by_every_engine(
         assert failed.value.where == "play rule 'fails'" and failed.value.__cause__ is not None
         messages.add(str(failed.value))
     assert len(rules.engines) == 2 and messages == {
-        f"a plug-in failed in play rule 'fails': {said}"
+        f"the plug-in 'failing-rule' failed in play rule 'fails': {said}"
     }
 
 

@@ -173,3 +173,29 @@ def test_check_ruleset_asks_the_match_level_hooks(answers: dict[str, Any], probl
 def test_check_ruleset_plays_a_match() -> None:
     report = check_ruleset(gongzhu.load_rules("huapai"), hands=2)
     assert report.match_hands >= 1
+
+
+# -- the order of several trylast stages, as the plug-in guide says -----------------------------
+
+
+def _inserting(name: str) -> object:
+    from gongzhu.plugin import ScoreStage
+
+    class Inserts:
+        @hookimpl
+        def gongzhu_variant_info(self) -> VariantInfo:
+            return VariantInfo(name, name)
+
+        @hookimpl(trylast=True)
+        def gongzhu_score_stages(self, stages: Any) -> None:
+            stages.insert_after("values", ScoreStage(name, lambda ctx: None))
+
+    return Inserts()
+
+
+def test_trylast_stages_run_in_the_order_the_plugins_are_named() -> None:
+    rules = Rules.from_plugins(_inserting("a"), _inserting("b"))
+    names = [stage.name for stage in rules.score_stages]
+    assert names[:3] == ["values", "b", "a"]
+    owners = {stage.name: stage.owner for stage in rules.score_stages}
+    assert (owners["a"], owners["b"], owners["values"]) == ("a", "b", None)

@@ -428,12 +428,16 @@ TABLES_CASES = {
         ValueError,
     ),
     "preferred-none": (_with(7, _play(3, True)), TypeError),
-    "rule-not-five": (_with(8, lambda rules: ((1, 0, None, None),)), TypeError),
-    "rule-name-not-str": (_with(8, lambda rules: ((1, 0, len, None, 7),)), TypeError),
-    "rule-when-8": (_with(8, lambda rules: ((8, 0, len, None, "r"),)), ValueError),
-    "rule-cards-negative": (_with(8, lambda rules: ((1, -1, len, None, "r"),)), ValueError),
-    "rule-refuse-not-callable": (_with(8, lambda rules: ((1, 0, 5, None, "r"),)), TypeError),
-    "rule-require-not-callable": (_with(8, lambda rules: ((1, 0, None, "x", "r"),)), TypeError),
+    "rule-not-six": (_with(8, lambda rules: ((1, 0, None, None, "r"),)), TypeError),
+    "rule-name-not-str": (_with(8, lambda rules: ((1, 0, len, None, 7, None),)), TypeError),
+    "rule-owner-not-str": (_with(8, lambda rules: ((1, 0, len, None, "r", 7),)), TypeError),
+    "rule-when-8": (_with(8, lambda rules: ((8, 0, len, None, "r", None),)), ValueError),
+    "rule-cards-negative": (_with(8, lambda rules: ((1, -1, len, None, "r", "p"),)), ValueError),
+    "rule-refuse-not-callable": (_with(8, lambda rules: ((1, 0, 5, None, "r", None),)), TypeError),
+    "rule-require-not-callable": (
+        _with(8, lambda rules: ((1, 0, None, "x", "r", None),)),
+        TypeError,
+    ),
     "situation-not-a-class": (_with(9, lambda _: 5), TypeError),
     "situation-not-a-tuple-class": (_with(9, lambda _: dict), TypeError),
     "situation-a-function": (_with(9, lambda situation: lambda *a: situation(*a)), TypeError),
@@ -488,8 +492,8 @@ def test_tables_check_their_data(kind: str, case: str) -> None:
 def test_tables_and_engines_release_what_they_hold(kind: str) -> None:
     args = _tables_args(kind)
     args[8] = (
-        (1, ALL_CARDS, _no_cards, None, "refuses"),
-        (7, ALL_CARDS, None, functools.partial(_no_cards), "requires"),
+        (1, ALL_CARDS, _no_cards, None, "refuses", "a-plug-in"),
+        (7, ALL_CARDS, None, functools.partial(_no_cards), "requires", None),
     )
     before = _references(args)
     for _ in range(20):

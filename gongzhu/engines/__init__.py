@@ -190,7 +190,7 @@ def _c_tables(setup: EngineSetup) -> tuple[Any, ...]:
             play.pair_beats_unmatched,
         ),
         tuple(
-            (rule.when.value, rule.cards, rule.refuse, rule.require, rule.name)
+            (rule.when.value, rule.cards, rule.refuse, rule.require, rule.name, rule.owner)
             for rule in play.rules
         ),
         PlaySituation,

@@ -211,6 +211,10 @@ class ScoreStage:
     run: StageFunc
     on_masks: MaskStageFunc | None = None
     two_decks: bool = False
+    owner: str | None = attrs.field(default=None, kw_only=True, eq=False)
+    """The plug-in that put the stage in the pipeline, set as the ruleset is built (a
+    plug-in leaves it out): a stage whose code fails is named with it
+    (:class:`~gongzhu.errors.PluginError`)."""
 
     @classmethod
     def copy_factor(
@@ -349,5 +353,5 @@ def run_pipeline(
 
             if any(stage.run is core.run for core in core_stages()):
                 raise
-            raise PluginError(None, f"score stage {stage.name!r}", exc) from exc
+            raise PluginError(stage.owner, f"score stage {stage.name!r}", exc) from exc
     return ctx

@@ -300,9 +300,9 @@ static int first_copy_bits(PyObject *answer, uint64_t *out)
 }
 
 /* The exception set by a play rule (its code raised, or its answer is no card mask) becomes a
- * gongzhu.errors.PluginError naming the rule, as PlayRule.refused makes it in the Python
+ * gongzhu.errors.PluginError naming the rule and its plug-in, as PlayRule.refused makes it in the Python
  * engines; a GongzhuError, or what is no Exception (a KeyboardInterrupt), stays as it is. */
-static void name_the_rule(PyObject *name)
+static void name_the_rule(PyObject *name, PyObject *owner)
 {
     PyObject *type, *value, *traceback, *errors, *base = NULL, *named_type = NULL;
     PyObject *where = NULL, *named = NULL;
@@ -327,7 +327,7 @@ static void name_the_rule(PyObject *name)
     }
     where = PyUnicode_FromFormat("play rule %R", name);
     if (where != NULL)
-        named = PyObject_CallFunctionObjArgs(named_type, Py_None, where, value, NULL);
+        named = PyObject_CallFunctionObjArgs(named_type, owner, where, value, NULL);
     if (named != NULL) {
         PyException_SetCause(named, Py_NewRef(value)); /* steals the new reference */
         PyErr_SetObject(named_type, named);
@@ -350,13 +350,13 @@ int gz_rule_answer(const Rule *rule, PyObject *part, PyObject *situation, uint64
     answer = PyObject_CallOneArg(part, situation);
     Py_DECREF(part);
     if (answer == NULL) {
-        name_the_rule(rule->name);
+        name_the_rule(rule->name, rule->owner);
         return -1;
     }
     rc = first_copy_bits(answer, out);
     Py_DECREF(answer);
     if (rc < 0)
-        name_the_rule(rule->name);
+        name_the_rule(rule->name, rule->owner);
     return rc;
 }
 

@@ -130,6 +130,7 @@ typedef struct {
     PyObject *refuse; /* callables, or NULL */
     PyObject *require;
     PyObject *name;   /* the rule's name (str), for the error of a rule that fails */
+    PyObject *owner;  /* the plug-in that added it (str or None), for the same error */
 } Rule;
 
 typedef struct {

@@ -15,6 +15,7 @@ static void tables_free(Tables *t)
         Py_CLEAR(t->rules[i].refuse);
         Py_CLEAR(t->rules[i].require);
         Py_CLEAR(t->rules[i].name);
+        Py_CLEAR(t->rules[i].owner);
     }
     Py_CLEAR(t->situation);
     PyMem_Free(t->held_start);
@@ -43,6 +44,7 @@ static int tables_traverse(Tables *t, visitproc visit, void *arg)
         Py_VISIT(t->rules[i].refuse);
         Py_VISIT(t->rules[i].require);
         Py_VISIT(t->rules[i].name);
+        Py_VISIT(t->rules[i].owner);
     }
     Py_VISIT(t->situation);
     return 0;
@@ -243,9 +245,10 @@ static int tables_init(Tables *t, PyObject *args, PyObject *kwds)
     for (i = 0; i < PyTuple_GET_SIZE(rules); i++) {
         PyObject *r = PyTuple_GET_ITEM(rules, i), *part;
         Mask cards_mask;
-        if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 5 || !PyUnicode_Check(PyTuple_GET_ITEM(r, 4))) {
+        if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) != 6 || !PyUnicode_Check(PyTuple_GET_ITEM(r, 4)) ||
+            (PyTuple_GET_ITEM(r, 5) != Py_None && !PyUnicode_Check(PyTuple_GET_ITEM(r, 5)))) {
             PyErr_SetString(PyExc_TypeError,
-                            "Tables: a rule is (when, cards, refuse, require, name)");
+                            "Tables: a rule is (when, cards, refuse, require, name, owner)");
             goto fail;
         }
         if (gz_small_int(PyTuple_GET_ITEM(r, 0), 0, 7, &value, "Tables: a rule's moments") < 0 ||
@@ -255,6 +258,7 @@ static int tables_init(Tables *t, PyObject *args, PyObject *kwds)
         t->rules[i].cards = (cards_mask.lo | cards_mask.hi) & ALL_CARDS;
         t->rules[i].refuse = t->rules[i].require = NULL;
         t->rules[i].name = Py_NewRef(PyTuple_GET_ITEM(r, 4));
+        t->rules[i].owner = Py_NewRef(PyTuple_GET_ITEM(r, 5));
         t->nrules = i + 1; /* held from here: freed with the others on failure */
         for (j = 2; j < 4; j++) {
             part = PyTuple_GET_ITEM(r, j);

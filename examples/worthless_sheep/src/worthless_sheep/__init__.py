@@ -50,7 +50,7 @@ def unshown_sheep(ctx: ScoringContext) -> None:
         for entry in tally.entries:
             if entry.card == SHEEP:
                 entry.value = bonus
-                tally.lines.append(f"worthless sheep: counts {signed(bonus)}")
+                tally.note(ctx, f"worthless sheep: counts {signed(bonus)}")
 
 
 @hookimpl(trylast=True)  # after the base's edits: its own stages are in place by then

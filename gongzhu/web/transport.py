@@ -91,12 +91,14 @@ class _Once:
         self.count = 0
 
     def say(self, message: str) -> None:
-        self.count += 1
         now = time.monotonic()
         if now - self.last >= self.every:
-            _log.warning("%s (%d times since it was last said)", message, self.count)
+            more = f" ({self.count} more times since it was last said)" if self.count else ""
+            _log.warning("%s%s", message, more)
             self.last = now
             self.count = 0
+        else:
+            self.count += 1
 
 
 _REFUSED = _Once()
@@ -105,14 +107,23 @@ _ACCEPT_FAILED = _Once()
 
 class AcceptErrors(logging.Filter):
     """On asyncio's logger: an ``accept()`` that fails for want of files (``EMFILE``) is
-    one line a minute at most, not a traceback per attempt (which filled a disk)."""
+    one line a minute at most, not a traceback per attempt (which filled a disk); any
+    other error asyncio logs is one line too (its exception, without the traceback)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
         if str(record.msg).startswith("socket.accept() out of system resource"):
-            error = record.exc_info[1] if record.exc_info else None
             why = getattr(error, "strerror", None) or error or "no file left"
             _ACCEPT_FAILED.say(f"connections cannot be accepted now: {why}")
             return False
+        if "_start_serving" in str(record.msg) and isinstance(error, ValueError):
+            return False  # a retry of accept() after the listening socket was closed: stopping
+        if error is not None:
+            said = record.getMessage().splitlines()[0][:200]
+            record.msg = f"{said}: {type(error).__name__}: {error}"
+            record.args = ()
+            record.exc_info = None
+            record.exc_text = None
         return True
 
 

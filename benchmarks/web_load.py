@@ -9,8 +9,16 @@ start one after another over ``--stagger`` seconds (1 by default: 200 first
 actions in the same millisecond would measure a queue of 200, not a server
 at work), and each client plays H hands as fast as the server lets it: at each of its turns
 it sends its first legal action and times how long the state answering it
-takes to arrive.  Prints the latency per action (p50, p99, max) and the
-actions answered per second, for each number of tables and kind of bot.
+takes to arrive.  Prints the latency per action (p50, p99, max), the
+turnaround (the time a person waits from sending an action until it is their
+turn again, the three bots' moves included: p50, p90, max) and the actions
+answered per second, for each number of tables and kind of bot.  The
+latency is the server's answer; the turnaround is what a person feels when
+the bots are busy.
+
+The server's rate limits are raised (every client here is 127.0.0.1), and its
+bots' admission control is left on: tables it refuses (``bots-busy``) are
+counted, not played.
 
 The default run is quick (10 tables of heuristic bots, one hand each)::
 
@@ -35,6 +43,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -65,6 +74,7 @@ class Server:
         args = [
             sys.executable, "-m", "gongzhu", "serve", "--port", "0", "--no-table",
             "--bot-delay", "0", "--max-tables", "1000", "--tables-per-client", "1000",
+            "--client-rate", "1000000", "--message-rate", "1000000",
             "--db", db or str(Path(folder) / "serve.sqlite3"),
         ]  # fmt: skip
         if workers is not None:
@@ -76,7 +86,8 @@ class Server:
             raise SystemExit(f"the server did not start: {first!r}")
         self.url = first.split()[3]
 
-    def open_table(self, bot: str) -> str:
+    def open_table(self, bot: str) -> str | None:
+        """Open a table; its seat 0's token, or ``None`` if the server refused it (busy)."""
         body = json.dumps({"seats": ["human", bot, bot, bot], "hands": 100}).encode()
         request = urllib.request.Request(
             self.url + "/api/tables",
@@ -84,8 +95,13 @@ class Server:
             headers={"Content-Type": "application/json"},
             method="POST",
         )
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            link: str = json.load(answer)["seats"][0]["link"]
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                link: str = json.load(answer)["seats"][0]["link"]
+        except urllib.error.HTTPError as exc:
+            if exc.code == 503:
+                return None
+            raise
         return link.rsplit("/", 1)[1]
 
     def stop(self) -> None:
@@ -112,23 +128,35 @@ class Barrier:
 
 
 async def play(
-    url: str, token: str, hands: int, latencies: list[float], barrier: Barrier, start: float
+    url: str,
+    token: str,
+    hands: int,
+    latencies: list[float],
+    turnarounds: list[float],
+    barrier: Barrier,
+    start: float,
 ) -> int:
     """Connect seat 0, wait for the other tables' clients and then ``start`` seconds,
-    and play ``hands`` hands there; note each action's latency; return the actions."""
+    and play ``hands`` hands there; note each action's latency and turnaround (until
+    seat 0 is to act again, or the hand is over); return the actions."""
     socket_url = f"{url.replace('http', 'ws')}/ws/{token}"
     actions = 0
     async with connect(socket_url, max_size=None, compression=None) as ws:
         await barrier.wait()
         await asyncio.sleep(start)
         sent: float | None = None
+        acted: float | None = None
         while True:
             message = json.loads(await ws.recv())
             if message["type"] != "state":
                 continue
+            now = time.perf_counter()
             if sent is not None:
-                latencies.append(time.perf_counter() - sent)
+                latencies.append(now - sent)
                 sent = None
+            if acted is not None and (message["to_move"] == 0 or message["phase"] == "over"):
+                turnarounds.append(now - acted)
+                acted = None
             if message["phase"] == "over":
                 if message["match"]["hands"] >= hands:
                     return actions
@@ -141,7 +169,7 @@ async def play(
                     "action": message["legal"][0],
                     "hand": message["number"],
                 }
-                sent = time.perf_counter()
+                sent = acted = time.perf_counter()
                 await ws.send(json.dumps(action))
                 actions += 1
 
@@ -152,9 +180,11 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 async def run(server: Server, tables: int, bot: str, hands: int, stagger: float) -> dict[str, Any]:
-    tokens = [server.open_table(bot) for _ in range(tables)]
-    starts = random.Random(tables).sample(range(tables), tables)
+    opened = [server.open_table(bot) for _ in range(tables)]
+    tokens = [token for token in opened if token is not None]
+    starts = random.Random(tables).sample(range(len(tokens)), len(tokens))
     latencies: list[float] = []
+    turnarounds: list[float] = []
     gc.collect()
     gc.disable()  # this client's own collections are not the server's latency
     barrier = Barrier(len(tokens))
@@ -162,7 +192,15 @@ async def run(server: Server, tables: int, bot: str, hands: int, stagger: float)
     try:
         counts = await asyncio.gather(
             *(
-                play(server.url, t, hands, latencies, barrier, stagger * starts[i] / tables)
+                play(
+                    server.url,
+                    t,
+                    hands,
+                    latencies,
+                    turnarounds,
+                    barrier,
+                    stagger * starts[i] / tables,
+                )
                 for i, t in enumerate(tokens)
             )
         )
@@ -171,12 +209,16 @@ async def run(server: Server, tables: int, bot: str, hands: int, stagger: float)
     elapsed = time.perf_counter() - start
     return {
         "tables": tables,
+        "refused": tables - len(tokens),
         "bots": bot,
         "hands": hands,
         "actions": sum(counts),
         "p50_ms": 1000 * statistics.median(latencies),
         "p99_ms": 1000 * percentile(latencies, 0.99),
         "max_ms": 1000 * max(latencies),
+        "wait_p50_s": statistics.median(turnarounds),
+        "wait_p90_s": percentile(turnarounds, 0.9),
+        "wait_max_s": max(turnarounds),
         "actions_per_s": sum(counts) / elapsed,
         "seconds": elapsed,
     }
@@ -202,8 +244,9 @@ def main(argv: list[str] | None = None) -> None:
     bots = ["heuristic", "search"] if args.full else args.bots.split(",")
     print(f"# {machine()}")
     print(f"# {' '.join(['python', 'benchmarks/web_load.py', *sys.argv[1:]])}")
-    print(f"{'bots':<10} {'tables':>6} {'actions':>8} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'max ms':>8} {'actions/s':>10}")  # fmt: skip
+    print(f"{'bots':<10} {'tables':>6} {'refused':>7} {'actions':>8} {'p50 ms':>8} "
+          f"{'p99 ms':>8} {'max ms':>8} {'wait p50 s':>10} {'wait p90 s':>10} "
+          f"{'wait max s':>10} {'actions/s':>10}")  # fmt: skip
     for bot in bots:
         for tables in sizes:
             with tempfile.TemporaryDirectory() as folder:
@@ -213,9 +256,10 @@ def main(argv: list[str] | None = None) -> None:
                 finally:
                     server.stop()
             print(
-                f"{bot:<10} {tables:>6} {result['actions']:>8} {result['p50_ms']:>8.1f} "
-                f"{result['p99_ms']:>8.1f} {result['max_ms']:>8.1f} "
-                f"{result['actions_per_s']:>10.0f}",
+                f"{bot:<10} {tables:>6} {result['refused']:>7} {result['actions']:>8} "
+                f"{result['p50_ms']:>8.1f} {result['p99_ms']:>8.1f} {result['max_ms']:>8.1f} "
+                f"{result['wait_p50_s']:>10.2f} {result['wait_p90_s']:>10.2f} "
+                f"{result['wait_max_s']:>10.2f} {result['actions_per_s']:>10.0f}",
                 flush=True,
             )
             if args.json:

@@ -70,7 +70,9 @@ def machine() -> str:
 class Server:
     """``gongzhu serve`` in a subprocess, with its database in ``folder``."""
 
-    def __init__(self, folder: str, workers: int | None, db: str | None) -> None:
+    def __init__(
+        self, folder: str, workers: int | None, db: str | None, more: list[str] | None = None
+    ) -> None:
         args = [
             sys.executable, "-m", "gongzhu", "serve", "--port", "0", "--no-table",
             "--bot-delay", "0", "--max-tables", "1000", "--tables-per-client", "1000",
@@ -79,6 +81,7 @@ class Server:
         ]  # fmt: skip
         if workers is not None:
             args += ["--workers", str(workers)]
+        args += more or []
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         first = self.process.stdout.readline()
@@ -179,37 +182,72 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-async def run(server: Server, tables: int, bot: str, hands: int, stagger: float) -> dict[str, Any]:
-    opened = [server.open_table(bot) for _ in range(tables)]
-    tokens = [token for token in opened if token is not None]
-    starts = random.Random(tables).sample(range(len(tokens)), len(tokens))
+async def arrive(
+    server: Server,
+    bot: str,
+    hands: int,
+    latencies: list[float],
+    turnarounds: list[float],
+    delay: float,
+) -> int | None:
+    """Open a table ``delay`` seconds from now and play it; ``None`` if it is refused."""
+    await asyncio.sleep(delay)
+    token = await asyncio.to_thread(server.open_table, bot)
+    if token is None:
+        return None
+    return await play(server.url, token, hands, latencies, turnarounds, Barrier(1), 0.0)
+
+
+async def run(
+    server: Server, tables: int, bot: str, hands: int, stagger: float, open_over: float = 0.0
+) -> dict[str, Any]:
     latencies: list[float] = []
     turnarounds: list[float] = []
-    gc.collect()
-    gc.disable()  # this client's own collections are not the server's latency
-    barrier = Barrier(len(tokens))
-    start = time.perf_counter()
-    try:
-        counts = await asyncio.gather(
-            *(
-                play(
-                    server.url,
-                    t,
-                    hands,
-                    latencies,
-                    turnarounds,
-                    barrier,
-                    stagger * starts[i] / tables,
+    if open_over > 0:  # people arrive while the others play: the server may turn some away
+        gc.collect()
+        gc.disable()
+        start = time.perf_counter()
+        try:
+            found = await asyncio.gather(
+                *(
+                    arrive(server, bot, hands, latencies, turnarounds, open_over * i / tables)
+                    for i in range(tables)
                 )
-                for i, t in enumerate(tokens)
             )
-        )
-    finally:
-        gc.enable()
+        finally:
+            gc.enable()
+        counts = [count for count in found if count is not None]
+        refused = tables - len(counts)
+    else:
+        opened = [server.open_table(bot) for _ in range(tables)]
+        tokens = [token for token in opened if token is not None]
+        refused = tables - len(tokens)
+        starts = random.Random(tables).sample(range(len(tokens)), len(tokens))
+        gc.collect()
+        gc.disable()  # this client's own collections are not the server's latency
+        barrier = Barrier(len(tokens))
+        start = time.perf_counter()
+        try:
+            counts = await asyncio.gather(
+                *(
+                    play(
+                        server.url,
+                        t,
+                        hands,
+                        latencies,
+                        turnarounds,
+                        barrier,
+                        stagger * starts[i] / max(1, len(tokens)),
+                    )
+                    for i, t in enumerate(tokens)
+                )
+            )
+        finally:
+            gc.enable()
     elapsed = time.perf_counter() - start
     return {
         "tables": tables,
-        "refused": tables - len(tokens),
+        "refused": refused,
         "bots": bot,
         "hands": hands,
         "actions": sum(counts),
@@ -238,6 +276,18 @@ def main(argv: list[str] | None = None) -> None:
         default=1.0,
         help="seconds over which the tables start, evenly spread (1.0; 0: all at once)",
     )
+    parser.add_argument(
+        "--open-over",
+        type=float,
+        default=0.0,
+        help="open the tables one by one over these seconds while the others play, so the "
+        "server's bot admission may refuse some (0: open all first)",
+    )
+    parser.add_argument(
+        "--server-args",
+        default="",
+        help="more options for gongzhu serve, as one string ('--bot-wait 0.3')",
+    )
     parser.add_argument("--json", action="store_true", help="print each result as JSON too")
     args = parser.parse_args(argv)
     sizes = [10, 50, 200] if args.full else [int(n) for n in args.tables.split(",")]
@@ -250,9 +300,11 @@ def main(argv: list[str] | None = None) -> None:
     for bot in bots:
         for tables in sizes:
             with tempfile.TemporaryDirectory() as folder:
-                server = Server(folder, args.workers, args.db)
+                server = Server(folder, args.workers, args.db, args.server_args.split())
                 try:
-                    result = asyncio.run(run(server, tables, bot, args.hands, args.stagger))
+                    result = asyncio.run(
+                        run(server, tables, bot, args.hands, args.stagger, args.open_over)
+                    )
                 finally:
                     server.stop()
             print(

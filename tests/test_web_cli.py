@@ -50,7 +50,9 @@ def test_serve_help() -> None:
     for option in (
         "--host", "--port", "--rules", "--seats", "--seed", "--bot-delay", "--db", "--workers",
         "--max-tables", "--tables-per-client", "--max-hands", "--keep-finished", "--keep-idle",
-        "--keep-unjoined", "--origin",
+        "--keep-unjoined", "--origin", "--trusted-proxy", "--max-connections", "--message-rate",
+        "--client-rate", "--turn-timeout", "--bot-queue", "--bot-wait", "--prune-after",
+        "--access-log",
     ):  # fmt: skip
         assert option in result.stdout
 
@@ -66,6 +68,14 @@ def test_serve_help() -> None:
         (("--frobnicate",), "unrecognized arguments"),
         (("--db", ""), "give the database's path, or :memory:"),
         (("--keep-unjoined", "-5"), "must be from 0 to 100000000 seconds"),
+        (("--trusted-proxy", "proxy.example"), "expected an address or a network"),
+        (("--max-connections", "0"), "must be from 1 to 1000000"),
+        (("--message-rate", "0"), "must be from 0.001 to 1000000 a second"),
+        (("--client-rate", "fast"), "expected a number a second"),
+        (("--turn-timeout", "0"), "must be from 1 to 100000000 seconds"),
+        (("--bot-queue", "-1"), "must be from 1 to 1000000"),
+        (("--bot-wait", "nan"), "must be from 0.01 to 3600 seconds"),
+        (("--prune-after", "-1"), "must be from 0 to 100000000 seconds"),
     ],
 )
 def test_a_bad_argument_is_one_line_and_status_2(args: tuple[str, ...], words: str) -> None:
@@ -231,6 +241,7 @@ def test_a_ctrl_c_while_the_server_starts_stops_it() -> None:
         ),
         (("--target", "100", "--match"), "argument --match: not allowed with argument --target"),
         (("--match",), "39baobao matches have no end of their own: give --target"),
+        (("--access-log", "/no/such/folder/access.log"), "--access-log: cannot write"),
     ],
 )
 def test_a_bad_server_setting_is_one_line_and_status_2(

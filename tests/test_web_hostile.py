@@ -176,6 +176,19 @@ def test_one_clients_connections_share_its_message_rate() -> None:
             assert CLOSE_RATE_LIMITED in closed
 
 
+def test_a_clients_websocket_openings_count_as_requests() -> None:
+    from websockets.exceptions import InvalidStatus
+
+    with serving(client_rate=0.01, client_burst=3) as server:
+        url = f"{server.url.replace('http', 'ws')}/ws/nobody"
+        for _ in range(3):
+            with connect(url, open_timeout=10) as ws:
+                assert json.loads(ws.recv(timeout=10))["code"] == "unknown-seat"
+        with pytest.raises(InvalidStatus) as refused, connect(url, open_timeout=10):
+            pass
+        assert refused.value.response.status_code == 403
+
+
 def test_a_clients_requests_are_rate_limited() -> None:
     with serving(client_rate=0.01, client_burst=3) as server:
         answers = [get(server, "/api/info") for _ in range(4)]
@@ -415,6 +428,13 @@ def test_new_bot_tables_are_refused_while_the_bots_are_slow() -> None:
     assert answer.headers["retry-after"] == "30"
     # a minute later, with no slow decision since, they are taken again
     assert lobby.pool.decision_time(0.9, now=time.monotonic() + 61) is None
+
+
+def test_a_few_slow_decisions_of_a_quiet_server_refuse_nothing() -> None:
+    lobby = Lobby(Settings(workers=0, bot_wait=0.5))
+    for _ in range(5):
+        lobby.pool.note_decision(2.0)
+    lobby.open_request({"rules": ["39baobao"], "seats": PLAYERS})
 
 
 def test_new_bot_tables_are_refused_while_many_decisions_wait() -> None:

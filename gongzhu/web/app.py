@@ -327,7 +327,11 @@ class _Front:
                         scope["scheme"] = "wss" if secure else "ws"
                     else:
                         scope["scheme"] = proto
-        if scope["type"] != "http":
+        if scope["type"] != "http":  # a websocket's opening counts as a request
+            if address is not None and not self.buckets.take(client_key(address)):
+                self.metrics.count("rate_limited", kind="websocket")
+                await send({"type": "websocket.close", "code": CLOSE_RATE_LIMITED})  # HTTP 403
+                return
             await self.app(scope, receive, send)
             return
         host = _header(scope.get("headers", ()), b"host") or ""

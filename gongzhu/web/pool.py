@@ -50,6 +50,7 @@ from .viewer import viewer_data
 
 __all__ = [
     "DECISIONS_KEPT",
+    "DECISIONS_LEAST",
     "DECISIONS_WINDOW",
     "NICE",
     "BotTurn",
@@ -64,6 +65,10 @@ NICE: Final = 10
 
 DECISIONS_KEPT: Final = 200
 """Bot decisions whose times :meth:`Pool.decision_time` looks at, at most."""
+
+DECISIONS_LEAST: Final = 10
+"""Bot decisions :meth:`Pool.decision_time` needs in its window to say anything (a few
+slow decisions of a quiet server are not a saturated one)."""
 
 DECISIONS_WINDOW: Final = 60.0
 """Seconds for which a bot decision's time counts in :meth:`Pool.decision_time`."""
@@ -306,12 +311,13 @@ class Pool:
     def decision_time(self, quantile: float = 0.9, *, now: float | None = None) -> float | None:
         """The ``quantile`` of the time the bot decisions of the last
         :data:`DECISIONS_WINDOW` seconds took, from being asked to being answered
-        (waiting for a worker included); ``None`` if there were none."""
+        (waiting for a worker included); ``None`` if there were fewer than
+        :data:`DECISIONS_LEAST`."""
         now = time.monotonic() if now is None else now
         times = self._decisions
         while times and now - times[0][0] > DECISIONS_WINDOW:
             times.popleft()
-        if not times:
+        if len(times) < DECISIONS_LEAST:
             return None
         found = sorted(took for _at, took in times)
         return found[min(len(found) - 1, int(quantile * len(found)))]

@@ -256,6 +256,44 @@ def test_at_the_open_file_limit_the_log_is_lines_not_tracebacks(tmp_path: Path) 
 # -- tables per client, abandoned tables -----------------------------------------------------
 
 
+def test_a_full_server_makes_room_by_closing_a_table_nobody_joined() -> None:
+    """20 addresses filled all 200 tables with tables they opened and left."""
+    now = [1000.0]
+    lobby = Lobby(Settings(workers=0, max_tables=2), clock=lambda: now[0])
+    left = [lobby.open_table(["39baobao"], PLAYERS, client=f"203.0.113.{n}") for n in (1, 2)]
+    for table in left:
+        table.created = now[0]
+    now[0] += 30  # its person may still be opening the link: kept
+    with pytest.raises(Exception, match="unfinished tables open"):
+        lobby.open_table(["39baobao"], PLAYERS, client="198.51.100.1")
+    now[0] += 30
+    fresh = lobby.open_table(["39baobao"], PLAYERS, client="198.51.100.1")
+    assert fresh.id in lobby.tables and left[0].id not in lobby.tables
+    assert left[1].id in lobby.tables
+
+
+def test_a_ruleset_is_compiled_once_for_many_table_requests(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Refused table requests that compile a ruleset slowed the others (93 ms)."""
+    import gongzhu.web.lobby as lobby_module
+
+    compiled: list[tuple[str, ...]] = []
+    load = lobby_module.load_rules
+
+    def counting(*names: str, **options: Any) -> Any:
+        compiled.append(names)
+        return load(*names, **options)
+
+    monkeypatch.setattr(lobby_module, "load_rules", counting)
+    lobby = Lobby(Settings(workers=0, tables_per_client=100))
+    for _ in range(3):
+        lobby.open_request({"rules": ["huapai", "anmai"], "seats": PLAYERS})
+        with pytest.raises(ProtocolError, match="bad-table"):
+            lobby.open_request({"rules": ["huapai"], "options": {"nope": 1}, "seats": PLAYERS})
+    assert len(compiled) == 2
+
+
 class Listener:
     async def send_json(self, data: Any) -> None:
         pass

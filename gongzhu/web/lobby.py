@@ -47,6 +47,7 @@ __all__ = [
     "MAX_SEED",
     "MAX_TABLES",
     "MAX_TARGET",
+    "UNJOINED_GRACE",
     "BotsBusy",
     "Lobby",
     "ServerFull",
@@ -57,6 +58,10 @@ __all__ = [
 MAX_TABLES: Final = Settings().max_tables
 """How many tables a server holds at most (by default: :attr:`Settings.max_tables
 <gongzhu.web.settings.Settings.max_tables>`)."""
+
+UNJOINED_GRACE: Final = 60.0
+"""Seconds a table nobody has joined is kept when the server is full; after them it
+makes room for a new table (its person had time to open the link)."""
 
 MAX_SEED: Final = 2**64
 """Seeds are whole numbers from 0 to ``MAX_SEED - 1``."""
@@ -279,17 +284,27 @@ class Lobby:
             self._seats[seat.token] = (table, seat.index)
 
     def _make_room(self) -> None:
-        """Close the finished table left alone longest, to make room for a new one.
+        """Close the finished table left alone longest, else the oldest table nobody
+        joined within :data:`UNJOINED_GRACE` seconds, to make room for a new one (so
+        tables opened and left do not keep people out).
 
-        :raises GongzhuError: no table is finished: the server is full.
+        :raises GongzhuError: no table is finished or unjoined: the server is full.
         """
         finished = [table for table in self.tables.values() if table.is_over]
-        if not finished:
+        if finished:
+            self._remove(min(finished, key=lambda table: table.updated))
+            return
+        now = self.clock()
+        unjoined = [
+            table
+            for table in self.tables.values()
+            if not table.joined and now - table.created >= UNJOINED_GRACE
+        ]
+        if not unjoined:
             raise ServerFull(
                 f"this server has {self.settings.max_tables} unfinished tables open; no more"
             )
-        oldest = min(finished, key=lambda table: table.updated)
-        self._remove(oldest)
+        self._remove(min(unjoined, key=lambda table: table.created))
 
     def open_request(self, data: Any, *, client: str | None = None) -> Table:
         """Open a table from the JSON the lobby page posts (``docs/web.rst``).

@@ -40,7 +40,9 @@ HANDS = 3
 @pytest.fixture
 def server() -> Iterator[ServerThread]:
     # it fetches every route at every turn: far faster than the rate limits allow a client
-    settings = Settings(workers=0, client_rate=10**5, client_burst=10**5)
+    settings = Settings(
+        workers=0, client_rate=10**5, client_burst=10**5, message_rate=10**5, message_burst=10**5
+    )
     with ServerThread(Lobby(settings)) as running:
         yield running
 

@@ -516,6 +516,7 @@ class Lobby:
         if self._sweeper is not None:
             self._sweeper.cancel()
         for table in self.tables.values():
+            table.flush_journal()  # a last try for steps a full disk held back
             await table.close()
         await self.pool.close()
 

@@ -154,6 +154,24 @@ def test_a_reading_client_that_floods_is_told_and_closed_with_a_close_frame() ->
             assert first_state(ws)["seat"] == 0
 
 
+def test_a_reading_client_dropped_for_a_full_queue_gets_a_close_frame() -> None:
+    """With rate limits that let it (or before them), a reading client was cut after 33
+    distinct refused messages, with no close frame: the socket was shut before it."""
+    with serving(message_rate=1000, message_burst=1000, client_burst=1000) as server:
+        table = server.lobby.open_table(["39baobao"], PLAYERS, seed=1)
+        with connect(ws_url(server, table), open_timeout=10, max_queue=None) as ws:
+            first_state(ws)
+            try:
+                for n in range(60):
+                    ws.send(json.dumps({"type": f"flood-{n}"}))
+            except ConnectionClosed:
+                pass
+            with pytest.raises(ConnectionClosed) as closed:
+                for _ in range(200):
+                    ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4408
+
+
 def test_one_clients_connections_share_its_message_rate() -> None:
     with serving(message_burst=100, client_rate=0.01, client_burst=10) as server:
         table = server.lobby.open_table(["39baobao"], ["human", "human", "first", "first"])

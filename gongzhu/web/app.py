@@ -630,7 +630,10 @@ async def _serve_seat(
         if message["type"] == "websocket.disconnect":
             return
         if not table.holds(seat, websocket):
-            return  # taken over from another window, or dropped: this one was closed
+            # taken over from another window, or dropped: its close is on its way (were
+            # this to return first, the socket would be shut before its close frame)
+            await _closing(websocket)
+            return
         metrics.count("ws_messages")
         if not own.take() or (shared is not None and not shared.take()):
             metrics.count("rate_limited", kind="websocket")
@@ -648,6 +651,18 @@ async def _serve_seat(
             reply = error_message("internal-error", "the server failed on this message")
         if reply is not None:
             table.reply(seat, websocket, reply)
+
+
+async def _closing(websocket: WebSocket, wait: float = 2.0) -> None:
+    """Wait (``wait`` seconds at most) for the server's close of ``websocket``, sent by
+    another task (an outbox dropping it, a takeover)."""
+    from starlette.websockets import WebSocketState
+
+    deadline = asyncio.get_running_loop().time() + wait
+    while websocket.application_state == WebSocketState.CONNECTED:
+        if asyncio.get_running_loop().time() > deadline:
+            return
+        await asyncio.sleep(0.01)
 
 
 def _links(table: Table) -> dict[str, Any]:

@@ -63,7 +63,8 @@ PING_BURST: Final = 20
 
 AFTER_CLOSE: Final = 16
 """Messages a client may send after the server closed its websocket (before it has
-read the close): past them, the connection is aborted."""
+read the close): past them, nothing more is read from it, and a client that does
+not read either is cut at once."""
 
 _log = logging.getLogger("gongzhu.web")
 
@@ -214,10 +215,16 @@ class AbortingWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def send_receive_event_to_app(self) -> None:
         if self.close_sent:  # uvicorn reads on until the client answers the close, and drops
-            self._after_close += 1  # what it reads: a client that floods on is cut off
+            self._after_close += 1  # what it reads: a client that floods on is stopped
             if self._after_close > AFTER_CLOSE:
                 self.frames = []
-                self.transport.abort()
+                if self._stalled():
+                    self.transport.abort()  # it does not read either: cut
+                elif not self.read_paused:
+                    # it reads: it gets the close frame (an abort now could lose it in
+                    # its socket), and nothing more of it is read; the close timer ends it
+                    self.read_paused = True
+                    self.transport.pause_reading()
                 return
         super().send_receive_event_to_app()
 

@@ -20,6 +20,14 @@ The server's rate limits are raised (every client here is 127.0.0.1), and its
 bots' admission control is left on: tables it refuses (``bots-busy``) are
 counted, not played.
 
+``--attack`` runs issue 39's hostile clients against the same server while the
+tables play, on their own table of people: one sends websocket ping frames and
+never reads, one floods messages while reading (each reconnects when the server
+cuts it), one opens websockets with a token no seat has and pings them; with
+it the run also prints the server's peak memory (Linux).  The per-connection
+message rate is left at its default then, so the flooder is the server's to
+stop (the tables' clients act well under it).
+
 The default run is quick (10 tables of heuristic bots, one hand each)::
 
     python benchmarks/web_load.py
@@ -33,15 +41,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
 import platform
 import random
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -71,12 +82,20 @@ class Server:
     """``gongzhu serve`` in a subprocess, with its database in ``folder``."""
 
     def __init__(
-        self, folder: str, workers: int | None, db: str | None, more: list[str] | None = None
+        self,
+        folder: str,
+        workers: int | None,
+        db: str | None,
+        more: list[str] | None = None,
+        attack: bool = False,
     ) -> None:
+        rates = ["--client-rate", "1000000"]
+        if not attack:
+            rates += ["--message-rate", "1000000"]
         args = [
             sys.executable, "-m", "gongzhu", "serve", "--port", "0", "--no-table",
             "--bot-delay", "0", "--max-tables", "1000", "--tables-per-client", "1000",
-            "--client-rate", "1000000", "--message-rate", "1000000",
+            *rates,
             "--db", db or str(Path(folder) / "serve.sqlite3"),
         ]  # fmt: skip
         if workers is not None:
@@ -88,6 +107,29 @@ class Server:
         if not first.startswith("gongzhu serving on"):
             raise SystemExit(f"the server did not start: {first!r}")
         self.url = first.split()[3]
+
+    def rss_mb(self) -> float | None:
+        """The server's resident memory, in MB (Linux), or ``None``."""
+        try:
+            status = Path(f"/proc/{self.process.pid}/status").read_text(encoding="utf-8")
+        except OSError:
+            return None
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return None
+
+    def open_people(self) -> list[str]:
+        """Open a table of four people; its seats' tokens."""
+        body = json.dumps({"seats": ["human"] * 4}).encode()
+        request = urllib.request.Request(
+            self.url + "/api/tables",
+            data=body,
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return [seat["link"].rsplit("/", 1)[1] for seat in json.load(answer)["seats"]]
 
     def open_table(self, bot: str) -> str | None:
         """Open a table; its seat 0's token, or ``None`` if the server refused it (busy)."""
@@ -175,6 +217,79 @@ async def play(
                 sent = acted = time.perf_counter()
                 await ws.send(json.dumps(action))
                 actions += 1
+
+
+class Attack:
+    """Issue 39's hostile clients against ``server``, on threads, until :meth:`stop`."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.tokens = server.open_people()
+        self.halt = threading.Event()
+        self.cuts = 0
+        self.peak_mb = server.rss_mb() or 0.0
+        self.threads = [
+            threading.Thread(target=self.ping_flood, args=(self.tokens[0],), daemon=True),
+            threading.Thread(target=self.message_flood, daemon=True),
+            threading.Thread(target=self.ping_flood, args=("no-such-seat",), daemon=True),
+            threading.Thread(target=self.watch, daemon=True),
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def _url(self, token: str) -> str:
+        return f"{self.server.url.replace('http', 'ws')}/ws/{token}"
+
+    def ping_flood(self, token: str) -> None:
+        """Ping frames, never reading; again when cut."""
+        from websockets.sync.client import connect as sync_connect
+
+        frame = bytes([0x89, 0x80 | 125]) + b"\0\0\0\0" + b"p" * 125
+        host, port = self.server.url.removeprefix("http://").split(":")
+        while not self.halt.is_set():
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            try:
+                sock.connect((host, int(port)))
+                with sync_connect(self._url(token), sock=sock, max_queue=1, compression=None):
+                    while not self.halt.is_set():
+                        sock.sendall(frame * 100)
+            except Exception:
+                self.cuts += 1
+                time.sleep(0.05)
+            finally:
+                sock.close()
+
+    def message_flood(self) -> None:
+        """Refused messages as fast as it can, reading the answers; again when closed."""
+        from websockets.sync.client import connect as sync_connect
+
+        while not self.halt.is_set():
+            try:
+                with sync_connect(self._url(self.tokens[1]), max_queue=None) as ws:
+
+                    def drain() -> None:
+                        with contextlib.suppress(Exception):
+                            while True:
+                                ws.recv()
+
+                    threading.Thread(target=drain, daemon=True).start()
+                    count = 0
+                    while not self.halt.is_set():
+                        ws.send(json.dumps({"type": f"flood-{count}"}))
+                        count += 1
+            except Exception:
+                self.cuts += 1
+                time.sleep(0.05)
+
+    def watch(self) -> None:
+        while not self.halt.wait(0.1):
+            self.peak_mb = max(self.peak_mb, self.server.rss_mb() or 0.0)
+
+    def stop(self) -> None:
+        self.halt.set()
+        for thread in self.threads:
+            thread.join(10)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -288,6 +403,11 @@ def main(argv: list[str] | None = None) -> None:
         default="",
         help="more options for gongzhu serve, as one string ('--bot-wait 0.3')",
     )
+    parser.add_argument(
+        "--attack",
+        action="store_true",
+        help="run issue 39's hostile clients against the server meanwhile; print its peak memory",
+    )
     parser.add_argument("--json", action="store_true", help="print each result as JSON too")
     args = parser.parse_args(argv)
     sizes = [10, 50, 200] if args.full else [int(n) for n in args.tables.split(",")]
@@ -300,12 +420,21 @@ def main(argv: list[str] | None = None) -> None:
     for bot in bots:
         for tables in sizes:
             with tempfile.TemporaryDirectory() as folder:
-                server = Server(folder, args.workers, args.db, args.server_args.split())
+                server = Server(
+                    folder, args.workers, args.db, args.server_args.split(), args.attack
+                )
+                attack = Attack(server) if args.attack else None
                 try:
+                    if attack is not None:
+                        time.sleep(2)  # the attack under way first
                     result = asyncio.run(
                         run(server, tables, bot, args.hands, args.stagger, args.open_over)
                     )
                 finally:
+                    if attack is not None:
+                        attack.stop()
+                        result["attack_cuts"] = attack.cuts
+                        result["server_peak_mb"] = attack.peak_mb
                     server.stop()
             print(
                 f"{bot:<10} {tables:>6} {result['refused']:>7} {result['actions']:>8} "
@@ -314,6 +443,12 @@ def main(argv: list[str] | None = None) -> None:
                 f"{result['wait_max_s']:>10.2f} {result['actions_per_s']:>10.0f}",
                 flush=True,
             )
+            if attack is not None:
+                print(
+                    f"  under attack: the server cut an attacker off {result['attack_cuts']} times; "
+                    f"its memory peaked at {result['server_peak_mb']:.0f} MB",
+                    flush=True,
+                )
             if args.json:
                 print(json.dumps(result))
 

@@ -445,8 +445,8 @@ def main(argv: list[str] | None = None) -> None:
             )
             if attack is not None:
                 print(
-                    f"  under attack: the server cut an attacker off {result['attack_cuts']} times; "
-                    f"its memory peaked at {result['server_peak_mb']:.0f} MB",
+                    f"  under attack: the server cut an attacker off {result['attack_cuts']} "
+                    f"times; its memory peaked at {result['server_peak_mb']:.0f} MB",
                     flush=True,
                 )
             if args.json:

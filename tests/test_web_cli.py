@@ -354,3 +354,26 @@ def test_a_server_killed_mid_hand_comes_back_with_its_tables_links_and_records(
     finally:
         status, err = second.stop()
     assert status == 130 and err.strip() == "gongzhu: interrupted"
+
+
+@needs_extra
+def test_the_access_log_and_a_trusted_proxy_from_the_command_line(tmp_path: Path) -> None:
+    log = tmp_path / "access.log"
+    server = Server(
+        "--no-table", "--db", ":memory:", "--access-log", str(log), "--trusted-proxy", "127.0.0.1"
+    )
+    try:
+        request = urllib.request.Request(
+            server.url + "/healthz", headers={"X-Forwarded-For": "203.0.113.9"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert json.load(answer)["status"] == "ok"
+        status, _body = server.get("/play/SECRETTOKEN")
+        assert status == 200
+    finally:
+        code, err = server.stop()
+    assert code == 130 and err.strip() == "gongzhu: interrupted", err  # nothing else on stderr
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2
+    assert '203.0.113.9 "GET /healthz" 200' in lines[0]
+    assert '127.0.0.1 "GET /play/…" 200' in lines[1] and "SECRETTOKEN" not in lines[1]

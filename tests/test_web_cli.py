@@ -50,7 +50,9 @@ def test_serve_help() -> None:
     for option in (
         "--host", "--port", "--rules", "--seats", "--seed", "--bot-delay", "--db", "--workers",
         "--max-tables", "--tables-per-client", "--max-hands", "--keep-finished", "--keep-idle",
-        "--keep-unjoined", "--origin",
+        "--keep-unjoined", "--origin", "--trusted-proxy", "--max-connections", "--message-rate",
+        "--client-rate", "--turn-timeout", "--bot-queue", "--bot-wait", "--prune-after",
+        "--access-log",
     ):  # fmt: skip
         assert option in result.stdout
 
@@ -66,6 +68,14 @@ def test_serve_help() -> None:
         (("--frobnicate",), "unrecognized arguments"),
         (("--db", ""), "give the database's path, or :memory:"),
         (("--keep-unjoined", "-5"), "must be from 0 to 100000000 seconds"),
+        (("--trusted-proxy", "proxy.example"), "expected an address or a network"),
+        (("--max-connections", "0"), "must be from 1 to 1000000"),
+        (("--message-rate", "0"), "must be from 0.001 to 1000000 a second"),
+        (("--client-rate", "fast"), "expected a number a second"),
+        (("--turn-timeout", "0"), "must be from 1 to 100000000 seconds"),
+        (("--bot-queue", "-1"), "must be from 1 to 1000000"),
+        (("--bot-wait", "nan"), "must be from 0.01 to 3600 seconds"),
+        (("--prune-after", "-1"), "must be from 0 to 100000000 seconds"),
     ],
 )
 def test_a_bad_argument_is_one_line_and_status_2(args: tuple[str, ...], words: str) -> None:
@@ -231,6 +241,7 @@ def test_a_ctrl_c_while_the_server_starts_stops_it() -> None:
         ),
         (("--target", "100", "--match"), "argument --match: not allowed with argument --target"),
         (("--match",), "39baobao matches have no end of their own: give --target"),
+        (("--access-log", "/no/such/folder/access.log"), "--access-log: cannot write"),
     ],
 )
 def test_a_bad_server_setting_is_one_line_and_status_2(
@@ -343,3 +354,26 @@ def test_a_server_killed_mid_hand_comes_back_with_its_tables_links_and_records(
     finally:
         status, err = second.stop()
     assert status == 130 and err.strip() == "gongzhu: interrupted"
+
+
+@needs_extra
+def test_the_access_log_and_a_trusted_proxy_from_the_command_line(tmp_path: Path) -> None:
+    log = tmp_path / "access.log"
+    server = Server(
+        "--no-table", "--db", ":memory:", "--access-log", str(log), "--trusted-proxy", "127.0.0.1"
+    )
+    try:
+        request = urllib.request.Request(
+            server.url + "/healthz", headers={"X-Forwarded-For": "203.0.113.9"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert json.load(answer)["status"] == "ok"
+        status, _body = server.get("/play/SECRETTOKEN")
+        assert status == 200
+    finally:
+        code, err = server.stop()
+    assert code == 130 and err.strip() == "gongzhu: interrupted", err  # nothing else on stderr
+    lines = log.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2
+    assert '203.0.113.9 "GET /healthz" 200' in lines[0]
+    assert '127.0.0.1 "GET /play/…" 200' in lines[1] and "SECRETTOKEN" not in lines[1]

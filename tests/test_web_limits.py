@@ -313,13 +313,16 @@ def test_the_sweep_closes_by_the_settings_times() -> None:
 
 
 def test_the_addresses_of_one_ipv6_network_are_one_client() -> None:
+    """Issue 39: one /56 (what a provider gives one customer, 256 /64s) filled the server."""
     lobby = Lobby(Settings(workers=0, tables_per_client=2))
     players = ["human", "first", "first", "first"]
     lobby.open_table(["39baobao"], players, client="2001:db8:1:2::1")
     lobby.open_table(["39baobao"], players, client="2001:db8:1:2:ffff::9")
     with pytest.raises(TooManyTables):
         lobby.open_table(["39baobao"], players, client="2001:db8:1:2::abcd")
-    lobby.open_table(["39baobao"], players, client="2001:db8:1:3::1")  # another network
+    with pytest.raises(TooManyTables):
+        lobby.open_table(["39baobao"], players, client="2001:db8:1:ff::1")  # another /64, one /56
+    lobby.open_table(["39baobao"], players, client="2001:db8:1:100::1")  # another /56
     lobby.open_table(["39baobao"], players, client="203.0.113.7")
     lobby.open_table(["39baobao"], players, client="203.0.113.8")  # IPv4: one address each
 

@@ -39,7 +39,11 @@ HANDS = 3
 
 @pytest.fixture
 def server() -> Iterator[ServerThread]:
-    with ServerThread(Lobby(Settings(workers=0))) as running:
+    # it fetches every route at every turn: far faster than the rate limits allow a client
+    settings = Settings(
+        workers=0, client_rate=10**5, client_burst=10**5, message_rate=10**5, message_burst=10**5
+    )
+    with ServerThread(Lobby(settings)) as running:
         yield running
 
 
@@ -101,7 +105,10 @@ def test_no_message_and_no_route_reveals_a_deal_before_the_match_is_over(
         "/api/tables",
         "/api/replay",
         "/record/{token}/match.json",
-        "/record/{token}/{number:int}.json",
+        "/record/{token}/{number}.json",
+        "/healthz",
+        "/metrics",
+        "/favicon.ico",
         "/ws/{token}",
         "/static",
     }, "a new route: add it to this test"
@@ -113,7 +120,10 @@ def test_no_message_and_no_route_reveals_a_deal_before_the_match_is_over(
         assert not leaked, f"{where} reveals {leaked}"
 
     def check_routes(finished: int) -> None:
-        for path in ["/", f"/play/{token}", "/viewer", "/api/info", *statics]:
+        for path in [
+            *("/", f"/play/{token}", "/viewer", "/api/info", "/healthz", "/metrics"),
+            *("/favicon.ico", *statics),
+        ]:
             status, text = fetcher.get(path)
             assert status == 200, path
             check_text(text, path)

@@ -37,7 +37,8 @@ JSON = {"content-type": "application/json"}
 
 @pytest.fixture
 def lobby() -> Lobby:
-    return Lobby(Settings(workers=0))  # the bots think on threads: no worker processes here
+    # the bots think on threads (no worker processes here); the tests play faster than people
+    return Lobby(Settings(workers=0, message_rate=1000, message_burst=1000, client_burst=1000))
 
 
 @pytest.fixture

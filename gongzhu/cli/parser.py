@@ -250,6 +250,35 @@ _serve_workers = _bounded(int, 0, 64, "expected a whole number", "must be from 0
 """``serve --workers``: 0 (threads) to 64 processes."""
 
 
+_serve_rate = _bounded(
+    float, 0.001, 10**6, "expected a number a second", "must be from 0.001 to 1000000 a second"
+)
+"""``serve --message-rate``, ``--client-rate``: a rate, a second."""
+
+_serve_timeout = _bounded(
+    float, 1, 10**8, "expected seconds", "must be from 1 to 100000000 seconds"
+)
+"""``serve --turn-timeout``: seconds."""
+
+_serve_wait = _bounded(float, 0.01, 3600, "expected seconds", "must be from 0.01 to 3600 seconds")
+"""``serve --bot-wait``: seconds."""
+
+_serve_connections = _bounded(int, 1, 10**6, "expected a whole number", "must be from 1 to 1000000")
+"""``serve --max-connections``, ``--bot-queue``: a count."""
+
+
+def _proxy(text: str) -> str:
+    """``serve --trusted-proxy``: an address or a network."""
+    import ipaddress
+
+    try:
+        return str(ipaddress.ip_network(text.strip(), strict=False))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected an address or a network (10.0.0.5, 10.0.0.0/8, ::1), not {text!r}"
+        ) from None
+
+
 def _db_path(text: str) -> str:
     """``serve --db``: a file's path, or ``:memory:``; not empty."""
     if not text.strip():
@@ -358,6 +387,74 @@ def _add_serve_options(
         default=[],
         metavar="ORIGIN",
         help="another origin (https://example.org) whose pages may use this server; repeatable",
+    )
+    serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        type=_proxy,
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy (address or network) whose X-Forwarded-For names the client; "
+        "repeatable (default none: the header is ignored)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=_serve_connections,
+        default=None,
+        metavar="N",
+        help="connections served at once (default 1000, or 64 fewer than the open-file limit)",
+    )
+    serve.add_argument(
+        "--message-rate",
+        type=_serve_rate,
+        default=10.0,
+        metavar="PER_SECOND",
+        help="websocket messages one connection may send a second (default 10; 30 at once)",
+    )
+    serve.add_argument(
+        "--client-rate",
+        type=_serve_rate,
+        default=30.0,
+        metavar="PER_SECOND",
+        help="requests, and websocket messages, one client address may send a second "
+        "(default 30; 90 at once)",
+    )
+    serve.add_argument(
+        "--turn-timeout",
+        type=_serve_timeout,
+        default=900.0,
+        metavar="SECONDS",
+        help="an unfinished table whose person has not acted for this long is closed (default 900)",
+    )
+    serve.add_argument(
+        "--bot-queue",
+        type=_serve_connections,
+        default=None,
+        metavar="N",
+        help="bot decisions waiting at most before new bot tables are refused "
+        "(default 4 per worker)",
+    )
+    serve.add_argument(
+        "--bot-wait",
+        type=_serve_wait,
+        default=1.0,
+        metavar="SECONDS",
+        help="new bot tables are refused while a tenth of the bots' decisions take longer "
+        "(default 1.0)",
+    )
+    serve.add_argument(
+        "--prune-after",
+        type=_serve_seconds,
+        default=30 * 86400.0,
+        metavar="SECONDS",
+        help="closed tables are deleted from the database after this long; 0 keeps them "
+        "(default 2592000, 30 days)",
+    )
+    serve.add_argument(
+        "--access-log",
+        default=None,
+        metavar="FILE",
+        help="write a line per request to FILE (- for standard error; seat tokens hidden)",
     )
 
 

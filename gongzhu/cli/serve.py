@@ -7,6 +7,8 @@ when the command runs.
 from __future__ import annotations
 
 import argparse
+import logging
+import sys
 from typing import IO
 
 from ..errors import GongzhuError
@@ -28,7 +30,7 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> int:
     except MissingExtra as exc:
         raise UsageError(str(exc)) from None
     from ..web.lobby import Lobby
-    from ..web.serve import base_url, open_socket, print_links, serve
+    from ..web.serve import base_url, open_socket, print_links, raise_file_limit, serve
     from ..web.settings import Settings
     from ..web.store import Store, StoreError, default_path
 
@@ -43,6 +45,14 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> int:
             keep_idle=args.keep_idle,
             keep_unjoined=args.keep_unjoined,
             origins=args.origin,
+            trusted_proxies=args.trusted_proxy,
+            max_connections=args.max_connections,
+            message_rate=args.message_rate,
+            client_rate=args.client_rate,
+            turn_timeout=args.turn_timeout,
+            bot_queue=args.bot_queue,
+            bot_wait=args.bot_wait,
+            prune_after=args.prune_after,
         )
     except GongzhuError as exc:
         raise UsageError(f"--origin: {exc}" if "origin" in str(exc) else str(exc)) from None
@@ -54,6 +64,8 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> int:
         raise UsageError(
             f"{' + '.join(rules.names)} matches have no end of their own: give --target"
         )
+    access = _access_log(args.access_log)
+    raise_file_limit()
     try:
         sock = open_socket(args.host, args.port)
     except OSError as exc:
@@ -94,4 +106,28 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> int:
         sock.close()
         if store is not None:
             store.close()
+        if access is not None:
+            logging.getLogger("gongzhu.web.access").removeHandler(access)
+            access.close()
     return 0
+
+
+def _access_log(path: str | None) -> logging.Handler | None:
+    """``--access-log``: a handler writing the access log to ``path`` (``-``: stderr)."""
+    if path is None:
+        return None
+    handler: logging.Handler
+    try:
+        handler = (
+            logging.StreamHandler(sys.stderr)
+            if path == "-"
+            else logging.FileHandler(path, encoding="utf-8")
+        )
+    except OSError as exc:
+        raise UsageError(f"--access-log: cannot write {path}: {exc.strerror or exc}") from None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    log = logging.getLogger("gongzhu.web.access")
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    log.addHandler(handler)
+    return handler

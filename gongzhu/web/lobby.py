@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import ipaddress
+import json
 import logging
 import secrets
 import time
@@ -38,12 +40,15 @@ from .pool import Pool
 from .protocol import ProtocolError
 from .settings import Settings
 from .store import Store, StoredTable, StoreError
-from .table import Table, shareable
+from .table import PERSON, Table, encode_json, shareable
 
 __all__ = [
+    "IPV6_PREFIX",
     "MAX_SEED",
     "MAX_TABLES",
     "MAX_TARGET",
+    "UNJOINED_GRACE",
+    "BotsBusy",
     "Lobby",
     "ServerFull",
     "TooManyTables",
@@ -54,6 +59,10 @@ MAX_TABLES: Final = Settings().max_tables
 """How many tables a server holds at most (by default: :attr:`Settings.max_tables
 <gongzhu.web.settings.Settings.max_tables>`)."""
 
+UNJOINED_GRACE: Final = 60.0
+"""Seconds a table nobody has joined is kept when the server is full; after them it
+makes room for a new table (its person had time to open the link)."""
+
 MAX_SEED: Final = 2**64
 """Seeds are whole numbers from 0 to ``MAX_SEED - 1``."""
 
@@ -63,12 +72,17 @@ MAX_TARGET: Final = 10**6
 _log = logging.getLogger(__name__)
 
 
+IPV6_PREFIX: Final = 56
+"""The IPv6 network one client is counted as: a ``/56``, what a provider commonly gives
+one customer (a ``/64`` is one of its 256 subnets)."""
+
+
 def client_key(address: str) -> str:
-    """What :attr:`Settings.tables_per_client` counts by: the client's address, or for
-    an IPv6 address its ``/64`` network (one client's, as a rule).
+    """What :attr:`Settings.tables_per_client` and the rate limits count by: the client's
+    address, or for an IPv6 address its ``/56`` network (one customer's, as a rule).
 
     >>> client_key("203.0.113.7"), client_key("2001:db8::1"), client_key("::ffff:203.0.113.7")
-    ('203.0.113.7', '2001:db8::/64', '203.0.113.7')
+    ('203.0.113.7', '2001:db8::/56', '203.0.113.7')
     """
     try:
         found = ipaddress.ip_address(address)
@@ -77,7 +91,7 @@ def client_key(address: str) -> str:
     if isinstance(found, ipaddress.IPv6Address):
         if found.ipv4_mapped is not None:
             return str(found.ipv4_mapped)
-        return str(ipaddress.IPv6Network((found, 64), strict=False))
+        return str(ipaddress.IPv6Network((found, IPV6_PREFIX), strict=False))
     return str(found)
 
 
@@ -89,6 +103,11 @@ class TooManyTables(GongzhuError):
     """The client already has :attr:`Settings.tables_per_client` unfinished tables."""
 
 
+class BotsBusy(GongzhuError):
+    """The bots' workers are saturated (:attr:`Settings.bot_queue`, :attr:`Settings.bot_wait`):
+    no new table with bots for now."""
+
+
 class Lobby:
     """The tables of one server.
 
@@ -96,6 +115,7 @@ class Lobby:
     :param store: the database every table is written to (none by default).
     :param bot_delay: overrides the settings' :attr:`~Settings.bot_delay`.
     :param max_tables: overrides the settings' :attr:`~Settings.max_tables`.
+    :param clock: the wall clock the sweep reads (``time.time``; tests give another).
     """
 
     def __init__(
@@ -105,6 +125,7 @@ class Lobby:
         store: Store | None = None,
         bot_delay: float | None = None,
         max_tables: int | None = None,
+        clock: Any = time.time,
     ) -> None:
         settings = settings if settings is not None else Settings()
         changes: dict[str, Any] = {}
@@ -118,11 +139,14 @@ class Lobby:
             settings = attrs.evolve(settings, **changes)
         self.settings = settings
         self.store = store
+        self.clock = clock
         self.pool = Pool(settings.pool_size, bots=settings.bots)
         self.tables: dict[str, Table] = {}
         self._seats: dict[str, tuple[Table, int]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._closing: set[asyncio.Task[None]] = set()
+        self._closed_json: dict[str, bytes] = {}
+        self._rulesets: dict[str, Rules | GongzhuError] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         """The event loop serving the lobby, once :meth:`start` is called."""
 
@@ -176,7 +200,9 @@ class Lobby:
                 raise TooManyTables(
                     f"you have {mine} unfinished tables open here, the most one client may have"
                 )
-        ruleset = rules if isinstance(rules, Rules) else load_rules(*rules, **dict(options or {}))
+        if any(name != PERSON for name in players):
+            self._admit_bots()
+        ruleset = rules if isinstance(rules, Rules) else self._ruleset(rules, options)
         if hands is None and target is None and not ruleset.decides_match_end:
             raise GongzhuError(
                 f"{' + '.join(ruleset.names)} matches have no end of their own: "
@@ -205,6 +231,45 @@ class Lobby:
         self._add(table)
         return table
 
+    def _ruleset(self, names: Sequence[str], options: Mapping[str, Any] | None) -> Rules:
+        """``load_rules(*names, **options)``, kept for the next table of the same rules (a
+        ruleset is compiled once, not at each request)."""
+        try:
+            key = json.dumps([list(names), dict(options or {})], sort_keys=True)
+        except (TypeError, ValueError):
+            return load_rules(*names, **dict(options or {}))
+        found = self._rulesets.get(key)
+        if found is None:
+            try:
+                found = load_rules(*names, **dict(options or {}))
+            except GongzhuError as exc:  # a refusal is kept too: asking again costs nothing
+                found = exc
+            if len(self._rulesets) >= 64:
+                self._rulesets.pop(next(iter(self._rulesets)))
+            self._rulesets[key] = found
+        if isinstance(found, GongzhuError):
+            raise copy.copy(found) from None  # a copy: the kept one gathers no tracebacks
+        return found
+
+    def bots_busy(self) -> str | None:
+        """Why a new table with bots would be refused now (``None``: it would not)."""
+        settings, pool = self.settings, self.pool
+        waiting = pool.waiting("bot")
+        if waiting >= settings.bot_queue_limit:
+            return f"{waiting} bot decisions are waiting for a worker"
+        slow = pool.decision_time(0.9)
+        if slow is not None and slow > settings.bot_wait:
+            return f"a bot's decision takes {slow:.1f} s now"
+        return None
+
+    def _admit_bots(self) -> None:
+        why = self.bots_busy()
+        if why is not None:
+            raise BotsBusy(
+                f"this server's bots are busy ({why}): try again in a minute, "
+                "or open a table of people only"
+            )
+
     def _new_id(self) -> str:
         while True:
             table_id = secrets.token_hex(4)
@@ -219,17 +284,27 @@ class Lobby:
             self._seats[seat.token] = (table, seat.index)
 
     def _make_room(self) -> None:
-        """Close the finished table left alone longest, to make room for a new one.
+        """Close the finished table left alone longest, else the oldest table nobody
+        joined within :data:`UNJOINED_GRACE` seconds, to make room for a new one (so
+        tables opened and left do not keep people out).
 
-        :raises GongzhuError: no table is finished: the server is full.
+        :raises GongzhuError: no table is finished or unjoined: the server is full.
         """
         finished = [table for table in self.tables.values() if table.is_over]
-        if not finished:
+        if finished:
+            self._remove(min(finished, key=lambda table: table.updated))
+            return
+        now = self.clock()
+        unjoined = [
+            table
+            for table in self.tables.values()
+            if not table.joined and now - table.created >= UNJOINED_GRACE
+        ]
+        if not unjoined:
             raise ServerFull(
                 f"this server has {self.settings.max_tables} unfinished tables open; no more"
             )
-        oldest = min(finished, key=lambda table: table.updated)
-        self._remove(oldest)
+        self._remove(min(unjoined, key=lambda table: table.created))
 
     def open_request(self, data: Any, *, client: str | None = None) -> Table:
         """Open a table from the JSON the lobby page posts (``docs/web.rst``).
@@ -279,6 +354,8 @@ class Lobby:
             raise ProtocolError("server-full", str(exc)) from None
         except TooManyTables as exc:
             raise ProtocolError("too-many-tables", str(exc)) from None
+        except BotsBusy as exc:
+            raise ProtocolError("bots-busy", str(exc)) from None
         except GongzhuError as exc:
             raise ProtocolError("bad-table", str(exc)) from None
 
@@ -340,6 +417,25 @@ class Lobby:
             raise ProtocolError("no-record", "the table was closed before a hand was finished")
         return table_id, shareable(match, _over(match))
 
+    def match_json(self, token: str) -> tuple[str, bytes]:
+        """:meth:`match_record` as JSON, kept once made (:meth:`Table.match_json
+        <gongzhu.web.table.Table.match_json>`; a closed table's, made from the
+        database once).
+
+        :raises ProtocolError: as :meth:`match_record`.
+        """
+        found = self._seats.get(token)
+        if found is not None:
+            return found[0].id, found[0].match_json()
+        table_id, _store = self._stored(token)
+        made = self._closed_json.get(table_id)
+        if made is None:
+            made = encode_json(self.match_record(token)[1])
+            if len(self._closed_json) >= 64:
+                self._closed_json.pop(next(iter(self._closed_json)))
+            self._closed_json[table_id] = made
+        return table_id, made
+
     def _stored(self, token: str) -> tuple[str, Store]:
         stored = None if self.store is None else self.store.find(token)
         if stored is None or self.store is None:
@@ -353,9 +449,12 @@ class Lobby:
     def sweep(self, now: float | None = None) -> list[str]:
         """Close the tables finished longer than :attr:`Settings.keep_finished` ago,
         those idle (nobody connected, no action) longer than
-        :attr:`Settings.keep_idle`, and those nobody joined within
-        :attr:`Settings.keep_unjoined` of their opening; return their ids."""
-        now = time.time() if now is None else now
+        :attr:`Settings.keep_idle`, those nobody joined within
+        :attr:`Settings.keep_unjoined` of their opening, and the unfinished ones
+        whose person has not acted for :attr:`Settings.turn_timeout` (abandoned);
+        return their ids.  Then retry the steps the database could not take, and
+        prune the tables closed longer than :attr:`Settings.prune_after` ago."""
+        now = self.clock() if now is None else now
         settings = self.settings
         gone = []
         for table in list(self.tables.values()):
@@ -364,10 +463,21 @@ class Lobby:
             else:
                 idle = table.people_connected == 0 and now - table.updated >= settings.keep_idle
                 unjoined = not table.joined and now - table.created >= settings.keep_unjoined
-                expired = idle or unjoined
+                abandoned = table.waits_for_person and now - table.moved >= settings.turn_timeout
+                expired = idle or unjoined or abandoned
             if expired:
                 self._remove(table)
                 gone.append(table.id)
+        for table in self.tables.values():
+            table.flush_journal()
+        if self.store is not None and settings.prune_after > 0:
+            try:
+                pruned = self.store.prune(now - settings.prune_after)
+            except StoreError as exc:
+                _log.warning("pruning the database: %s", exc)
+            else:
+                if pruned:
+                    _log.info("%d closed tables pruned from the database", pruned)
         return gone
 
     def _remove(self, table: Table) -> None:
@@ -375,7 +485,11 @@ class Lobby:
         for seat in table.seats:
             self._seats.pop(seat.token, None)
         if self.store is not None:
-            self.store.close_table(table)
+            table.flush_journal()
+            try:
+                self.store.close_table(table)
+            except StoreError as exc:
+                _log.warning("table %s: its closing could not be written: %s", table.id, exc)
         with contextlib.suppress(RuntimeError):  # no event loop: nobody is connected
             closing = asyncio.get_running_loop().create_task(table.close(evicted=True))
             self._closing.add(closing)
@@ -402,6 +516,7 @@ class Lobby:
         if self._sweeper is not None:
             self._sweeper.cancel()
         for table in self.tables.values():
+            table.flush_journal()  # a last try for steps a full disk held back
             await table.close()
         await self.pool.close()
 
@@ -456,6 +571,7 @@ class Lobby:
         table.joined = stored.joined
         table.created = stored.created
         table.updated = stored.updated
+        table.moved = stored.created if stored.moved is None else stored.moved
         if table.is_over:
             table.finished = stored.updated
         table.journal = self.store

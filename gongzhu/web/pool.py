@@ -32,6 +32,7 @@ import pickle
 import signal
 import sys
 import threading
+import time
 import warnings
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
@@ -47,10 +48,30 @@ from ..rules import Rules
 from ..view import SeatView
 from .viewer import viewer_data
 
-__all__ = ["NICE", "BotTurn", "JobFailed", "Pool", "decision_seed", "run_job"]
+__all__ = [
+    "DECISIONS_KEPT",
+    "DECISIONS_LEAST",
+    "DECISIONS_WINDOW",
+    "NICE",
+    "BotTurn",
+    "JobFailed",
+    "Pool",
+    "decision_seed",
+    "run_job",
+]
 
 NICE: Final = 10
 """How much lower the workers' priority is than the server's (``os.nice``)."""
+
+DECISIONS_KEPT: Final = 200
+"""Bot decisions whose times :meth:`Pool.decision_time` looks at, at most."""
+
+DECISIONS_LEAST: Final = 10
+"""Bot decisions :meth:`Pool.decision_time` needs in its window to say anything (a few
+slow decisions of a quiet server are not a saturated one)."""
+
+DECISIONS_WINDOW: Final = 60.0
+"""Seconds for which a bot decision's time counts in :meth:`Pool.decision_time`."""
 
 _HEADER: Final = 8
 """Bytes of a message's length, before the message (a pickle)."""
@@ -275,6 +296,9 @@ class Pool:
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         self._rules_data: dict[int, tuple[Rules, bytes]] = {}
+        self._decisions: deque[tuple[float, float]] = deque(maxlen=DECISIONS_KEPT)
+        self.decisions = 0
+        """How many bot decisions were made in all."""
 
     def __repr__(self) -> str:
         busy = sum(worker.job is not None for worker in self._workers)
@@ -284,11 +308,37 @@ class Pool:
         """How many jobs of ``kind`` (``"bot"``, ``"replay"``) wait for a worker."""
         return len(self._waiting[kind])
 
+    def decision_time(self, quantile: float = 0.9, *, now: float | None = None) -> float | None:
+        """The ``quantile`` of the time the bot decisions of the last
+        :data:`DECISIONS_WINDOW` seconds took, from being asked to being answered
+        (waiting for a worker included); ``None`` if there were fewer than
+        :data:`DECISIONS_LEAST`."""
+        now = time.monotonic() if now is None else now
+        times = self._decisions
+        while times and now - times[0][0] > DECISIONS_WINDOW:
+            times.popleft()
+        if len(times) < DECISIONS_LEAST:
+            return None
+        found = sorted(took for _at, took in times)
+        return found[min(len(found) - 1, int(quantile * len(found)))]
+
+    def note_decision(self, took: float, *, at: float | None = None) -> None:
+        """Count a bot decision that took ``took`` seconds (:meth:`decision_time`)."""
+        self._decisions.append((time.monotonic() if at is None else at, took))
+        self.decisions += 1
+
     async def choose(self, rules: Rules, turn: BotTurn) -> str:
         """The text of the action the bot of ``turn`` takes, under ``rules``.
 
         :raises JobFailed: the bot failed, or its worker died.
         """
+        began = time.monotonic()
+        try:
+            return await self._choose(rules, turn)
+        finally:
+            self.note_decision(time.monotonic() - began)
+
+    async def _choose(self, rules: Rules, turn: BotTurn) -> str:
         if self.size == 0:
             return str(await asyncio.to_thread(run_job, "bot", (rules, turn), self.bots))
         data = self._rules_data.get(id(rules))

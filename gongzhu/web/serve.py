@@ -43,6 +43,7 @@ __all__ = [
     "base_url",
     "open_socket",
     "print_links",
+    "raise_file_limit",
     "serve",
     "uvicorn_config",
 ]
@@ -52,6 +53,23 @@ WS_MAX_SIZE: Final = 4 * MAX_MESSAGE
 
 MAX_HEADER_BYTES: Final = 16 * 1024
 """The largest request line and headers the server reads, in bytes (h11's limit)."""
+
+
+def raise_file_limit(most: int = 65536) -> int:
+    """Raise this process's open-file limit (``RLIMIT_NOFILE``) to its hard limit, or
+    ``most``; return the limit now (the common default of 1,024 holds fewer
+    connections than a server may want).  Where there is no such limit, nothing."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = most if hard == resource.RLIM_INFINITY else min(hard, most)
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+            soft = wanted
+        return int(soft)
+    except (ImportError, OSError, ValueError):
+        return 0
 
 
 def open_socket(host: str, port: int) -> socket.socket:
@@ -101,14 +119,17 @@ def uvicorn_config(lobby: Lobby, *, log_level: str = "warning") -> uvicorn.Confi
     import uvicorn
 
     from .app import create_app
-    from .transport import protocols
+    from .transport import protocols, quiet_accept_errors
 
-    http, ws = protocols(lobby.settings.header_timeout)
+    settings = lobby.settings
+    quiet_accept_errors()
+    http, ws = protocols(settings.header_timeout, settings.connection_limit, MAX_HEADER_BYTES)
     return uvicorn.Config(
         create_app(lobby),
         log_level=log_level,
         lifespan="on",
         access_log=False,
+        proxy_headers=False,  # the application reads X-Forwarded-For from trusted proxies only
         http=http,
         ws=ws,
         ws_max_size=WS_MAX_SIZE,

@@ -71,6 +71,7 @@ CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL,
     seat INTEGER NOT NULL
 );
+CREATE INDEX IF NOT EXISTS seats_of_table ON seats (table_id);
 CREATE TABLE IF NOT EXISTS steps (
     table_id TEXT NOT NULL,
     step INTEGER NOT NULL,
@@ -133,6 +134,8 @@ class StoredTable:
     updated: float
     status: str
     steps: tuple[tuple[int | None, str], ...]
+    moved: float | None = None
+    """When its last step was taken (``None``: it took none)."""
 
     @property
     def joined(self) -> bool:
@@ -312,35 +315,52 @@ class Store:
         *,
         record: Mapping[str, Any] | None = None,
         match: Mapping[str, Any] | None = None,
+        step: int | None = None,
+        hand: int | None = None,
+        at: float | None = None,
     ) -> None:
-        """Write step number :attr:`table.steps <gongzhu.web.table.Table.steps>`, with
-        the hand's record when it finished one and the match's when it finished
-        the match: one transaction, committed when this returns."""
+        """Write step number ``step`` (by default :attr:`table.steps
+        <gongzhu.web.table.Table.steps>`) of hand ``hand`` (:attr:`table.number
+        <gongzhu.web.table.Table.number>`), taken at ``at`` (:attr:`table.updated
+        <gongzhu.web.table.Table.updated>`), with the hand's record when it
+        finished one and the match's when it finished the match: one
+        transaction, committed when this returns.
+
+        A step already written (the same number) is left as it is, so a step can be
+        written again after a failure without doubt.
+
+        :raises StoreError: the database cannot be written (a full disk).
+        """
         db = self._db
-        row = (table.id, table.steps, table.number, seat, action, table.updated)
-        if record is None and match is None:
-            db.execute("INSERT INTO steps VALUES (?, ?, ?, ?, ?, ?)", row)  # its own transaction
-            return
-        db.execute("BEGIN")
+        number = table.number if hand is None else hand
+        when = table.updated if at is None else at
+        row = (table.id, table.steps if step is None else step, number, seat, action, when)
         try:
-            db.execute("INSERT INTO steps VALUES (?, ?, ?, ?, ?, ?)", row)
-            if record is not None:
-                db.execute(
-                    "INSERT OR REPLACE INTO records VALUES (?, ?, ?)",
-                    (table.id, table.number, json.dumps(record)),
-                )
-            if match is not None:
-                db.execute(
-                    "INSERT OR REPLACE INTO matches VALUES (?, ?)", (table.id, json.dumps(match))
-                )
-            db.execute(
-                "UPDATE tables SET updated = ?, status = ? WHERE id = ?",
-                (table.updated, OPEN if match is None else OVER, table.id),
-            )
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+            db.execute("BEGIN")
+            try:
+                db.execute("INSERT OR IGNORE INTO steps VALUES (?, ?, ?, ?, ?, ?)", row)
+                if record is not None:
+                    db.execute(
+                        "INSERT OR REPLACE INTO records VALUES (?, ?, ?)",
+                        (table.id, number, json.dumps(record)),
+                    )
+                if match is not None:
+                    db.execute(
+                        "INSERT OR REPLACE INTO matches VALUES (?, ?)",
+                        (table.id, json.dumps(match)),
+                    )
+                if record is not None or match is not None:
+                    db.execute(
+                        "UPDATE tables SET updated = ?, status = ? WHERE id = ?",
+                        (when, OPEN if match is None else OVER, table.id),
+                    )
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:  # a full disk, a file gone read-only...
+            raise StoreError(f"cannot write a step of table {table.id}: {exc}") from None
 
     def join(self, table: Table) -> None:
         """Mark ``table`` joined: its ``updated`` time, written now, is past its ``created``
@@ -358,21 +378,61 @@ class Store:
         """Mark ``table`` closed: it is not rebuilt again; its records stay, and the
         match's record so far (:meth:`~gongzhu.web.table.Table.full_match_record`)."""
         db = self._db
-        db.execute("BEGIN")
         try:
-            if table.records:
+            db.execute("BEGIN")
+            try:
+                if table.records:
+                    db.execute(
+                        "INSERT OR REPLACE INTO matches VALUES (?, ?)",
+                        (table.id, json.dumps(table.full_match_record())),
+                    )
                 db.execute(
-                    "INSERT OR REPLACE INTO matches VALUES (?, ?)",
-                    (table.id, json.dumps(table.full_match_record())),
+                    "UPDATE tables SET status = ?, updated = ? WHERE id = ?",
+                    (CLOSED, time.time(), table.id),
                 )
-            db.execute(
-                "UPDATE tables SET status = ?, updated = ? WHERE id = ?",
-                (CLOSED, time.time(), table.id),
-            )
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write that table {table.id} is closed: {exc}") from None
+
+    def prune(self, before: float) -> int:
+        """Delete the tables closed before ``before`` (``time.time()`` seconds), with their
+        seats, steps and records; return how many.
+
+        :raises StoreError: the database cannot be written.
+        """
+        db = self._db
+        try:
+            ids = [
+                row[0]
+                for row in db.execute(
+                    "SELECT id FROM tables WHERE status = ? AND updated < ?", (CLOSED, before)
+                )
+            ]
+            if not ids:
+                return 0
+            db.execute("BEGIN")
+            try:
+                for table_id in ids:
+                    for name, column in (
+                        ("seats", "table_id"),
+                        ("steps", "table_id"),
+                        ("records", "table_id"),
+                        ("matches", "table_id"),
+                        ("tables", "id"),
+                    ):
+                        db.execute(f"DELETE FROM {name} WHERE {column} = ?", (table_id,))
+                db.execute("COMMIT")
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot prune the database: {exc}") from None
+        return len(ids)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -398,6 +458,7 @@ class Store:
             ).fetchall()
             steps = tuple((seat, action) for seat, action, _at in rows)
             updated = max([updated, *(at for _seat, _action, at in rows)])
+            moved = max((at for _seat, _action, at in rows), default=None)
             try:
                 parsed = json.loads(spec)
             except (ValueError, RecursionError):
@@ -412,6 +473,7 @@ class Store:
                     updated,
                     status,
                     steps,
+                    moved,
                 )
             )
         return tables

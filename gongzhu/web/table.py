@@ -26,6 +26,7 @@ given without their seeds (:func:`shareable`) until the match ends.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import time
@@ -51,7 +52,9 @@ __all__ = [
     "Journal",
     "Seat",
     "Table",
+    "encode_json",
     "shareable",
+    "splice_hands",
 ]
 
 PERSON: Final = "human"
@@ -83,6 +86,23 @@ def shareable(record: Mapping[str, Any], match_over: bool) -> dict[str, Any]:
     return shared
 
 
+def encode_json(data: Any) -> bytes:
+    """``data`` as compact JSON (UTF-8), as the server's JSON responses are written."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+def splice_hands(head: Mapping[str, Any], hands: Sequence[bytes]) -> bytes:
+    """A match record's JSON from the rest of it (``head``) and its hands' JSON.
+
+    >>> splice_hands({"format": "m", "hands": [], "totals": [1]}, [b'{"n":1}', b'{"n":2}'])
+    b'{"format":"m","totals":[1],"hands":[{"n":1},{"n":2}]}'
+    """
+    rest = encode_json({**{k: v for k, v in head.items() if k != "hands"}, "hands": None})
+    tail = b'"hands":null}'
+    assert rest.endswith(tail)
+    return rest[: -len(tail)] + b'"hands":[' + b",".join(hands) + b"]}"
+
+
 class Journal(Protocol):
     """Where a table writes what happens at it (the server's database)."""
 
@@ -94,10 +114,14 @@ class Journal(Protocol):
         *,
         record: Mapping[str, Any] | None = None,
         match: Mapping[str, Any] | None = None,
+        step: int | None = None,
+        hand: int | None = None,
+        at: float | None = None,
     ) -> None:
-        """One step of ``table`` (:attr:`Table.steps` counts them): an action of
-        ``seat``, or :data:`NEXT`; with the record of the hand it finished,
-        and the match's record when it finished the match."""
+        """Step number ``step`` of ``table``, in hand ``hand``, taken at ``at``: an
+        action of ``seat``, or :data:`NEXT`; with the record of the hand it
+        finished, and the match's record when it finished the match.  Writing a
+        step already written changes nothing."""
 
     def close_table(self, table: Table) -> None:
         """The server closed ``table`` (finished or idle for too long)."""
@@ -237,8 +261,15 @@ class Table:
         self.closed = False
         self._driver: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self._unwritten = 0
-        """Steps the journal failed to write (a full disk)."""
+        self.moved = self.created
+        """When the table's last step was taken (or it was opened): a person's turn
+        counts from it (:attr:`Settings.turn_timeout
+        <gongzhu.web.settings.Settings.turn_timeout>`)."""
+        self._hands_json: dict[bool, list[bytes]] = {False: [], True: []}
+        self.unwritten: list[dict[str, Any]] = []
+        """Steps the journal could not write yet (a full disk), oldest first: they are
+        written, in order, before any later one, so the journal never has a gap."""
+        self._said_unwritten = False
 
     def __repr__(self) -> str:
         return f"<Table {self.id} {self.rules!r} hand {self.number}>"
@@ -252,6 +283,16 @@ class Table:
     def is_over(self) -> bool:
         """Whether the match is over."""
         return self.match.is_over
+
+    @property
+    def waits_for_person(self) -> bool:
+        """Whether the match waits for a person: to act, or to deal the next hand."""
+        if self.match.is_over:
+            return False
+        if self.hand.is_over:
+            return True
+        seat = self.hand.to_move
+        return seat is not None and not self.seats[seat].is_bot
 
     @property
     def people_connected(self) -> int:
@@ -301,6 +342,17 @@ class Table:
     def match_record(self) -> dict[str, Any]:
         """The match's record so far, as a seat may have it (:func:`shareable`)."""
         return shareable(self.full_match_record(), self.match.is_over)
+
+    def match_json(self) -> bytes:
+        """:meth:`match_record` as JSON, made from each finished hand's JSON, kept once
+        made: a download of a long match costs the joining of its hands, not their
+        encoding on the server's event loop each time."""
+        over = self.match.is_over
+        made = self._hands_json[over]
+        while len(made) < len(self.records):
+            made.append(encode_json(shareable(self.records[len(made)], over)))
+        head = shareable({**self.full_match_record(), "hands": []}, over)
+        return splice_hands(head, made)
 
     def full_match_record(self) -> dict[str, Any]:
         """The match's record so far, seeds included (what
@@ -401,6 +453,25 @@ class Table:
             if place.link is not None:
                 place.link.put_state()
 
+    async def kick(
+        self,
+        seat: int,
+        connection: Connection,
+        code: int,
+        reason: str,
+        last: dict[str, Any] | None = None,
+    ) -> None:
+        """Close ``connection`` (if it still holds ``seat``) with ``code``, after sending it
+        ``last`` (the messages waiting are not sent); tell the others it went."""
+        place = self.seats[seat]
+        link = place.link
+        if link is None or link.connection is not connection:
+            return
+        place.link = None
+        place.page = None
+        self.broadcast()
+        await link.close(code, reason, last=last)
+
     def _dropped(self, seat: int, box: Outbox) -> None:
         place = self.seats[seat]
         if place.link is box:
@@ -470,7 +541,7 @@ class Table:
         self._actions = []
         self.number += 1
         self.steps += 1
-        self.updated = time.time()
+        self.updated = self.moved = time.time()
         self._write(None, NEXT)
 
     def _apply(self, seat: int, action: Action) -> None:
@@ -484,7 +555,7 @@ class Table:
         text = str(action)
         self._actions.append(text)
         self.steps += 1
-        self.updated = time.time()
+        self.updated = self.moved = time.time()
         record = match = None
         if self.hand.is_over:
             self.match.record_hand(self.hand)
@@ -502,21 +573,63 @@ class Table:
         record: Mapping[str, Any] | None = None,
         match: Mapping[str, Any] | None = None,
     ) -> None:
-        """Write a step to the journal; if it cannot be (a full disk), say so and play on."""
+        """Write a step to the journal, after those it could not take yet; if it cannot
+        be written (a full disk), keep it to write later (:meth:`flush_journal`), say
+        so and play on."""
         if self.journal is None:
             return
-        try:
-            self.journal.step(self, seat, text, record=record, match=match)
-        except Exception as exc:
-            if self._unwritten == 0:  # the cause once; then a line a step
-                _log.exception(
-                    "table %s: step %d could not be written (the table plays on in memory)",
-                    self.id,
-                    self.steps,
+        self.unwritten.append(
+            {
+                "seat": seat,
+                "action": text,
+                "record": record,
+                "match": match,
+                "step": self.steps,
+                "hand": self.number,
+                "at": self.updated,
+            }
+        )
+        self.flush_journal()
+
+    def flush_journal(self) -> bool:
+        """Write the steps the journal could not take yet, oldest first, stopping at the
+        first that fails; whether none is left.  The server retries at every step
+        and every sweep, so a disk full for a while loses nothing but what a
+        restart during that while would."""
+        journal = self.journal
+        if journal is None or not self.unwritten:
+            return True
+        pending = self.unwritten
+        while pending:
+            entry = pending[0]
+            try:
+                journal.step(
+                    self,
+                    entry["seat"],
+                    entry["action"],
+                    record=entry["record"],
+                    match=entry["match"],
+                    step=entry["step"],
+                    hand=entry["hand"],
+                    at=entry["at"],
                 )
-            else:
-                _log.warning("table %s: step %d could not be written: %s", self.id, self.steps, exc)
-            self._unwritten += 1
+            except Exception as exc:
+                if not self._said_unwritten:
+                    _log.error(
+                        "table %s: step %d could not be written, %d waiting "
+                        "(the table plays on; they are written when the database can be): %s",
+                        self.id,
+                        entry["step"],
+                        len(pending),
+                        exc,
+                    )
+                    self._said_unwritten = True
+                return False
+            pending.pop(0)
+        if self._said_unwritten:
+            _log.warning("table %s: the steps waiting are written", self.id)
+            self._said_unwritten = False
+        return True
 
     def _write_join(self) -> None:
         """Write the first join to the journal; if it cannot be (a full disk), play on."""
@@ -569,8 +682,9 @@ class Table:
 
     async def _drive(self) -> None:
         while (place := self._bot_to_move()) is not None and not self.closed:
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
+            # The bot thinks during its delay, and its action is taken when both are over:
+            # a quick decision (one legal card) is not told by a quicker answer.
+            pause = asyncio.sleep(self.bot_delay) if self.bot_delay else None
             hand = self.hand
             step = len(self._actions)
             turn = BotTurn(
@@ -585,7 +699,11 @@ class Table:
             )
             action: Action | None
             try:
-                action = parse_action(await self.pool.choose(self.rules, turn))
+                if pause is None:
+                    chosen = await self.pool.choose(self.rules, turn)
+                else:
+                    chosen, _ = await asyncio.gather(self.pool.choose(self.rules, turn), pause)
+                action = parse_action(chosen)
             except (JobFailed, InvalidCard) as exc:
                 _log.error("table %s: the %s bot: %s", self.id, place.player, exc)
                 action = None

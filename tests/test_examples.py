@@ -33,6 +33,8 @@ def test_example_runs(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         assert "worthless sheep: counts +20" in out
     if path.stem == "web_table":
         assert "refused (illegal-action)" in out and "13 tricks" in out
+    if path.stem == "match_plugin":  # a match-level plug-in: its match ends, and replays
+        assert "losers" in out and out.rstrip().endswith("the match's record replays")
     if path.stem == "simulation":
         assert out.startswith("2000 hands")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, MutableSequence, Sequence
 from operator import itemgetter
 from typing import Any, Final
 
@@ -20,7 +20,7 @@ from ._accel import accelerator
 from .cards import Card, full_deck, parse_cards
 from .errors import InvalidCard, times
 
-__all__ = ["SEATS", "Deal", "dealt_masks"]
+__all__ = ["SEATS", "Deal", "dealt_masks", "put_first"]
 
 SEATS: Final = 4
 """The number of seats at the table."""
@@ -161,6 +161,44 @@ class Deal:
 
 
 _DECKS: Final = {1: full_deck(1), 2: full_deck(2)}
+
+
+def put_first(
+    cards: MutableSequence[Card],
+    first: Card | None = None,
+    *,
+    showable: int = 0,
+    showable_first: bool | None = None,
+) -> bool:
+    """Put at ``cards[0]`` the card a seat's first place needs, swapping it with the card
+    there: ``first`` itself; else, where ``showable_first`` is given, the first card that
+    is showable (its bit in the card mask ``showable``) exactly when it says.
+
+    首明 asks a seat about its first dealt card, and only when it is showable: a
+    deal that agrees with what the 首明 turns showed gives a seat its 首明 card
+    first, and a showable first card exactly when the seat had a 首明 turn.
+    Every deal made to agree with a hand (a determinised sample, a hand's
+    holdings changed, OpenSpiel's resampling) places first cards by this rule.
+
+    :return: whether such a card was found (nothing moves when it was not, nor
+        when neither ``first`` nor ``showable_first`` is given).
+    """
+    if first is not None:
+        try:
+            at = cards.index(first)
+        except ValueError:
+            return False
+    elif showable_first is not None:
+        at = next(
+            (i for i, card in enumerate(cards) if bool(card.bit & showable) == showable_first),
+            -1,
+        )
+        if at < 0:
+            return False
+    else:
+        return True
+    cards[0], cards[at] = cards[at], cards[0]
+    return True
 
 
 def _shuffle_deck(digest: bytes, deck: tuple[Card, ...]) -> tuple[tuple[Card, ...], list[int]]:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 from .actions import Action, Play, Show, ShowKind, parse_action, play_of_key
 from .bulk import facts_of
 from .cards import Card
-from .deal import SEATS, Deal, dealt_masks
+from .deal import SEATS, Deal, dealt_masks, put_first
 from .errors import (
     HandNotOver,
     IllegalAction,
@@ -809,9 +809,7 @@ def _redealt(
         column = [card if card is not None else next(incoming) for card in places]
         if showable is not None and places[0] is None:
             # a new first card of the old one's kind (showable or not): 首明 asks the same seats
-            wanted = bool(was[0].bit & showable)
-            at = next(i for i, c in enumerate(column) if bool(c.bit & showable) == wanted)
-            column[0], column[at] = column[at], column[0]
+            put_first(column, showable=showable, showable_first=bool(was[0].bit & showable))
         columns.append(tuple(column))
     order = tuple(columns[k % SEATS][k // SEATS] for k in range(SEATS * size))
     return Deal.unchecked(order, first)

@@ -44,7 +44,7 @@ import attrs
 
 from .actions import PLAY_KEYS, Play, Show, ShowKind, cards_of_key, key_of_cards
 from .cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Suit, full_deck
-from .deal import SEATS, Deal
+from .deal import SEATS, Deal, put_first
 from .engines.base import winning_position
 from .errors import GongzhuError, IllegalAction, InvalidHoldings
 from .hand import HandState
@@ -751,11 +751,9 @@ def _deal_of(
         return rank[card.index]
 
     for who, cards in enumerate(dealt):
-        rest = sorted(cards, key=key)
-        first = firsts.get(who)
-        if first is not None:
-            rest.remove(first)
-            rest.insert(0, first)
+        rest = sorted(cards, key=key)  # (a seat without a 首明 card: an unshowable first)
+        if not put_first(rest, firsts.get(who)):
+            raise Inconsistent(f"seat {who}'s 首明 card is not among its sampled cards")
         ordered.append(rest)
     size = len(ordered[0])
     if any(len(h) != size for h in ordered):

@@ -357,3 +357,23 @@ def test_two_cards_of_one_suit_are_one_suit() -> None:
     assert reader.play(0, 0, pair, pair) == (0, 0)
     assert reader.play(1, 1, key_of_cards(three, four), pair) == (0, 0)
     assert reader.void == [0, 0, 0, 0]
+
+
+def test_put_first_places_the_card_a_seats_first_place_needs() -> None:
+    """The one rule every deal made to agree with a hand places first cards by."""
+    from gongzhu.deal import put_first
+
+    cards = [Card.parse(text) for text in ("2C", "QS", "3D", "AH")]
+    showable = gongzhu.load_rules().showable_mask
+    mine = cards[:]
+    assert put_first(mine, Card.parse("AH")) and mine[0] == Card.parse("AH")
+    assert sorted(mine) == sorted(cards)
+    mine = cards[:]
+    assert put_first(mine, showable=showable, showable_first=True) and mine[0] == Card.parse("QS")
+    mine = [Card.parse("QS"), Card.parse("2C")]
+    assert put_first(mine, showable=showable, showable_first=False)
+    assert mine == [Card.parse("2C"), Card.parse("QS")]
+    mine = [Card.parse("QS"), Card.parse("AH")]
+    assert not put_first(mine, showable=showable, showable_first=False)
+    assert not put_first(mine, Card.parse("2C"))
+    assert mine == [Card.parse("QS"), Card.parse("AH")]  # nothing moved

@@ -70,7 +70,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..actions import Action, Show, ShowKind
 from ..bots import Inconsistent, sample_deal
 from ..cards import Card
-from ..deal import Deal
+from ..deal import Deal, put_first
 from ..errors import GongzhuError
 from ..rules import Rules, load_rules
 from ..view import PublicShow, SeatView
@@ -428,19 +428,14 @@ class GongzhuState(_State):  # type: ignore[misc,valid-type]
         for seat, cards in enumerate(dealt):
             cards = list(cards)
             rng.shuffle(cards)
-            first: Card | None
             if not self.rules.first_shows:
-                first = None  # no 首明: the order of a seat's cards is no one's knowledge
+                pass  # no 首明: the order of a seat's cards is no one's knowledge
             elif seat == player:
-                first = Card.from_index(self.order[player])
+                put_first(cards, Card.from_index(self.order[player]))
             elif seat in shown_first:
-                first = shown_first[seat]
-            else:
-                wanted = seat in first_turns
-                first = next((c for c in cards if bool(c.bit & showable) == wanted), None)
-            if first is not None and first in cards:
-                cards.remove(first)
-                cards.insert(0, first)
+                put_first(cards, shown_first[seat])
+            else:  # a showable first card exactly when the seat had a 首明 turn
+                put_first(cards, showable=showable, showable_first=seat in first_turns)
             holdings.append(cards)
         size = len(holdings[0])
         return [holdings[k % _SEATS][k // _SEATS].index for k in range(_SEATS * size)]

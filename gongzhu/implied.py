@@ -374,20 +374,36 @@ def _read_plays(reader: VoidReader, plays: Sequence[tuple[int, tuple[Card, ...]]
     return keys[0]
 
 
-def no_pairs(view: SeatView) -> tuple[frozenset[Suit], ...]:
-    """Two decks: the suits in which each seat holds no pair (it followed a pair unmatched)."""
-    found: list[set[Suit]] = [set() for _ in range(SEATS)]
+def _all_tricks(view: SeatView) -> list[tuple[tuple[int, tuple[Card, ...]], ...]]:
+    """The plays of every trick ``view`` shows, the one under way last."""
     tricks = [t.plays for t in view.tricks]
     if view.current_trick:
         tricks.append(view.current_trick)
-    for plays in tricks:
-        lead = plays[0][1]
-        if len(lead) != 2 or lead[0] != lead[1]:
-            continue
-        led = lead[0].suit
-        for seat, cards in plays[1:]:
-            if len(cards) == 2 and cards[0] != cards[1] and all(c.suit is led for c in cards):
-                found[seat].add(led)
+    return tricks
+
+
+def _unmatched_under_pairs(
+    plays: tuple[tuple[int, tuple[Card, ...]], ...],
+) -> list[tuple[int, Suit]]:
+    """After a pair lead, ``(seat, led suit)`` for each seat that followed it with two
+    unmatched cards of that suit (it held no pair of it); after another lead, none."""
+    lead = plays[0][1]
+    if len(lead) != 2 or lead[0] != lead[1]:
+        return []
+    led = lead[0].suit
+    return [
+        (seat, led)
+        for seat, cards in plays[1:]
+        if len(cards) == 2 and cards[0] != cards[1] and all(c.suit is led for c in cards)
+    ]
+
+
+def no_pairs(view: SeatView) -> tuple[frozenset[Suit], ...]:
+    """Two decks: the suits in which each seat holds no pair (it followed a pair unmatched)."""
+    found: list[set[Suit]] = [set() for _ in range(SEATS)]
+    for plays in _all_tricks(view):
+        for seat, led in _unmatched_under_pairs(plays):
+            found[seat].add(led)
     return tuple(frozenset(v) for v in found)
 
 
@@ -401,20 +417,9 @@ def unpairable(view: SeatView) -> tuple[frozenset[Card], ...]:
     """
     found: list[set[Card]] = [set() for _ in range(SEATS)]
     since: list[set[Suit]] = [set() for _ in range(SEATS)]
-    tricks = [t.plays for t in view.tricks]
-    if view.current_trick:
-        tricks.append(view.current_trick)
-    for plays in tricks:
-        lead = plays[0][1]
-        led = lead[0].suit if len(lead) == 2 and lead[0] == lead[1] else None
-        for seat, cards in plays[1:]:
-            if (
-                led is not None
-                and len(cards) == 2
-                and cards[0] != cards[1]
-                and all(c.suit is led for c in cards)
-            ):
-                since[seat].add(led)
+    for plays in _all_tricks(view):
+        for seat, led in _unmatched_under_pairs(plays):
+            since[seat].add(led)
         for seat, cards in plays:
             found[seat].update(c for c in cards if c.suit in since[seat])
     return tuple(frozenset(cards) for cards in found)

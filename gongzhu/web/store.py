@@ -29,13 +29,14 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import sqlite3
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -94,6 +95,19 @@ CREATE TABLE IF NOT EXISTS matches (
 """
 
 OPEN, OVER, CLOSED = "open", "over", "closed"
+
+
+@contextlib.contextmanager
+def _transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """A write transaction: committed when the block ends, rolled back when it raises."""
+    db.execute("BEGIN")
+    try:
+        yield
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
 
 
 class StoreError(GongzhuError):
@@ -336,8 +350,7 @@ class Store:
         when = table.updated if at is None else at
         row = (table.id, table.steps if step is None else step, number, seat, action, when)
         try:
-            db.execute("BEGIN")
-            try:
+            with _transaction(db):
                 db.execute("INSERT OR IGNORE INTO steps VALUES (?, ?, ?, ?, ?, ?)", row)
                 if record is not None:
                     db.execute(
@@ -354,11 +367,6 @@ class Store:
                         "UPDATE tables SET updated = ?, status = ? WHERE id = ?",
                         (when, OPEN if match is None else OVER, table.id),
                     )
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
         except sqlite3.Error as exc:  # a full disk, a file gone read-only...
             raise StoreError(f"cannot write a step of table {table.id}: {exc}") from None
 
@@ -379,8 +387,7 @@ class Store:
         match's record so far (:meth:`~gongzhu.web.table.Table.full_match_record`)."""
         db = self._db
         try:
-            db.execute("BEGIN")
-            try:
+            with _transaction(db):
                 if table.records:
                     db.execute(
                         "INSERT OR REPLACE INTO matches VALUES (?, ?)",
@@ -390,11 +397,6 @@ class Store:
                     "UPDATE tables SET status = ?, updated = ? WHERE id = ?",
                     (CLOSED, time.time(), table.id),
                 )
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
         except sqlite3.Error as exc:
             raise StoreError(f"cannot write that table {table.id} is closed: {exc}") from None
 
@@ -414,8 +416,7 @@ class Store:
             ]
             if not ids:
                 return 0
-            db.execute("BEGIN")
-            try:
+            with _transaction(db):
                 for table_id in ids:
                     for name, column in (
                         ("seats", "table_id"),
@@ -425,11 +426,6 @@ class Store:
                         ("tables", "id"),
                     ):
                         db.execute(f"DELETE FROM {name} WHERE {column} = ?", (table_id,))
-                db.execute("COMMIT")
-            except BaseException:
-                if db.in_transaction:
-                    db.execute("ROLLBACK")
-                raise
         except sqlite3.Error as exc:
             raise StoreError(f"cannot prune the database: {exc}") from None
         return len(ids)

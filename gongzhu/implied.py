@@ -187,6 +187,31 @@ def _key_suits() -> tuple[int, ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=64)
+def _void_rules(
+    rules: Rules | None,
+) -> tuple[frozenset[ShowKind], tuple[int, ...], bool, bool]:
+    """What a :class:`VoidReader` reads of a ruleset, worked out once: the show kinds whose
+    cards the lock binds in the first trick of their suit (one deck), the discard rule's
+    preferred suits by led suit (bits), whether it is strict, whether its first offender
+    takes the points."""
+    lock = rules.shown_card_lock if rules is not None else None
+    kinds: frozenset[ShowKind] = frozenset()
+    if rules is not None and lock is not None and lock.first_trick and rules.table.copies == 1:
+        kinds = locking_kinds(rules)
+    rule = rules.discard_rule if rules is not None else None
+    preferred = [0] * 4
+    if rule is not None:
+        for led, suits in rule.preferred.items():
+            preferred[int(led)] = sum(1 << int(suit) for suit in suits)
+    return (
+        kinds,
+        tuple(preferred),
+        rule is not None and rule.strict,
+        rule is None or rule.offender == "first",
+    )
+
+
 class VoidReader:
     """The suits each seat is known to hold none of, read from a hand's play a play at a
     time: the rules :func:`voids` folds over a view, for an encoder that follows a hand
@@ -232,17 +257,7 @@ class VoidReader:
     )
 
     def __init__(self, rules: Rules | None = None) -> None:
-        lock = rules.shown_card_lock if rules is not None else None
-        self._lock_kinds: frozenset[ShowKind] = frozenset()
-        if rules is not None and lock is not None and lock.first_trick and rules.table.copies == 1:
-            self._lock_kinds = locking_kinds(rules)
-        rule = rules.discard_rule if rules is not None else None
-        self._preferred = [0] * 4
-        if rule is not None:
-            for led, suits in rule.preferred.items():
-                self._preferred[int(led)] = sum(1 << int(suit) for suit in suits)
-        self._strict = rule is not None and rule.strict
-        self._first = rule is None or rule.offender == "first"
+        self._lock_kinds, self._preferred, self._strict, self._first = _void_rules(rules)
         self._offenders: list[int] = []
         self.suits_of_key = _key_suits()
         self.void = [0] * SEATS

@@ -18,6 +18,7 @@ import attrs
 from ..actions import key_of_cards
 from ..cards import PIG, TRANSFORMER, Card, Rank, Suit, full_deck
 from ..deal import SEATS
+from ..engines.base import winning_position
 
 # re-exported for the bots: what the rules imply of the hidden cards
 from ..implied import (  # noqa: F401
@@ -30,7 +31,6 @@ from ..implied import (  # noqa: F401
     no_pairs,
     sample_deal,
     sample_holdings,
-    trick_winner,
     unpairable,
     voids,
 )
@@ -138,8 +138,8 @@ def infer(
             card = cards[0]
             if card in flags[seat]:
                 trusted[seat] = False  # it held a card its play said it had not
-            if index:  # who is winning before this play (the engines' rule)
-                best_seat = trick_winner(rules, leader, keys[:index])
+            if index:  # who is winning before this play (the engines' rule; one deck here)
+                best_seat = (leader + winning_position(keys[:index])) % SEATS
                 best_rank = plays[(best_seat - leader) % SEATS][1][0].rank
             if index and len(cards) == 1 and teams[best_seat] != teams[seat]:
                 if card.suit is not led:

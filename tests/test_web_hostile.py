@@ -681,3 +681,16 @@ def test_a_bucket_refills_at_its_rate() -> None:
     assert bucket.wait() == pytest.approx(0.5)
     now[0] = 0.5
     assert bucket.take() and not bucket.take()
+
+
+def test_tables_with_bots_opened_at_once_are_capped_before_any_bot_plays() -> None:
+    """Issue 39: 200 search-bot tables opened before play slowed every table (a person
+    waited 20 s): the bots' measured load cannot refuse them yet, the cap does."""
+    lobby = Lobby(Settings(workers=0, bot_tables=2))
+    for _ in range(2):
+        lobby.open_request({"rules": ["39baobao"], "seats": PLAYERS})
+    with pytest.raises(ProtocolError) as refused:
+        lobby.open_request({"rules": ["39baobao"], "seats": PLAYERS})
+    assert refused.value.code == "bots-busy" and "2 tables with bots" in refused.value.message
+    lobby.open_request({"rules": ["39baobao"], "seats": ["human"] * 4})  # people only: yes
+    assert Settings(workers=3).bot_tables_limit == 24 and Settings(workers=0).bot_tables_limit == 8

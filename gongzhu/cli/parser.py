@@ -435,6 +435,13 @@ def _add_serve_options(
         "(default 4 per worker)",
     )
     serve.add_argument(
+        "--bot-tables",
+        type=_serve_connections,
+        default=None,
+        metavar="N",
+        help="unfinished tables with bots at most; more are refused (default 8 per worker)",
+    )
+    serve.add_argument(
         "--bot-wait",
         type=_serve_wait,
         default=1.0,

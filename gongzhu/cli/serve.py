@@ -51,6 +51,7 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> int:
             client_rate=args.client_rate,
             turn_timeout=args.turn_timeout,
             bot_queue=args.bot_queue,
+            bot_tables=args.bot_tables,
             bot_wait=args.bot_wait,
             prune_after=args.prune_after,
         )

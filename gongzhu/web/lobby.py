@@ -254,6 +254,13 @@ class Lobby:
     def bots_busy(self) -> str | None:
         """Why a new table with bots would be refused now (``None``: it would not)."""
         settings, pool = self.settings, self.pool
+        playing = sum(
+            1
+            for table in self.tables.values()
+            if not table.is_over and any(name != PERSON for name in table.players)
+        )
+        if playing >= settings.bot_tables_limit:
+            return f"{playing} tables with bots are being played, the most this server plays"
         waiting = pool.waiting("bot")
         if waiting >= settings.bot_queue_limit:
             return f"{waiting} bot decisions are waiting for a worker"

@@ -150,6 +150,10 @@ class Settings:
         last step, kept in the database, so a restart does not reset it.
     :ivar bot_queue: bot decisions waiting for a worker at most before new tables
         with bots are refused (``bots-busy``; ``None``: 4 per worker, at least 4).
+    :ivar bot_tables: unfinished tables with bots open at once at most (``None``: 8
+        per worker, at least 8); beyond, new tables with bots are refused
+        (``bots-busy``).  The other limits react to the bots' measured load; this
+        one holds when many tables are opened at once, before any bot has played.
     :ivar bot_wait: seconds (1.0): when the slowest tenth of the last 200 bot
         decisions took longer than this, from being asked to being answered, new
         tables with bots are refused (``bots-busy``) until they are quicker.
@@ -184,6 +188,7 @@ class Settings:
     max_connections: int | None = None
     turn_timeout: float = attrs.field(default=900.0, converter=_float)
     bot_queue: int | None = None
+    bot_tables: int | None = None
     bot_wait: float = attrs.field(default=1.0, converter=_float)
     trusted_proxies: tuple[str, ...] = attrs.field(default=(), converter=_networks)
     prune_after: float = attrs.field(default=30 * 86400.0, converter=_float)
@@ -194,7 +199,7 @@ class Settings:
             _at_least(name, getattr(self, name), 1)
         for name in ("max_request", "max_record", "message_burst", "client_burst"):
             _at_least(name, getattr(self, name), 1)
-        for name in ("max_connections", "bot_queue"):
+        for name in ("max_connections", "bot_queue", "bot_tables"):
             if getattr(self, name) is not None:
                 _at_least(name, getattr(self, name), 1)
         if self.workers is not None:
@@ -232,6 +237,11 @@ class Settings:
         """The connections served at once at most (:attr:`max_connections`, or
         :func:`connection_cap`)."""
         return connection_cap() if self.max_connections is None else self.max_connections
+
+    @property
+    def bot_tables_limit(self) -> int:
+        """Unfinished tables with bots open at once at most."""
+        return max(8, 8 * self.pool_size) if self.bot_tables is None else self.bot_tables
 
     @property
     def bot_queue_limit(self) -> int:

@@ -38,7 +38,7 @@ import functools
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple, Protocol, cast
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, cast
 
 import attrs
 
@@ -358,6 +358,9 @@ def voids(view: SeatView, rules: Rules | None = None) -> tuple[frozenset[Suit], 
     :param rules: the ruleset (its shown-card lock and discard rule); without it,
         only the plays off the led suit are read.
     """
+    last = _LAST_VOIDS[0]
+    if last is not None and last[0] is view and last[1] is rules:
+        return last[2]  # (a bot asks again of the view it decides on)
     reader = VoidReader(rules)
     if reader.binds:
         for show in view.shows:
@@ -373,7 +376,18 @@ def voids(view: SeatView, rules: Rules | None = None) -> tuple[frozenset[Suit], 
     seat = view.seat
     bits = reader.void[:]
     bits[seat] |= reader.private[seat]
-    return tuple(frozenset(suit for suit in Suit if mask >> int(suit) & 1) for mask in bits)
+    found = tuple(_SUITS_OF_BITS[mask] for mask in bits)
+    _LAST_VOIDS[0] = (view, rules, found)  # one reference, replaced whole (threads)
+    return found
+
+
+_SUITS_OF_BITS: Final = tuple(
+    frozenset(suit for suit in Suit if mask >> int(suit) & 1) for mask in range(16)
+)
+"""The suits of each 4-bit mask of suits."""
+
+_LAST_VOIDS: list[tuple[SeatView, Rules | None, tuple[frozenset[Suit], ...]] | None] = [None]
+"""The last view :func:`voids` read, its ruleset and its answer."""
 
 
 def _keys(plays: Sequence[tuple[int, tuple[Card, ...]]]) -> list[int]:

@@ -46,6 +46,7 @@ PIG_FACTOR: Final = 0.1
 HEART_FACTOR: Final = 0.3
 """The default weight of each heart a sample gives to a seat whose discard says it has none."""
 
+_ALL_SUITS: Final = frozenset(Suit)
 _PIG_GUARDS = frozenset({Card.parse("KS"), Card.parse("AS")})
 
 
@@ -133,7 +134,7 @@ def infer(
         led = plays[0][1][0].suit
         leader = plays[0][0]
         keys = [key_of_cards(*[card.index for card in cards]) for _seat, cards in plays]
-        free_suits = frozenset(Suit) if rule is None else rule.preferred.get(led, frozenset(Suit))
+        free_suits = _ALL_SUITS if rule is None else rule.preferred.get(led, _ALL_SUITS)
         for index, (seat, cards) in enumerate(plays):
             card = cards[0]
             if card in flags[seat]:

@@ -390,17 +390,25 @@ _LAST_VOIDS: list[tuple[SeatView, Rules | None, tuple[frozenset[Suit], ...]] | N
 """The last view :func:`voids` read, its ruleset and its answer."""
 
 
-def _keys(plays: Sequence[tuple[int, tuple[Card, ...]]]) -> list[int]:
-    """The play keys of a trick's plays."""
-    return [key_of_cards(*[card.index for card in cards]) for _seat, cards in plays]
+def _key(cards: tuple[Card, ...]) -> int:
+    """The play key of a play's cards."""
+    return cards[0].index if len(cards) == 1 else key_of_cards(cards[0].index, cards[1].index)
 
 
 def _read_plays(reader: VoidReader, plays: Sequence[tuple[int, tuple[Card, ...]]]) -> int:
-    """The plays read, in order; the lead's key."""
-    keys = _keys(plays)
-    for position, ((who, _cards), key) in enumerate(zip(plays, keys, strict=True)):
-        reader.play(who, position, key, keys[0])
-    return keys[0]
+    """A trick's plays read, in order, leaving out those that reveal nothing (as
+    :class:`VoidReader` allows); the lead's key."""
+    lead_cards = plays[0][1]
+    lead = _key(lead_cards)
+    led = lead_cards[0].suit
+    locked, private = reader.locked, reader.private_locked
+    first_of_suit = not reader.led >> int(led) & 1
+    for position, (who, cards) in enumerate(plays):
+        if (position and any(card.suit is not led for card in cards)) or (
+            first_of_suit and (locked[who] or private[who])
+        ):
+            reader.play(who, position, _key(cards), lead)
+    return lead
 
 
 def _all_tricks(view: SeatView) -> list[tuple[tuple[int, tuple[Card, ...]], ...]]:

@@ -133,14 +133,17 @@ def infer(
     for plays in tricks:
         led = plays[0][1][0].suit
         leader = plays[0][0]
-        keys = [key_of_cards(*[card.index for card in cards]) for _seat, cards in plays]
+        best_key = key_of_cards(*[card.index for card in plays[0][1]])
+        best_seat = leader
         free_suits = _ALL_SUITS if rule is None else rule.preferred.get(led, _ALL_SUITS)
         for index, (seat, cards) in enumerate(plays):
             card = cards[0]
             if card in flags[seat]:
                 trusted[seat] = False  # it held a card its play said it had not
-            if index:  # who is winning before this play (the engines' rule; one deck here)
-                best_seat = (leader + winning_position(keys[:index])) % SEATS
+            if index:  # who is winning before this play: the engines' rule (one deck here)
+                key = key_of_cards(*[c.index for c in plays[index - 1][1]])
+                if winning_position((best_key, key)):  # (the best so far, then the last play)
+                    best_key, best_seat = key, plays[index - 1][0]
                 best_rank = plays[(best_seat - leader) % SEATS][1][0].rank
             if index and len(cards) == 1 and teams[best_seat] != teams[seat]:
                 if card.suit is not led:

@@ -48,7 +48,7 @@ from .deal import SEATS, Deal, put_first
 from .engines.base import winning_position
 from .errors import GongzhuError, IllegalAction, InvalidHoldings
 from .hand import HandState
-from .masks import CardMask, add_copies, mask_of, subtract_copies
+from .masks import SUIT_MASKS, CardMask, add_copies, mask_of, subtract_copies
 from .play import Capability, HandEngine
 from .scoring import Scorer, ShowRecord, show_record
 from .showphase import ShowPhase
@@ -176,15 +176,20 @@ class Inconsistent(GongzhuError):
 
 
 @functools.cache
-def _key_suits() -> tuple[int, ...]:
-    """Per play key, the suits of its cards as bits (``1 << suit``)."""
-    out = []
+def _key_tables() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Per play key: the suits of its cards (bits, ``1 << suit``), the suit of its first
+    card, and its cards' first-copy bits (a card mask)."""
+    suits, first, cards_mask = [], [], []
     for key in range(PLAY_KEYS):
-        bits = 0
-        for card in cards_of_key(key):
+        bits = mask = 0
+        cards = cards_of_key(key)
+        for card in cards:
             bits |= 1 << card // 13  # (two cards of one suit: one bit)
-        out.append(bits)
-    return tuple(out)
+            mask |= 1 << card
+        suits.append(bits)
+        first.append(cards[0] // 13)
+        cards_mask.append(mask)
+    return tuple(suits), tuple(first), tuple(cards_mask)
 
 
 @functools.lru_cache(maxsize=64)
@@ -244,9 +249,11 @@ class VoidReader:
     __slots__ = (
         "_first",
         "_lock_kinds",
+        "_mask_of_key",
         "_offenders",
         "_preferred",
         "_strict",
+        "_suit_of_key",
         "bound",
         "led",
         "locked",
@@ -259,7 +266,7 @@ class VoidReader:
     def __init__(self, rules: Rules | None = None) -> None:
         self._lock_kinds, self._preferred, self._strict, self._first = _void_rules(rules)
         self._offenders: list[int] = []
-        self.suits_of_key = _key_suits()
+        self.suits_of_key, self._suit_of_key, self._mask_of_key = _key_tables()
         self.void = [0] * SEATS
         self.private = [0] * SEATS
         self.locked = [0] * SEATS
@@ -301,7 +308,7 @@ class VoidReader:
         """``seat`` played ``key`` at ``position`` (0: the lead) of a trick led by
         ``lead_key``: the suits it newly shows the seat holds none of, known to all
         and known to the seat alone."""
-        led = cards_of_key(lead_key)[0] // 13
+        led = self._suit_of_key[lead_key]
         bit = 1 << led
         public = private = 0
         suits = self.suits_of_key[key]
@@ -314,7 +321,7 @@ class VoidReader:
                 else:
                     self._offenders.append(seat)
         if (self.locked[seat] or self.private_locked[seat]) and not self.led & bit:
-            led_cards = sum(1 << card for card in cards_of_key(key) if card // 13 == led)
+            led_cards = self._mask_of_key[key] & SUIT_MASKS[led]
             if self.locked[seat] & led_cards:
                 public |= bit
             elif self.private_locked[seat] & led_cards:
@@ -328,7 +335,7 @@ class VoidReader:
     def finish(self, lead_key: int, winner: int, taker: int) -> list[tuple[int, int]]:
         """A trick led by ``lead_key`` is over: ``(seat, suits)`` for each seat it newly
         shows holds none of the suits (a discard rule's innocent offenders)."""
-        led = cards_of_key(lead_key)[0] // 13
+        led = self._suit_of_key[lead_key]
         self.led |= 1 << led
         offenders = self._offenders
         if not offenders:

@@ -377,3 +377,32 @@ def test_put_first_places_the_card_a_seats_first_place_needs() -> None:
     assert not put_first(mine, showable=showable, showable_first=False)
     assert not put_first(mine, Card.parse("2C"))
     assert mine == [Card.parse("QS"), Card.parse("AH")]  # nothing moved
+
+
+# -- what a view fixes of the hidden cards, on every ruleset ----------------------------------
+
+
+@pytest.mark.parametrize("names", shipped_rulesets(), ids="+".join)
+def test_what_a_view_fixes_is_true_of_the_real_hand(names: tuple[str, ...]) -> None:
+    """At every step of random hands, for every seat: no seat holds a card of a suit the
+    view says it is void in, nor a second copy the view says it cannot hold, and every
+    card the view says a seat holds, it holds."""
+    rules = gongzhu.load_rules(*names)
+    checked = 0
+    for seed in range(2):
+        hand = rules.new_hand(seed=seed)
+        rng = random.Random(seed)
+        while not hand.is_over:
+            for seat in range(4):
+                view = hand.view(seat)
+                if view.phase is gongzhu.Phase.FIRST_SHOW:
+                    continue
+                facts = implied.knowledge(view, rules)
+                for other in range(4):
+                    held = Counter(hand.holding(other))
+                    assert not any(card.suit in facts.voids[other] for card in held), other
+                    assert all(held[card] < 2 for card in facts.unpairable[other]), other
+                    assert not Counter(facts.known[other]) - held, other
+                checked += 1
+            hand.apply(rng.choice(hand.legal_actions()))
+    assert checked > 100

@@ -397,7 +397,7 @@ _LAST_VOIDS: list[tuple[SeatView, Rules | None, tuple[frozenset[Suit], ...]] | N
 """The last view :func:`voids` read, its ruleset and its answer."""
 
 
-def _key(cards: tuple[Card, ...]) -> int:
+def _key_of_play(cards: tuple[Card, ...]) -> int:
     """The play key of a play's cards."""
     return cards[0].index if len(cards) == 1 else key_of_cards(cards[0].index, cards[1].index)
 
@@ -406,7 +406,7 @@ def _read_plays(reader: VoidReader, plays: Sequence[tuple[int, tuple[Card, ...]]
     """A trick's plays read, in order, leaving out those that reveal nothing (as
     :class:`VoidReader` allows); the lead's key."""
     lead_cards = plays[0][1]
-    lead = _key(lead_cards)
+    lead = _key_of_play(lead_cards)
     led = lead_cards[0].suit
     locked, private = reader.locked, reader.private_locked
     first_of_suit = not reader.led >> int(led) & 1
@@ -414,7 +414,7 @@ def _read_plays(reader: VoidReader, plays: Sequence[tuple[int, tuple[Card, ...]]
         if (position and any(card.suit is not led for card in cards)) or (
             first_of_suit and (locked[who] or private[who])
         ):
-            reader.play(who, position, _key(cards), lead)
+            reader.play(who, position, _key_of_play(cards), lead)
     return lead
 
 

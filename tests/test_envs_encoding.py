@@ -445,3 +445,14 @@ def test_rewards_are_one_convention() -> None:
     assert make_reward().bounds(rules) == (-24.0, 32.0)
     assert make_reward().illegal(rules) == -14.4
     assert make_reward().spread(rules) == 2.88
+
+
+def test_every_adapter_takes_a_ruleset_joined_by_plus() -> None:
+    """Issue 40: "huapai+anmai" worked in OpenSpiel but was an unknown variant elsewhere."""
+    rules = encoding.resolve_rules("huapai+anmai")
+    assert rules.names == ("huapai", "anmai")
+    assert encoding.resolve_rules(" huapai + anmai ") is rules
+    pytest.importorskip("gymnasium")
+    from gongzhu.envs.gymnasium import SeatEnv
+
+    assert SeatEnv(rules="huapai+anmai").rules is rules

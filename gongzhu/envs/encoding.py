@@ -141,6 +141,7 @@ __all__ = [
     "render_text",
     "resolve_rules",
     "reward_spread",
+    "rule_names",
     "score_bounds",
 ]
 
@@ -152,8 +153,18 @@ PAIR_COUNT: Final = CARDS * (CARDS + 1) // 2
 
 RulesLike = Rules | str | Sequence[str] | None
 """What the adapters accept as a ruleset: a :class:`~gongzhu.rules.Rules`, a
-ruleset name, a sequence of names (``("huapai", "anmai")``), or ``None`` for
-the default rules."""
+ruleset name or names joined by ``+`` (``"huapai+anmai"``, as OpenSpiel's
+game string takes them), a sequence of names (``("huapai", "anmai")``), or
+``None`` for the default rules."""
+
+
+def rule_names(text: str) -> tuple[str, ...]:
+    """The plug-in names of a ruleset written as one string, joined by ``+``.
+
+    >>> rule_names("huapai + anmai"), rule_names("39baobao")
+    (('huapai', 'anmai'), ('39baobao',))
+    """
+    return tuple(name for name in (part.strip() for part in text.split("+")) if name)
 
 
 def stand_in(base: str, message: str) -> type:
@@ -191,7 +202,7 @@ def resolve_rules(rules: RulesLike) -> Rules:
     if isinstance(rules, Rules):
         return rules
     if isinstance(rules, str):
-        return load_rules(rules)
+        return load_rules(*rule_names(rules))
     return load_rules(*rules)
 
 

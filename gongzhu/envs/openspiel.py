@@ -226,8 +226,8 @@ class GongzhuGame(_Game):  # type: ignore[misc,valid-type]
             **(params or {}),
         }
         options = parse_options(str(params["options"]))
-        names = [name.strip() for name in str(params["rules"]).split("+")]
-        rules = load_rules(*filter(None, names), **options)
+        names = encoding.rule_names(str(params["rules"]))
+        rules = load_rules(*names, **options)
         scale = float(params["reward_scale"])
         reward = encoding.make_reward(str(params["reward"]), scale if scale else None)
         low, high = reward.bounds(rules)
@@ -242,7 +242,7 @@ class GongzhuGame(_Game):  # type: ignore[misc,valid-type]
         )
         params = {
             **params,
-            "rules": "+".join(filter(None, names)),
+            "rules": "+".join(names),
             "options": options_parameter(options),
             "reward": reward.kind,
             "reward_scale": reward.scale,

@@ -917,18 +917,11 @@ def _agrees(view: SeatView, hand: HandState) -> bool:
     return hand.view(view.seat) == view
 
 
-_LEAD_CARDS: dict[int, tuple[Rules, Card | None]] = {}
-
-
+@functools.lru_cache(maxsize=64)
 def _lead_card(rules: Rules) -> Card | None:
-    """The card the ruleset's opening lead names (♣2, ♠3...), if any (cached)."""
-    cached = _LEAD_CARDS.get(id(rules))
-    if cached is None or cached[0] is not rules:
-        cached = _LEAD_CARDS[id(rules)] = (
-            rules,
-            rules.opening_lead(Deal.shuffled(0, rules.table.copies)).card,
-        )
-    return cached[1]
+    """The card the ruleset's opening lead names (♣2, ♠3...), if any (cached for the
+    rulesets in use, as many as the registry keeps)."""
+    return rules.opening_lead(Deal.shuffled(0, rules.table.copies)).card
 
 
 def determinize(

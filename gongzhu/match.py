@@ -115,12 +115,14 @@ class Match:
         replays only so.
 
         :raises HandNotOver: the hand is not finished.
-        :raises GongzhuError: the hand was played under another ruleset, is
-            recorded in this match already, or is not the match's next hand;
-            the match is unchanged.
+        :raises GongzhuError: the match is over, or the hand was played under
+            another ruleset, is recorded in this match already, or is not the
+            match's next hand; the match is unchanged.
         """
         if not hand.is_over:
             raise HandNotOver("only a finished hand can be added to a match")
+        if self.is_over:
+            raise GongzhuError("the match is over: it takes no more hands")
         if any(recorded is hand for recorded in self.hands):
             raise GongzhuError("this hand is recorded in the match already")
         if hand.rules is not self.rules and hand.rules.spec() != self.rules.spec():
@@ -129,16 +131,14 @@ class Match:
             )
         seed, first_seat, leader = self.next_deal()
         dealt = (hand.seed, hand.deal.first_seat, hand.explicit_leader)
+        which = f"this is not the match's next hand (hand {len(self.hands)}, from 0)"
         if dealt != (seed, first_seat, leader):
             raise GongzhuError(
-                f"this is not the match's hand {len(self.hands) + 1}: that one is dealt from "
-                f"{_dealing(seed, first_seat, leader)}, this one from {_dealing(*dealt)}"
+                f"{which}: it is dealt from {_dealing(seed, first_seat, leader)}, "
+                f"this one from {_dealing(*dealt)}"
             )
         if hand.deal != Deal.shuffled(seed, self.rules.table.copies, first_seat):
-            raise GongzhuError(
-                f"this is not the match's hand {len(self.hands) + 1}: its deal is not the one "
-                f"seed {seed} gives"
-            )
+            raise GongzhuError(f"{which}: its deal is not the one seed {seed} gives")
         final = hand.score().final
         self.totals = [t + f for t, f in zip(self.totals, final, strict=True)]
         self.hands.append(hand)

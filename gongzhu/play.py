@@ -483,7 +483,13 @@ class PlayRule:
 
     def _asked(self, part: Callable[[PlaySituation], CardMask], situation: PlaySituation) -> int:
         try:
-            return operator.index(part(situation))
+            answer = part(situation)
+            if answer is None or isinstance(answer, bool):  # (a bool is no card mask)
+                raise TypeError(f"it answered {answer!r}, not a card mask")
+            try:  # (a negative number is a mask: ~mask names every card but mask's)
+                return operator.index(answer)
+            except TypeError:
+                raise TypeError(f"it answered {answer!r}, not a card mask") from None
         except GongzhuError:
             raise
         except Exception as exc:

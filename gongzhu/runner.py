@@ -254,7 +254,11 @@ def run(
         if progress is not None:
             progress(summary.played, count)
 
-    main_thread = threading.current_thread() is threading.main_thread()
+    # (in the main thread, and not where Ctrl-C is ignored already: a background job's)
+    main_thread = (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+    )
     previous = signal.signal(signal.SIGINT, hold) if main_thread else None
     try:
         chunks = backends.imap(

@@ -166,9 +166,10 @@ def low_follow(situation: PlaySituation) -> int:
 
 
 def odd_ints(situation: PlaySituation) -> int:
-    """Valid but odd answers: second-copy bits, bits beyond 104, negative numbers."""
+    """Valid but odd answers: second-copy bits, bits beyond 104, negative numbers (a bool
+    is refused: tests/test_hardening_rules.py)."""
     mask = scramble(situation, 3)
-    return (mask, mask << SECOND_COPY, mask | 1 << 300, ~mask, -1, True)[mask % 6]
+    return (mask, mask << SECOND_COPY, mask | 1 << 300, ~mask, -1, 1)[mask % 6]
 
 
 def rule_sets(copies: int) -> dict[str, tuple[PlayRule, ...]]:

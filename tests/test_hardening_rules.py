@@ -451,7 +451,9 @@ def test_a_variant_info_that_raises_is_named() -> None:
 @pytest.mark.parametrize(
     ("fails", "said"),
     [
-        ("answers None", "TypeError: 'NoneType' object cannot be interpreted as an integer"),
+        ("answers None", "TypeError: it answered None, not a card mask"),
+        ("answers True", "TypeError: it answered True, not a card mask"),
+        ("answers text", "TypeError: it answered 'QS', not a card mask"),
         ("raises", "ZeroDivisionError: a bug"),
     ],
 )
@@ -464,7 +466,7 @@ def test_a_play_rule_that_fails_is_named_alike_by_every_engine(
     def refuse(_situation: object) -> Any:
         if fails == "raises":
             raise ZeroDivisionError("a bug")
-        return None
+        return {"answers None": None, "answers True": True}.get(fails, "QS")
 
     def gongzhu_play_config(config: Any) -> None:
         config.add_rule(PlayRule(name="fails", refuse=refuse))

@@ -57,7 +57,7 @@ def test_a_match_refuses_a_hand_it_did_not_deal_next() -> None:
         "a hand the match never dealt": played(gongzhu.load_rules().new_hand(seed=5)),
     }
     for what, hand in strangers.items():
-        with pytest.raises(GongzhuError, match="not the match's hand 2"):
+        with pytest.raises(GongzhuError, match=r"not the match's next hand \(hand 1, from 0\)"):
             match.record_hand(hand)
         assert match.totals == totals and len(match.hands) == 1, what
     match.record_hand(played(match.new_hand()))
@@ -69,7 +69,9 @@ def test_a_match_record_with_hands_swapped_or_reseeded_does_not_replay(tmp_path:
     gongzhu.replay_match(record)  # as written, it replays
     swapped = json.loads(json.dumps(record))
     swapped["hands"][0], swapped["hands"][1] = swapped["hands"][1], swapped["hands"][0]
-    with pytest.raises(InvalidRecord, match="not the match's hand 1"):
+    with pytest.raises(
+        InvalidRecord, match=r"\(hand 0\): this is not the match's next hand \(hand 0,"
+    ):
         gongzhu.replay_match(swapped)
     reseeded = json.loads(json.dumps(record))
     reseeded["hands"][1]["seed"] += 1
@@ -87,7 +89,8 @@ def test_a_match_record_with_hands_swapped_or_reseeded_does_not_replay(tmp_path:
         timeout=60,
     )
     assert result.returncode != 0
-    assert "not the match's hand 1" in result.stderr and result.stderr.count("\n") == 1
+    assert "hand 0: this is not the match's next hand (hand 0, from 0)" in result.stderr
+    assert result.stderr.count("\n") == 1
 
 
 def test_a_match_after_another_replays_with_its_dealer_and_leader() -> None:
@@ -199,3 +202,14 @@ def test_trylast_stages_run_in_the_order_the_plugins_are_named() -> None:
     assert names[:3] == ["values", "b", "a"]
     owners = {stage.name: stage.owner for stage in rules.score_stages}
     assert (owners["a"], owners["b"], owners["values"]) == ("a", "b", None)
+
+
+def test_a_finished_match_takes_no_more_hands() -> None:
+    """A hand recorded after the match ended made a record its own replay refused."""
+    match = match_of(hands=1)
+    seed, first_seat, leader = match.next_deal()
+    extra = played(gongzhu.load_rules().new_hand(seed, first_seat=first_seat, leader=leader))
+    with pytest.raises(GongzhuError, match="the match is over"):
+        match.record_hand(extra)
+    assert len(match.hands) == 1
+    gongzhu.replay_match(match.to_record())

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Set as AbstractSet
 from functools import cache
 from pathlib import Path
+from typing import Final
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "gongzhu"
@@ -99,11 +100,13 @@ def private_reads(
     return found
 
 
+COMPILED_MODULES: Final = frozenset({"_speedups"})
+"""The package's compiled modules (pyproject.toml's ext-modules), built or not."""
+
+
 @cache
 def _modules() -> frozenset[str]:
-    return frozenset(path.stem for path in PACKAGE.rglob("*.py")) | frozenset(
-        path.name.split(".")[0] for path in PACKAGE.rglob("_*.so")
-    )
+    return frozenset(path.stem for path in PACKAGE.rglob("*.py")) | COMPILED_MODULES
 
 
 def _is_module(name: str) -> bool:

@@ -122,7 +122,7 @@ class Situation:
     @cached_property
     def voids(self) -> tuple[frozenset[Suit], ...]:
         """The suits each seat is known to be void in (see :func:`voids`)."""
-        return voids(self.view)
+        return voids(self.view, self.rules)
 
     def others_void(self, suit: Suit) -> bool:
         """Whether another seat is known to be void in ``suit`` (it may discard on it)."""

@@ -107,7 +107,7 @@ class Settings:
     :ivar max_tables: tables held in memory at most (200); when the server is
         full, the finished table left alone longest makes room for a new one.
     :ivar tables_per_client: unfinished tables one client address may have
-        opened (10); the IPv6 addresses of one ``/64`` network count as one
+        opened (10); the IPv6 addresses of one ``/56`` network count as one
         (:func:`~gongzhu.web.lobby.client_key`).
     :ivar max_hands: the most hands of a match (100); a match to a target, or
         one the ruleset ends, stops after this many hands too.

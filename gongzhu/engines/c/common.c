@@ -263,6 +263,15 @@ int gz_draw(PyObject *random, int n, int *out)
 /* (x | x >> 52) & ALL_CARDS for any int x, as the Python reference computes it, into *out:
  * in C for a card mask of up to 64 bits (the usual answer), by Python's int operations for
  * any other int (two-deck masks, negative numbers). */
+/* A play rule's answer that is no card mask (None, a bool, no integer at all; a negative
+ * number is one, with every card above its bits: ~mask): the TypeError PlayRule._asked
+ * raises for it in the Python engines. */
+static int not_a_mask(PyObject *answer)
+{
+    PyErr_Format(PyExc_TypeError, "it answered %R, not a card mask", answer);
+    return -1;
+}
+
 static int first_copy_bits(PyObject *answer, uint64_t *out)
 {
     PyObject *x, *shift = NULL, *shifted = NULL, *both = NULL;
@@ -275,9 +284,15 @@ static int first_copy_bits(PyObject *answer, uint64_t *out)
         *out = (value | value >> 52) & ALL_CARDS;
         return 0;
     }
+    if (answer == Py_None || PyBool_Check(answer))
+        return not_a_mask(answer);
     x = PyNumber_Index(answer);
-    if (x == NULL)
-        return -1;
+    if (x == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_TypeError))
+            return -1;
+        PyErr_Clear();
+        return not_a_mask(answer);
+    }
     shift = PyLong_FromLong(52);
     all = PyLong_FromUnsignedLongLong(ALL_CARDS);
     if (shift != NULL && all != NULL)

@@ -24,14 +24,14 @@ backend that runs them (local processes or Ray tasks: :mod:`gongzhu.backends`).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
 
 from . import backends
 from .actions import Action, Show
-from .bots import Bot, make_bot
+from .bots import QUICK_BOTS, Bot, make_bot
 from .errors import GongzhuError
 from .hand import HandState
 from .rules import Rules, load_rules
@@ -152,10 +152,6 @@ _Setting = tuple[dict[str, Any], int, str, str, str, bool, dict[str, Any]]
 format, the shows and the bots' options."""
 
 
-_TASKS: Final = 1000
-"""The most tasks a run is cut into (each a range of deals)."""
-
-
 def _play_deals(job: tuple[_Setting, int, int]) -> list[float]:
     """The values of ``count`` deals of a run from deal ``start``: one task."""
     (spec, seed, a, b, format, shows, options), start, count = job
@@ -210,37 +206,55 @@ def run_arena(
     setting: _Setting = (rules.spec(), seed, a, b, format, shows, plain)
     workers = min(workers, deals)
     # a task is a range of deals: of one deal where a bot thinks, so that a Ctrl-C loses no
-    # finished deal; else of up to deals / 1000, a short list of tasks for any count
-    size = 1 if {a, b} - _QUICK_BOTS else -(-deals // _TASKS)
+    # finished deal; else of up to 250, a fraction of a second (the tasks are made as asked)
+    size = 1 if {a, b} - QUICK_BOTS else min(_QUICK_TASK, -(-deals // workers))
     tasks = backends.Chunks(setting, deals, size)
-    results: list[float] = []
+    results = _Running()
     values = backends.imap(
         _play_deals,
         tasks,
         backend=backend,
         workers=workers,
         address=address,
-        chunksize=max(1, min(len(tasks) // (workers * 8), _TASKS // (workers * 8))),
     )
     try:
         for batch in values:
             results.extend(batch)
             if progress is not None:
-                progress(len(results), deals)
+                progress(results.count, deals)
     except KeyboardInterrupt as exc:
         # the deals finished so far are the result of a run cut short: kept on the exception
-        exc.result = _result(a, b, format, results) if results else None  # type: ignore[attr-defined]
+        exc.result = _result(a, b, format, results) if results.count else None  # type: ignore[attr-defined]
         raise
     finally:
         values.close()
     return _result(a, b, format, results)
 
 
-def _result(a: str, b: str, format: str, results: Sequence[float]) -> ArenaResult:
-    """The result of the deals whose values are ``results``."""
-    deals = len(results)
-    mean = sum(results) / deals
-    variance = sum((x - mean) ** 2 for x in results) / (deals - 1) if deals > 1 else None
+class _Running:
+    """The deals' values so far, in constant memory: their count, sum, and squared
+    deviations from their mean (Welford's)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.mean = 0.0
+        self.squares = 0.0
+
+    def extend(self, values: Iterable[float]) -> None:
+        for value in values:
+            self.count += 1
+            self.total += value
+            delta = value - self.mean
+            self.mean += delta / self.count
+            self.squares += delta * (value - self.mean)
+
+
+def _result(a: str, b: str, format: str, results: _Running) -> ArenaResult:
+    """The result of the deals ``results`` has read."""
+    deals = results.count
+    mean = results.total / deals
+    variance = results.squares / (deals - 1) if deals > 1 else None
     return ArenaResult(
         a=a,
         b=b,
@@ -252,5 +266,5 @@ def _result(a: str, b: str, format: str, results: Sequence[float]) -> ArenaResul
     )
 
 
-_QUICK_BOTS: Final = frozenset({"random", "first"})
-"""The bots whose deals take microseconds (they do not think)."""
+_QUICK_TASK: Final = 250
+"""The most deals a task plays where no bot thinks."""

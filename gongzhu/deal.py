@@ -180,8 +180,9 @@ def put_first(
     Every deal made to agree with a hand (a determinised sample, a hand's
     holdings changed, OpenSpiel's resampling) places first cards by this rule.
 
-    :return: whether such a card was found (nothing moves when it was not, nor
-        when neither ``first`` nor ``showable_first`` is given).
+    :return: ``False`` when no such card is among ``cards`` (nothing moves), else
+        ``True`` (also when neither ``first`` nor ``showable_first`` is given: then
+        nothing is asked of the first place, and nothing moves).
     """
     if first is not None:
         try:

@@ -373,7 +373,7 @@ class HandState:
     def with_holdings(self, holdings: Sequence[Iterable[Card]]) -> HandState:
         """A copy of this state in which each seat holds ``holdings[seat]`` now.
 
-        For determinised search (:class:`gongzhu.bots.sampler.Determinizer`
+        For determinised search (:class:`gongzhu.implied.Determinizer`
         builds its sampled states this way): the history, the shows and the
         tricks are this state's; only who holds which of the unplayed cards
         changes.  The copy's :attr:`deal` is the deal that gives each seat its
@@ -386,7 +386,7 @@ class HandState:
 
         The history is not replayed: the caller answers for it being legal
         under the new holdings (a seat that discarded on a suit holds none of
-        it now), as a sampler that keeps to :func:`gongzhu.bots.sampler.voids`
+        it now), as a sampler that keeps to :func:`gongzhu.implied.voids`
         does.  An engine without the :attr:`~gongzhu.play.Capability.REDEAL`
         capability gets the history replayed on the new deal instead, which
         checks it.

@@ -19,12 +19,12 @@ import random
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import attrs
 
 from . import backends
-from .bots import BOTS, Bot, make_bot, play_hand
+from .bots import BOTS, QUICK_BOTS, Bot, make_bot, play_hand
 from .bulk import RandomHands
 from .errors import HandLimitReached
 from .match import HAND_LIMIT, Match
@@ -165,20 +165,16 @@ class RunSummary(ScoreStats):
                 self.losses[seat] += other.losses[seat]
 
 
-_QUICK_BOTS: Final = frozenset({"random", "first"})
-"""The bots whose hands take microseconds (they do not think)."""
-
-
 def _chunk_size(job: Job, total: int, workers: int) -> int:
     """How many hands (or matches) a task plays.
 
-    Hands of bots that do not think (``random``, ``first``) take microseconds:
-    up to 250 a task, so that the pipe to the workers is not the bottleneck.  A
-    bot that thinks, or a match, takes milliseconds or more: one a task, so
-    that a Ctrl-C loses no finished one and the finished work is written as it
-    comes.
+    Hands of bots that do not think (:data:`~gongzhu.bots.QUICK_BOTS`) take well
+    under a millisecond: up to 250 a task, a fraction of a second, so that the
+    pipe to the workers is not the bottleneck.  A bot that thinks, or a match,
+    takes milliseconds or more: one a task, so that a Ctrl-C loses no finished
+    one and the finished work is written as it comes.
     """
-    if job.matches or any(name not in _QUICK_BOTS for name in job.bots):
+    if job.matches or any(name not in QUICK_BOTS for name in job.bots):
         return 1
     return max(1, min(250, total // (workers * 8) or 1))
 
@@ -217,8 +213,8 @@ def run(
     in ``exc.summary`` (the hands finished in order; one that arrives while a
     chunk is being written waits for it, so the records and the summary
     always agree and no line is cut).  A bot that thinks, or a match, is one task of its own, so no
-    finished one is lost; random hands come in chunks of up to 250, a few
-    milliseconds' work.
+    finished one is lost; the hands of bots that do not think come in chunks
+    of up to 250, a fraction of a second's work.
 
     :raises HandLimitReached: a match that did not end within
         :attr:`Job.hand_limit` hands.

@@ -48,13 +48,13 @@ def test_the_heuristic_beats_random_and_workers_do_not_change_results() -> None:
     assert run_arena(rules, "heuristic", "random", 12, seed=4) != alone
 
 
-@pytest.mark.parametrize(("bot", "size"), [("random", 124), ("rules", 1)])
+@pytest.mark.parametrize(("bot", "size"), [("random", 250), ("rules", 1)])
 def test_a_run_of_any_length_is_a_lazy_sequence_of_deal_ranges(
     monkeypatch: pytest.MonkeyPatch, bot: str, size: int
 ) -> None:
     """Each worker is given every task: the tasks are made when asked for, and pickle to a
-    few bytes for any count; a range of deals where the bots do not think, one deal (no
-    finished deal lost to a Ctrl-C) where one does."""
+    few bytes for any count; a range of up to 250 deals where the bots do not think (a
+    fraction of a second: a Ctrl-C keeps what finished), one deal where one does."""
     sent: list[Any] = []
 
     def imap(function: Any, tasks: Any, **_options: Any) -> Any:
@@ -262,3 +262,24 @@ def test_one_deal_has_no_standard_error_and_the_json_stays_json() -> None:
         timeout=120,
     )
     assert done.returncode == 0 and "(standard error n/a, z n/a)" in done.stdout
+
+
+def test_an_interrupted_quick_arena_keeps_its_finished_deals() -> None:
+    """With bots that do not think a task was deals / 1000 deals: a Ctrl-C within hours of
+    a 10**12-deal run kept nothing."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gongzhu", "arena", "first", "random", "--deals", str(10**12)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(6)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "interrupted after" in stderr and "first advantage" in stdout

@@ -99,6 +99,9 @@ def test_a_ctrl_c_never_replaces_an_existing_file(tmp_path: Path) -> None:
     assert found is not None, stderr
     lines = kept.read_text(encoding="utf-8").splitlines()
     assert len(lines) == int(found.group(1).replace(",", ""))
+    assert f"{len(lines):,} hands (of 200,000, interrupted)" in stdout or (
+        f"{len(lines)} hands (of 200,000, interrupted)" in stdout
+    )
     gongzhu.replay(json.loads(lines[0]), hand=0)
     assert stdout.endswith(f"records: {kept}\n")
     # a second run cut short keeps the first one's records too
@@ -168,5 +171,30 @@ def test_a_ctrl_c_keeps_the_arenas_finished_deals() -> None:
     assert found is not None, stderr
     result = json.loads(stdout)
     assert result["deals"] == int(found.group(1).replace(",", "")) > 0
+    assert result["interrupted"] is True and result["requested"] == 100_000
     assert result["a"] == "rules" and result["hands"] == 2 * result["deals"]
     assert took < 2
+
+
+def test_records_cut_short_are_kept_without_hard_links(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a file system without hard links the records so far were deleted."""
+    import os
+
+    from gongzhu.cli.records import Records
+
+    out = tmp_path / "run.jsonl"
+    out.write_text("old\n", encoding="utf-8")
+    sink = Records(str(out))
+    sink.write("a record\n")
+
+    def no_links(*_args: object) -> None:
+        raise OSError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    kept = sink.keep_partial(True)
+    assert kept == f"{out}.interrupted"
+    assert Path(kept).read_text(encoding="utf-8") == "a record\n"
+    assert out.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.jsonl", "run.jsonl.interrupted"]

@@ -41,7 +41,15 @@ from .base import Bot, FirstLegalBot, RandomBot, play_hand
 from .heuristic import CHECK_SAMPLES, HeuristicBot, points_at_stake
 from .objective import OBJECTIVES, EngineScorer, Objective, default_objective, seat_objective
 from .playout import RolloutPolicy, card_values, greedy_rollout_policy, random_rollout_policy
-from .registry import BOTS, ENTRY_POINT_GROUP, BotRegistry, UnknownBot, bot_names, make_bot
+from .registry import (
+    BOTS,
+    ENTRY_POINT_GROUP,
+    QUICK_BOTS,
+    BotRegistry,
+    UnknownBot,
+    bot_names,
+    make_bot,
+)
 from .rulebook import (
     PLAY_RULES,
     SHOW_RULES,
@@ -107,6 +115,7 @@ __all__ = [
     "OBJECTIVES",
     "PARTNERS",
     "PLAY_RULES",
+    "QUICK_BOTS",
     "SHOW_MODES",
     "SHOW_RULES",
     "SOLO",

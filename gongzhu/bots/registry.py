@@ -3,18 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, Final
 
 from ..discovery import EntryPointLike, entry_points, origin
 from ..errors import GongzhuError, PluginLoadError, UnknownName
 from .base import Bot
 from .teams import TableFormat, format_of, tell_format
 
-__all__ = ["BOTS", "ENTRY_POINT_GROUP", "BotRegistry", "UnknownBot", "bot_names", "make_bot"]
+__all__ = [
+    "BOTS",
+    "ENTRY_POINT_GROUP",
+    "QUICK_BOTS",
+    "BotRegistry",
+    "UnknownBot",
+    "bot_names",
+    "make_bot",
+]
 
 
 ENTRY_POINT_GROUP = "gongzhu.bots"
 """The entry-point group bots are registered in."""
+
+QUICK_BOTS: Final = frozenset({"random", "first"})
+"""The shipped bots that do not think: a hand of theirs takes well under a millisecond, so
+many go to one task of a run (:mod:`gongzhu.runner`, :mod:`gongzhu.arena`); a hand of any
+other bot is a task of its own, so that a Ctrl-C loses no finished one."""
 
 
 class UnknownBot(UnknownName, KeyError, ValueError):

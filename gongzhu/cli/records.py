@@ -353,9 +353,21 @@ class Records:
             except FileExistsError:
                 number += 1
                 continue
-            except OSError as exc:
-                self.discard()
-                raise UsageError(f"cannot write {kept}: {exc.strerror or exc}") from None
+            except OSError:  # no hard links here (exFAT, some network mounts): claim the
+                try:  # name, then move the records onto it; never lose them
+                    os.close(os.open(kept, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+                except FileExistsError:
+                    number += 1
+                    continue
+                except OSError as exc:
+                    raise UsageError(
+                        f"cannot write {kept}: {exc.strerror or exc}; the records so far "
+                        f"are in {self.temp}"
+                    ) from None
+                os.replace(self.temp, kept)
+                TEMPORARY.discard(self.temp)
+                self.temp = None
+                return kept
             self.discard()
             return kept
 

@@ -113,20 +113,31 @@ def run_arena(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         done = f" after {plural(partial.deals, 'deal')}" if partial is not None else ""
         print(interrupted_line(err, done), file=err)
         if partial is not None:
-            _print_arena(partial, rules, args.json, out)
+            _print_arena(partial, rules, args.json, out, requested=args.deals)
         return 130
     _print_arena(result, rules, args.json, out)
     return 0
 
 
-def _print_arena(result: arena.ArenaResult, rules: Rules, as_json: bool, out: IO[str]) -> None:
-    """What ``arena`` prints: the result, as text or JSON."""
+def _print_arena(
+    result: arena.ArenaResult,
+    rules: Rules,
+    as_json: bool,
+    out: IO[str],
+    requested: int | None = None,
+) -> None:
+    """What ``arena`` prints: the result, as text or JSON; ``requested``, the deals asked
+    for, where a Ctrl-C cut the run short (it says so)."""
     if as_json:
-        print(json.dumps(result.to_json(), allow_nan=False), file=out)
+        found = result.to_json()
+        if requested is not None:
+            found.update(interrupted=True, requested=requested)
+        print(json.dumps(found, allow_nan=False), file=out)
         return
+    cut = "" if requested is None else f" (of {requested:,}, interrupted)"
     print(
         f"{result.a} vs {result.b} ({result.format}, {rules!r}): "
-        f"{plural(result.deals, 'deal')}, {plural(result.hands, 'hand')}",
+        f"{plural(result.deals, 'deal')}{cut}, {plural(result.hands, 'hand')}",
         file=out,
     )
     print(
@@ -136,14 +147,17 @@ def _print_arena(result: arena.ArenaResult, rules: Rules, as_json: bool, out: IO
     )
 
 
-def _print_summary(summary: RunSummary, job: Job, out: IO[str]) -> None:
+def _print_summary(
+    summary: RunSummary, job: Job, out: IO[str], requested: int | None = None
+) -> None:
     unit = "match" if job.matches else "hand"
     what = "total" if job.matches else "final score"
 
     def units(count: int) -> str:
         return plural(count, unit, "matches" if job.matches else "hands")
 
-    print(units(summary.played), file=out)
+    cut = "" if requested is None else f" (of {requested:,}, interrupted)"
+    print(units(summary.played) + cut, file=out)
     for seat in range(4):
         error = "n/a" if summary.played < 2 else f"{summary.stderr(seat):.1f}"
         line = (
@@ -212,7 +226,7 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
                 where = f"; {args.out} is unchanged, the records so far are in {kept}"
             print(interrupted_line(err, f" after {done}{where}"), file=err)
             if partial.played:
-                _print_report(partial, job, header, kept, report)
+                _print_report(partial, job, header, kept, report, requested=args.hands)
             return 130
         except OutError as exc:
             cause = exc.__cause__
@@ -246,11 +260,16 @@ def _commit_after(report: Callable[[], None], out: IO[str], sink: Records | None
 
 
 def _print_report(
-    summary: RunSummary, job: Job, header: str, path: str | None, out: IO[str]
+    summary: RunSummary,
+    job: Job,
+    header: str,
+    path: str | None,
+    out: IO[str],
+    requested: int | None = None,
 ) -> None:
     """What ``simulate`` prints, also when interrupted: the run, the summary, where the
     records are."""
     print(header, file=out)
-    _print_summary(summary, job, out)
+    _print_summary(summary, job, out, requested)
     if path:
         print(f"records: {'standard output' if path == '-' else path}", file=out)

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, cast
 import attrs
 
 from .actions import PLAY_KEYS, Play, Show, ShowKind, cards_of_key, key_of_cards
-from .cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Suit, full_deck
+from .cards import Card, Suit, full_deck
 from .deal import SEATS, Deal, put_first
 from .engines.base import winning_position
 from .errors import GongzhuError, IllegalAction, InvalidHoldings
@@ -78,9 +78,6 @@ __all__ = [
     "unpairable",
     "voids",
 ]
-
-
-_DEFAULT_SHOWABLE = frozenset({PIG, SHEEP, TRANSFORMER, HEART_ACE})
 
 
 # -- the trick, values, what was taken ------------------------------------------------------
@@ -358,12 +355,11 @@ class VoidReader:
         return out
 
 
-def voids(view: SeatView, rules: Rules | None = None) -> tuple[frozenset[Suit], ...]:
+def voids(view: SeatView, rules: Rules) -> tuple[frozenset[Suit], ...]:
     """The suits each seat is known to hold none of now, as ``view`` shows them: the
     play so far read by a :class:`VoidReader` (see there for the rules).
 
-    :param rules: the ruleset (its shown-card lock and discard rule); without it,
-        only the plays off the led suit are read.
+    :param rules: the ruleset being played (its shown-card lock and discard rule).
     """
     last = _LAST_VOIDS[0]
     if last is not None and last[0] is view and last[1] is rules:
@@ -517,12 +513,11 @@ def _minus(cards: Iterable[Card], remove: Iterable[Card]) -> list[Card]:
     return out
 
 
-def knowledge(view: SeatView, rules: Rules | None = None) -> Knowledge:
+def knowledge(view: SeatView, rules: Rules) -> Knowledge:
     """Everything ``view`` fixes about the hidden cards.
 
-    :param rules: the ruleset (its deck count and showable cards); without it,
-        one deck and the default showable cards, or two decks when the view's
-        card count says so.
+    :param rules: the ruleset being played (its decks, showable cards, lock and
+        discard rule: a view alone does not say them).
     :raises Inconsistent: the view's cards do not add up to a deck.
     """
     seat = view.seat
@@ -533,13 +528,8 @@ def knowledge(view: SeatView, rules: Rules | None = None) -> Knowledge:
     for who, cards in view.current_trick:
         played[who].extend(cards)
     first_show = view.phase is Phase.FIRST_SHOW
-    if rules is not None:
-        copies = rules.table.copies
-        showable = frozenset(rules.table.showable)
-    else:
-        total = sum(view.holding_sizes) + sum(map(len, played))
-        copies = 2 if total == 104 else 1
-        showable = _DEFAULT_SHOWABLE
+    copies = rules.table.copies
+    showable = frozenset(rules.table.showable)
     full = 13 * copies
     sizes = tuple(full for _ in range(SEATS)) if first_show else tuple(view.holding_sizes)
     known: list[list[Card]] = [[] for _ in range(SEATS)]
@@ -751,7 +741,7 @@ def sample_holdings(
     view: SeatView,
     rng: random.Random,
     *,
-    rules: Rules | None = None,
+    rules: Rules,
     tries: int = 200,
     facts: Knowledge | None = None,
 ) -> tuple[tuple[Card, ...], ...]:
@@ -831,14 +821,14 @@ def _first_seat(view: SeatView, leader: int) -> int:
     return next((first for first in range(SEATS) if fits(first)), leader)
 
 
-def sample_deal(view: SeatView, rng: random.Random, *, rules: Rules | None = None) -> Deal:
+def sample_deal(view: SeatView, rng: random.Random, *, rules: Rules) -> Deal:
     """A whole deal consistent with ``view``: the hidden cards dealt at random.
 
     Each seat is dealt its current cards (sampled) and the cards it has
     played; a seat's 首明 card is its first card.  The first seat of the deal
     is not public (see :func:`determinize` for what it is set to).
 
-    :param rules: the ruleset (its deck count and showable cards); see :func:`knowledge`.
+    :param rules: the ruleset being played (see :func:`knowledge`).
     :raises Inconsistent: no consistent deal was found.
     """
     facts = knowledge(view, rules)

@@ -121,10 +121,10 @@ class Match:
         """
         if not hand.is_over:
             raise HandNotOver("only a finished hand can be added to a match")
-        if self.is_over:
-            raise GongzhuError("the match is over: it takes no more hands")
         if any(recorded is hand for recorded in self.hands):
             raise GongzhuError("this hand is recorded in the match already")
+        if self.is_over:
+            raise GongzhuError("the match is over: it takes no more hands")
         if hand.rules is not self.rules and hand.rules.spec() != self.rules.spec():
             raise GongzhuError(
                 f"the hand was played under {hand.rules!r}, not the match's {self.rules!r}"

@@ -313,3 +313,25 @@ def test_random_opponents_are_the_random_bot_draw_for_draw() -> None:
         slow.step(action)
     assert fast.hand is not None and slow.hand is not None
     assert fast.hand.history == slow.hand.history
+
+
+def test_make_vec_makes_the_vector_env_and_its_resets_carry_final_info() -> None:
+    """Issue 40: gymnasium.make_vec could not make SeatVectorEnv, and a same-step reset's
+    info had no final_info."""
+    import numpy as np
+
+    from gongzhu.envs.gymnasium import SeatVectorEnv
+
+    vec = gymnasium.make_vec("gongzhu/Seat-v0", num_envs=3, vectorization_mode="vector_entry_point")
+    assert isinstance(vec, SeatVectorEnv) and vec.num_envs == 3
+    _obs, info = vec.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(500):
+        actions = [int(rng.choice(np.flatnonzero(mask))) for mask in info["action_mask"]]
+        _obs, _rewards, terminated, _truncated, info = vec.step(actions)
+        if terminated.any():
+            break
+    else:
+        pytest.fail("no hand ended")
+    assert list(info["_final_info"]) == list(terminated) == list(info["_final_obs"])
+    assert "action_mask" in info["final_info"] and "_action_mask" in info["final_info"]

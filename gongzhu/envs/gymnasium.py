@@ -539,7 +539,10 @@ class SeatVectorEnv(VectorEnv):
     flags.  An episode that ends is reset in the same step (Gymnasium's
     ``AutoresetMode.SAME_STEP``): its last observation is in
     ``info["final_obs"]`` (an object array, ``None`` for the others, with the
-    boolean ``info["_final_obs"]``), and the returned row is the next hand's.
+    boolean ``info["_final_obs"]``) and its last info in ``info["final_info"]``
+    (batched as Gymnasium batches infos, with ``info["_final_info"]``), and the
+    returned row is the next hand's.  ``gymnasium.make_vec("gongzhu/Seat-v0",
+    num_envs=N, vectorization_mode="vector_entry_point")`` makes one.
     ``info["action_mask"]`` is the ``(num_envs, actions)`` ``int8`` masks and
     :meth:`action_masks` the same as booleans.
 
@@ -608,26 +611,21 @@ class SeatVectorEnv(VectorEnv):
         dict[str, Any],
     ]:
         """Step every hand with its action; hands that end are reset at once."""
-        import numpy
-
         info: dict[str, Any] = {}
-        final: Any = None
         for i, env in enumerate(self.envs):
             reward, illegal = env._advance(actions[i])
             self._rewards[i] = reward
             terminated = self._terminated[i] = env._done
-            if terminated:
-                if final is None:
-                    final = numpy.full(self.num_envs, None, dtype=object)
-                    info["_final_obs"] = numpy.zeros(self.num_envs, dtype=numpy.bool_)
-                    info["illegal_action"] = numpy.zeros(self.num_envs, dtype=numpy.bool_)
-                final[i] = env._observation()
-                info["_final_obs"][i] = True
-                info["illegal_action"][i] = illegal
+            if terminated:  # as Gymnasium's own vector envs report a same-step reset
+                final_info = env._info(illegal_action=True) if illegal else env._info()
+                ended = {
+                    "final_obs": env._observation(),
+                    "final_info": final_info,
+                    "illegal_action": illegal,
+                }
+                info = self._add_info(info, ended, i)
                 env.reset()
             self._row(i)
-        if final is not None:
-            info["final_obs"] = final
         info["action_mask"] = self._masks.copy()
         return (
             self._obs.copy(),
@@ -651,7 +649,11 @@ def _register() -> None:
     except ImportError:
         return
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:SeatEnv")
+        gymnasium.register(
+            id=ENV_ID,
+            entry_point=f"{__name__}:SeatEnv",
+            vector_entry_point=f"{__name__}:SeatVectorEnv",
+        )
     if MATCH_ENV_ID not in gymnasium.registry:
         gymnasium.register(id=MATCH_ENV_ID, entry_point=f"{__name__}:MatchEnv")
 

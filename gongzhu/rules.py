@@ -639,6 +639,14 @@ class Rules:
             raise InvalidCard(
                 f"this ruleset plays with {self.table.copies} deck(s); the deal has {deal.copies}"
             )
+        if (  # a hand's seed names its deal (a record replays, a match checks its hands so)
+            seed is not None
+            and holdings is None
+            and deal != Deal.shuffled(seed, self.table.copies, deal.first_seat)
+        ):
+            raise InvalidCard(
+                f"not the deal seed {seed} gives (first card to seat {deal.first_seat})"
+            )
         spec = self.engine_spec if engine is None else self.engine_named(engine)
         hand_state = _HAND_STATE or _import_hand_state()
         return hand_state(self, deal, seed=seed, leader=leader, engine=spec, _holdings=holdings)

@@ -213,3 +213,13 @@ def test_a_finished_match_takes_no_more_hands() -> None:
         match.record_hand(extra)
     assert len(match.hands) == 1
     gongzhu.replay_match(match.to_record())
+
+
+def test_a_hand_given_a_seed_and_a_deal_has_the_seeds_deal() -> None:
+    """The one check behind the records' and the matches': a seed names its deal."""
+    from gongzhu.errors import InvalidCard
+
+    rules = gongzhu.load_rules()
+    assert rules.new_hand(5, deal=gongzhu.Deal.shuffled(5)).deal == gongzhu.Deal.shuffled(5)
+    with pytest.raises(InvalidCard, match="not the deal seed 5 gives"):
+        rules.new_hand(5, deal=gongzhu.Deal.shuffled(6))

@@ -14,7 +14,7 @@ store::
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final, TypeAlias
 
 import attrs
@@ -31,6 +31,7 @@ __all__ = [
     "ShowKind",
     "cards_of_key",
     "key_of_cards",
+    "key_of_play",
     "parse_action",
     "play_of_key",
 ]
@@ -102,8 +103,13 @@ def _to_cards(value: Iterable[Card | str] | Card | str) -> tuple[Card, ...]:
     return tuple(sorted(parse_cards(value)))
 
 
-def _play_key(cards: tuple[Card, ...]) -> int:
-    """The engine's integer name of a play (:func:`key_of_cards`; -1 for more than two)."""
+def key_of_play(cards: Sequence[Card]) -> int:
+    """The play key of a play's cards, one or two (:func:`key_of_cards` of their indices;
+    -1 for more than two): :attr:`Play.key` without making the :class:`Play`.
+
+    >>> key_of_play(parse_cards("3C")), key_of_play(parse_cards("2S 9S"))
+    (40, 59)
+    """
     if len(cards) == 1:
         return cards[0].index
     if len(cards) == 2:
@@ -124,7 +130,7 @@ class Play:
 
     @key.default
     def _key_default(self) -> int:
-        return _play_key(self.cards)
+        return key_of_play(self.cards)
 
     @classmethod
     def parse(cls, text: str) -> Play:

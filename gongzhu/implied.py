@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, cast
 
 import attrs
 
-from .actions import PLAY_KEYS, Play, Show, ShowKind, cards_of_key, key_of_cards
+from .actions import PLAY_KEYS, Play, Show, ShowKind, cards_of_key, key_of_play
 from .cards import Card, Suit, full_deck
 from .deal import SEATS, Deal, put_first
 from .engines.base import winning_position
@@ -370,10 +370,7 @@ def voids(view: SeatView, rules: Rules) -> tuple[frozenset[Suit], ...]:
             if show.cards:
                 reader.show(show.seat, show.kind, show.cards, forced=show.forced)
     for trick in view.tricks:
-        _read_plays(reader, trick.plays)
-        reader.finish(
-            key_of_cards(*[c.index for c in trick.plays[0][1]]), trick.winner, trick.taker
-        )
+        reader.finish(_read_plays(reader, trick.plays), trick.winner, trick.taker)
     if view.current_trick:
         _read_plays(reader, view.current_trick)
     seat = view.seat
@@ -393,16 +390,11 @@ _LAST_VOIDS: list[tuple[SeatView, Rules | None, tuple[frozenset[Suit], ...]] | N
 """The last view :func:`voids` read, its ruleset and its answer."""
 
 
-def _key_of_play(cards: tuple[Card, ...]) -> int:
-    """The play key of a play's cards."""
-    return cards[0].index if len(cards) == 1 else key_of_cards(cards[0].index, cards[1].index)
-
-
 def _read_plays(reader: VoidReader, plays: Sequence[tuple[int, tuple[Card, ...]]]) -> int:
     """A trick's plays read, in order, leaving out those that reveal nothing (as
     :class:`VoidReader` allows); the lead's key."""
     lead_cards = plays[0][1]
-    lead = _key_of_play(lead_cards)
+    lead = key_of_play(lead_cards)
     led = lead_cards[0].suit
     locked, private = reader.locked, reader.private_locked
     first_of_suit = not reader.led >> int(led) & 1
@@ -410,7 +402,7 @@ def _read_plays(reader: VoidReader, plays: Sequence[tuple[int, tuple[Card, ...]]
         if (position and any(card.suit is not led for card in cards)) or (
             first_of_suit and (locked[who] or private[who])
         ):
-            reader.play(who, position, _key_of_play(cards), lead)
+            reader.play(who, position, key_of_play(cards), lead)
     return lead
 
 

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import cached_property
 
-from ..actions import Action, Play, Show, ShowKind, key_of_cards
+from ..actions import Action, Play, Show, ShowKind, key_of_play
 from ..cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Rank, Suit, full_deck
 from ..deal import SEATS
 from ..implied import card_values, trick_winner, voids
@@ -183,7 +183,7 @@ class Situation:
     @cached_property
     def trick_keys(self) -> tuple[int, ...]:
         """The play keys of the trick under way."""
-        return tuple(key_of_cards(*[card.index for card in cards]) for _, cards in self.trick)
+        return tuple(key_of_play(cards) for _, cards in self.trick)
 
     @cached_property
     def best(self) -> tuple[int, Card] | None:

@@ -15,7 +15,7 @@ from typing import Final
 
 import attrs
 
-from ..actions import key_of_cards
+from ..actions import key_of_play
 from ..cards import PIG, TRANSFORMER, Card, Rank, Suit, full_deck
 from ..deal import SEATS
 from ..engines.base import winning_position
@@ -133,7 +133,7 @@ def infer(
     for plays in tricks:
         led = plays[0][1][0].suit
         leader = plays[0][0]
-        best_key = key_of_cards(*[card.index for card in plays[0][1]])
+        best_key = key_of_play(plays[0][1])
         best_seat = leader
         free_suits = _ALL_SUITS if rule is None else rule.preferred.get(led, _ALL_SUITS)
         for index, (seat, cards) in enumerate(plays):
@@ -141,7 +141,7 @@ def infer(
             if card in flags[seat]:
                 trusted[seat] = False  # it held a card its play said it had not
             if index:  # who is winning before this play: the engines' rule (one deck here)
-                key = key_of_cards(*[c.index for c in plays[index - 1][1]])
+                key = key_of_play(plays[index - 1][1])
                 if winning_position((best_key, key)):  # (the best so far, then the last play)
                     best_key, best_seat = key, plays[index - 1][0]
                 best_rank = plays[(best_seat - leader) % SEATS][1][0].rank

@@ -31,10 +31,11 @@ import attrs
 
 from . import backends
 from .actions import Action, Show
-from .bots import QUICK_BOTS, Bot, make_bot
+from .bots import Bot, make_bot
 from .errors import GongzhuError
 from .hand import HandState
 from .rules import Rules, load_rules
+from .runner import task_size
 from .view import Phase
 
 __all__ = ["FORMATS", "ArenaResult", "play_deal", "run_arena"]
@@ -205,10 +206,7 @@ def run_arena(
             raise GongzhuError(f"bot {name!r} refuses its options: {exc}") from None
     setting: _Setting = (rules.spec(), seed, a, b, format, shows, plain)
     workers = min(workers, deals)
-    # a task is a range of deals: of one deal where a bot thinks, so that a Ctrl-C loses no
-    # finished deal; else of up to 250, a fraction of a second (the tasks are made as asked)
-    size = 1 if {a, b} - QUICK_BOTS else min(_QUICK_TASK, -(-deals // workers))
-    tasks = backends.Chunks(setting, deals, size)
+    tasks = backends.Chunks(setting, deals, task_size((a, b), deals, workers))
     results = _Running()
     values = backends.imap(
         _play_deals,
@@ -264,7 +262,3 @@ def _result(a: str, b: str, format: str, results: _Running) -> ArenaResult:
         mean=mean,
         stderr=None if variance is None else math.sqrt(variance / deals),
     )
-
-
-_QUICK_TASK: Final = 250
-"""The most deals a task plays where no bot thinks."""

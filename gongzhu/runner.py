@@ -18,7 +18,7 @@ import json
 import random
 import signal
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, Protocol
 
 import attrs
@@ -42,6 +42,7 @@ __all__ = [
     "hand_seed",
     "play_match",
     "run",
+    "task_size",
 ]
 
 MAX_WORKERS = 64
@@ -165,16 +166,18 @@ class RunSummary(ScoreStats):
                 self.losses[seat] += other.losses[seat]
 
 
-def _chunk_size(job: Job, total: int, workers: int) -> int:
-    """How many hands (or matches) a task plays.
+def task_size(bots: Iterable[str], total: int, workers: int) -> int:
+    """How many hands (or an arena's deals) of ``bots`` one task of a run of ``total``
+    over ``workers`` plays.
 
     Hands of bots that do not think (:data:`~gongzhu.bots.QUICK_BOTS`) take well
     under a millisecond: up to 250 a task, a fraction of a second, so that the
-    pipe to the workers is not the bottleneck.  A bot that thinks, or a match,
-    takes milliseconds or more: one a task, so that a Ctrl-C loses no finished
-    one and the finished work is written as it comes.
+    pipe to the workers is not the bottleneck.  A bot that thinks takes
+    milliseconds or more: one a task, so that a Ctrl-C loses no finished one
+    and the finished work is written as it comes.  (A match is a task of its
+    own too.)
     """
-    if job.matches or any(name not in QUICK_BOTS for name in job.bots):
+    if any(name not in QUICK_BOTS for name in bots):
         return 1
     return max(1, min(250, total // (workers * 8) or 1))
 
@@ -226,7 +229,8 @@ def run(
     workers = min(workers, count)
     load_rules(*job.variants, **dict(job.options))  # refuse a bad ruleset before forking
     summary = RunSummary()
-    tasks = backends.Chunks(job, count, _chunk_size(job, count, workers))
+    size = 1 if job.matches else task_size(job.bots, count, workers)
+    tasks = backends.Chunks(job, count, size)
 
     interrupted = False
     writing = False

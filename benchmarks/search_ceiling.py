@@ -52,8 +52,9 @@ from gongzhu.actions import Action
 from gongzhu.arena import _deal_seed, _play  # the arena's deals and play: runs compare
 from gongzhu.bots import Bot, RulesBot, SearchBot, bot_names, make_bot
 from gongzhu.bots import search as search_module
-from gongzhu.bots.sampler import Determinizer, Inference
+from gongzhu.bots.sampler import Inference
 from gongzhu.cards import Card
+from gongzhu.implied import Determinizer
 
 _TRUE: list[HandState] = []
 """The real hand, while a search seat decides."""

@@ -55,8 +55,9 @@ from .actions import Action, Play, Show, ShowKind
 from .cards import Card
 from .errors import GongzhuError, IllegalAction
 from .hand import HandState
+from .match import Match
 from .play import Refusal
-from .record import replay
+from .record import replay, replay_match
 from .rules import Rules
 from .scoring import ScoreSheet
 from .view import Phase, Trick
@@ -242,9 +243,6 @@ def _check_match(rules: Rules, described: str, seed: int, choose: Callable[[], f
     (:func:`~gongzhu.hookspecs.gongzhu_normalise`, ``gongzhu_match_over``,
     ``gongzhu_next_leader``, ``gongzhu_match_losers``) asked as a match asks them, and its
     record replayed.  Returns the hands played."""
-    from .match import Match
-    from .record import replay_match
-
     context = _Context(described, rules.engine_spec.name, seed)
     context.index = None
     match = Match(rules, seed=seed, hands=MATCH_HANDS)

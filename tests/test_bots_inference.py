@@ -10,9 +10,10 @@ import pytest
 import gongzhu
 from gongzhu import Phase, Play, Show
 from gongzhu.bots import Bot, make_bot
-from gongzhu.bots.sampler import Determinizer, Inference, infer, knowledge
+from gongzhu.bots.sampler import Inference, infer
 from gongzhu.cards import PIG, Card, full_deck
 from gongzhu.hand import HandState
+from gongzhu.implied import Determinizer, knowledge
 from gongzhu.view import SeatView
 
 RULES = gongzhu.load_rules()

@@ -128,7 +128,7 @@ import random, runpy
 import gongzhu
 from gongzhu import HandState, Phase, Show
 from gongzhu.bots import search as search_module
-from gongzhu.bots.sampler import Determinizer
+from gongzhu.implied import Determinizer
 from gongzhu.cards import SHEEP, TRANSFORMER
 ns = runpy.run_path({str(CEILING)!r})
 hand = gongzhu.load_rules().new_hand(seed={seed})

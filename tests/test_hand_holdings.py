@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 import gongzhu
 from gongzhu import Card, Phase, Play, Show
 from gongzhu.bots import Determinizer, SearchBot, determinize
-from gongzhu.bots.sampler import sample_holdings
 from gongzhu.errors import IllegalAction, InvalidHoldings
 from gongzhu.hand import HandState
+from gongzhu.implied import sample_holdings
 from gongzhu.play import Capability
 
 from .conftest import BOTH_ENGINES, SHORT_SPADES_DEAL, engine_state

@@ -37,6 +37,19 @@ True
 
 from __future__ import annotations
 
+from ..implied import (  # what the rules imply of the hidden cards, for the bots too
+    Determinizer,
+    Inconsistent,
+    Knowledge,
+    SampledEngine,
+    determinize,
+    knowledge,
+    no_pairs,
+    sample_deal,
+    sample_holdings,
+    unpairable,
+    voids,
+)
 from .base import Bot, FirstLegalBot, RandomBot, play_hand
 from .heuristic import CHECK_SAMPLES, HeuristicBot, points_at_stake
 from .objective import OBJECTIVES, EngineScorer, Objective, default_objective, seat_objective
@@ -80,21 +93,7 @@ from .rulebook import (
     void_short_suit,
     wanted_shows,
 )
-from .sampler import (
-    Determinizer,
-    Inconsistent,
-    Inference,
-    Knowledge,
-    SampledEngine,
-    determinize,
-    infer,
-    knowledge,
-    no_pairs,
-    sample_deal,
-    sample_holdings,
-    unpairable,
-    voids,
-)
+from .sampler import Inference, infer
 from .search import DEFAULT_BUDGET_MS, SHOW_MODES, SearchBot
 from .teams import (
     FORMATS,

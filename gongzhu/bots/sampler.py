@@ -2,8 +2,8 @@
 facts and the consistent deals of :mod:`gongzhu.implied`.
 
 What the rules imply of the hidden cards (voids, the shown-card lock, what a
-view fixes) and the deals that agree with a view are :mod:`gongzhu.implied`'s,
-re-exported here for the bots; this module adds :func:`infer`, what the play
+view fixes) and the deals that agree with a view are :mod:`gongzhu.implied`'s
+(:mod:`gongzhu.bots` exports them too); this module adds :func:`infer`, what the play
 says of the hidden cards beyond the rules, when a seat plays as a sound
 player would.
 """
@@ -19,21 +19,6 @@ from ..actions import key_of_play
 from ..cards import PIG, TRANSFORMER, Card, Rank, Suit, full_deck
 from ..deal import SEATS
 from ..engines.base import winning_position
-
-# re-exported for the bots: what the rules imply of the hidden cards
-from ..implied import (  # noqa: F401
-    Determinizer,
-    Inconsistent,
-    Knowledge,
-    SampledEngine,
-    determinize,
-    knowledge,
-    no_pairs,
-    sample_deal,
-    sample_holdings,
-    unpairable,
-    voids,
-)
 from ..rules import Rules
 from ..view import SeatView
 

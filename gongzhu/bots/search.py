@@ -1,7 +1,7 @@
 """The search bot: determinised Monte-Carlo search over deals sampled from the view.
 
 For each decision, cards to play or shows to make alike, the bot samples the
-hidden cards consistently with its view (:class:`~gongzhu.bots.sampler.Determinizer`),
+hidden cards consistently with its view (:class:`~gongzhu.implied.Determinizer`),
 plays each legal action on the sample, plays the hand out with a fast policy
 (:mod:`gongzhu.bots.playout`) and scores it for its objective
 (:mod:`gongzhu.bots.objective`): its team's points in 2-vs-2, once told the
@@ -19,6 +19,7 @@ from typing import Final, cast
 
 from ..actions import Action
 from ..hand import HandState
+from ..implied import Determinizer, Inconsistent
 from ..play import PLAY_PHASE, Capability, GreedyPlayoutEngine, HandEngine, greedy_playout
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
@@ -32,7 +33,7 @@ from .playout import (
 )
 from .registry import UnknownBot, make_bot
 from .rulebook import RulesBot, quick_show
-from .sampler import Determinizer, Inconsistent, infer
+from .sampler import infer
 from .teams import TableFormat, format_of, tell_format
 
 __all__ = [

@@ -135,7 +135,7 @@ def test_ping_frames_of_a_client_that_never_reads_do_not_pile_up(known: bool) ->
 
 
 def test_a_reading_client_that_floods_is_told_and_closed_with_a_close_frame() -> None:
-    with serving(message_burst=20) as server:
+    with serving(message_burst=20, message_rate=0.01) as server:
         table = server.lobby.open_table(["39baobao"], PLAYERS, seed=1)
         with connect(ws_url(server, table), open_timeout=10, max_queue=None) as ws:
             first_state(ws)
@@ -157,9 +157,23 @@ def test_a_reading_client_that_floods_is_told_and_closed_with_a_close_frame() ->
             assert first_state(ws)["seat"] == 0
 
 
-def test_a_reading_client_dropped_for_a_full_queue_gets_a_close_frame() -> None:
+def test_a_reading_client_dropped_for_a_full_queue_gets_a_close_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """With rate limits that let it (or before them), a reading client was cut after 33
-    distinct refused messages, with no close frame: the socket was shut before it."""
+    distinct refused messages, with no close frame: the socket was shut before it.
+
+    Each of the server's sends is slowed, so the queue fills whatever the machine's
+    pace (a fast server drained it as the client sent, and nobody was dropped)."""
+    from starlette.websockets import WebSocket
+
+    send_json = WebSocket.send_json
+
+    async def slow_send_json(self: WebSocket, data: Any, mode: str = "text") -> None:
+        await asyncio.sleep(0.05)
+        await send_json(self, data, mode)
+
+    monkeypatch.setattr(WebSocket, "send_json", slow_send_json)
     with serving(message_rate=1000, message_burst=1000, client_burst=1000) as server:
         table = server.lobby.open_table(["39baobao"], PLAYERS, seed=1)
         with connect(ws_url(server, table), open_timeout=10, max_queue=None) as ws:

@@ -163,12 +163,15 @@ class _Model:
     """What sb3-contrib's MaskablePPO offers an opponent seat: predict(obs, action_masks)."""
 
     def __init__(self) -> None:
-        self.calls: list[tuple[int, bool]] = []
+        self.calls: list[tuple[tuple[int, ...], bool]] = []
 
     def predict(
         self, observation: np.ndarray, action_masks: np.ndarray, deterministic: bool = False
-    ) -> tuple[np.int64, None]:
-        self.calls.append((observation.shape[0], deterministic))
+    ) -> tuple[np.int64 | np.ndarray, None]:
+        """The last legal action; a batch of them for a batch of observations."""
+        self.calls.append((observation.shape, deterministic))
+        if observation.ndim == 2:
+            return np.array([np.flatnonzero(m)[-1] for m in action_masks]), None
         return np.int64(np.flatnonzero(action_masks)[-1]), None
 
 
@@ -189,7 +192,7 @@ def test_opponents_may_be_bots_callables_and_policies() -> None:
     assert hand is not None and hand.is_over
     moves = {seat: sum(1 for who, _ in hand.history if who == seat) for seat in range(4)}
     assert bot.moves == moves[0] and len(seen) == moves[2] and len(model.calls) == moves[3]
-    assert model.calls[0] == (encoding.observation_size(rules), False)  # sampled, not argmax
+    assert model.calls[0] == ((encoding.observation_size(rules),), False)  # sampled, not argmax
     from gongzhu.envs.encoding import encode_observation
 
     observation, mask = seen[0]  # the policy saw seat 2's own observation and mask
@@ -335,3 +338,70 @@ def test_make_vec_makes_the_vector_env_and_its_resets_carry_final_info() -> None
         pytest.fail("no hand ended")
     assert list(info["_final_info"]) == list(terminated) == list(info["_final_obs"])
     assert "action_mask" in info["final_info"] and "_action_mask" in info["final_info"]
+
+
+def _lowest(observation: np.ndarray, mask: np.ndarray) -> int:
+    """A deterministic policy: the lowest legal action index."""
+    return int(np.flatnonzero(mask)[0])
+
+
+def test_a_batch_policy_is_asked_once_for_every_hand_waiting() -> None:
+    """Issue 40: self-play called the opponent's model once per decision; a BatchPolicy is
+    called once per round of opponent moves, for all the hands waiting, and plays as the
+    same policy asked a decision at a time."""
+    from gongzhu.envs.gymnasium import BatchPolicy, SeatVectorEnv
+
+    calls: list[int] = []
+
+    def lowest_many(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        calls.append(len(observations))
+        assert observations.dtype == np.float32 and masks.dtype == np.int8
+        return np.array([_lowest(o, m) for o, m in zip(observations, masks, strict=True)])
+
+    width = 16
+    batched = SeatVectorEnv(width, rules="huapai", bots=BatchPolicy(lowest_many))
+    single = SeatVectorEnv(width, rules="huapai", bots=_lowest)
+    ours, _ = batched.reset(seed=3)
+    theirs, _ = single.reset(seed=3)
+    assert np.array_equal(ours, theirs)
+    for _ in range(40):
+        calls.clear()
+        actions = np.array([np.flatnonzero(m)[0] for m in batched.action_masks()])
+        ours, our_rewards, our_ends, _t, _i = batched.step(actions)
+        theirs, their_rewards, their_ends, _t, _i = single.step(actions)
+        assert np.array_equal(ours, theirs) and np.array_equal(our_rewards, their_rewards)
+        assert np.array_equal(our_ends, their_ends)
+        # every hand's opponents move in rounds: a few calls, not one per decision
+        assert len(calls) <= 8 and sum(calls) >= width
+    assert [e._hand().history for e in batched.envs] == [e._hand().history for e in single.envs]
+
+
+def test_a_batch_policy_answering_wrongly_is_refused() -> None:
+    from gongzhu.envs.gymnasium import BatchPolicy, SeatVectorEnv
+
+    short = SeatVectorEnv(4, bots=BatchPolicy(lambda observations, masks: [0]))
+    with pytest.raises(gongzhu.errors.GongzhuError, match="answered 1 actions for"):
+        for seed in range(5):
+            short.reset(seed=seed)
+            for _ in range(20):
+                short.step([int(np.flatnonzero(m)[0]) for m in short.action_masks()])
+    outside = SeatEnv(
+        bots=BatchPolicy(lambda observations, masks: [int(np.flatnonzero(masks[0] == 0)[0])])
+    )
+    with pytest.raises(gongzhu.errors.IllegalAction, match="outside its action mask"):
+        for seed in range(20):
+            _episode(outside, seed=seed)
+    with pytest.raises(TypeError, match="wraps a callable"):
+        BatchPolicy(3)  # type: ignore[arg-type]
+
+
+def test_policy_opponent_batched_predicts_many_observations_at_once() -> None:
+    from gongzhu.envs.gymnasium import BatchPolicy, SeatVectorEnv, policy_opponent
+
+    model = _Model()
+    opponent = policy_opponent(model, deterministic=True, batched=True)
+    assert isinstance(opponent, BatchPolicy)
+    vector = SeatVectorEnv(8, bots=opponent)
+    vector.reset(seed=1)
+    vector.step([int(np.flatnonzero(m)[0]) for m in vector.action_masks()])
+    assert any(len(shape) == 2 and shape[0] > 1 for shape, _deterministic in model.calls)

@@ -76,6 +76,7 @@ else:
 __all__ = [
     "ENV_ID",
     "MATCH_ENV_ID",
+    "BatchPolicy",
     "MatchEnv",
     "Opponent",
     "Policy",
@@ -97,19 +98,63 @@ Policy: TypeAlias = "Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], A
 """An opponent's policy: ``policy(observation, action_mask) -> action index``, given the
 seat's observation vector and its ``int8`` action mask (an int or a numpy integer)."""
 
-Opponent: TypeAlias = "str | Bot | Policy | Any"
+Opponent: TypeAlias = "str | Bot | Policy | BatchPolicy | Any"
 """What may sit at another seat: a bot name, a bot object (``choose(view)``), a
-:data:`Policy`, or an object with sb3-contrib's ``predict(observation, action_masks=...)``."""
+:data:`Policy`, a :class:`BatchPolicy`, or an object with sb3-contrib's
+``predict(observation, action_masks=...)``."""
 
 
-def policy_opponent(model: Any, *, deterministic: bool = False) -> Policy:
+class BatchPolicy:
+    """An opponent asked once for many decisions: ``policy(observations, masks) -> actions``.
+
+    ``observations`` is an ``(M, observation size)`` ``float32`` array, one row per
+    decision waiting for this opponent, ``masks`` the ``(M, actions)`` ``int8``
+    action masks, and the answer M action indices (a sequence or an array).
+    :class:`SeatVectorEnv` gathers the decisions of all its hands waiting for the
+    same opponent and makes one call, so that a neural policy runs one forward
+    pass for the whole batch rather than one per decision (self-play); a
+    :class:`SeatEnv` calls it with one row.
+
+    :param policy: the batched policy function.
+    """
+
+    __slots__ = ("policy",)
+
+    def __init__(
+        self, policy: Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], Any]
+    ) -> None:
+        if not callable(policy):
+            raise TypeError(f"a BatchPolicy wraps a callable, not {policy!r}")
+        self.policy = policy
+
+    def __call__(self, observations: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> Any:
+        """The policy's actions for the rows of ``observations``."""
+        return self.policy(observations, masks)
+
+    def __repr__(self) -> str:
+        return f"BatchPolicy({self.policy!r})"
+
+
+def policy_opponent(
+    model: Any, *, deterministic: bool = False, batched: bool = False
+) -> Policy | BatchPolicy:
     """A :data:`Policy` playing ``model``'s choices: anything with sb3-contrib's
     ``predict(observation, action_masks=..., deterministic=...)`` (``MaskablePPO``).
 
     ``deterministic=False`` (the default) samples from the policy, as a
     self-play opponent should; its randomness is the model's (torch's), not the
-    environment's seed.
+    environment's seed.  ``batched=True`` makes a :class:`BatchPolicy`, one
+    ``predict`` for many observations (``predict`` takes a batch).
     """
+    if batched:
+
+        def many(observations: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]) -> Any:
+            actions, _state = model.predict(
+                observations, action_masks=masks.astype(bool), deterministic=deterministic
+            )
+            return actions
+
+        return BatchPolicy(many)
 
     def policy(observation: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]) -> Any:
         action, _state = model.predict(
@@ -166,21 +211,59 @@ class _BotObject(_Seat):
         return self.bot.choose(env._hand().view(seat))
 
 
+def _policy_action(env: SeatEnv, seat: int, index: Any, mask: npt.NDArray[np.int8]) -> Action:
+    """The action a policy chose at ``seat`` of ``env`` (index ``index``, under ``mask``).
+
+    :raises IllegalAction: an index outside the mask.
+    """
+    index = int(index)
+    if not 0 <= index < len(mask) or not mask[index]:
+        raise IllegalAction(
+            env._codec.decode(index) if 0 <= index < len(mask) else index,
+            seat,
+            f"the policy at seat {seat} chose action {index}, outside its action mask",
+        )
+    return env._codec.decode(index)
+
+
 class _PolicySeat(_Seat):
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
 
     def choose(self, env: SeatEnv, seat: int) -> Action:
-        encoder = env.encoder
-        observation, mask = encoder.observe(seat)
-        index = int(self.policy(observation, mask))
-        if not 0 <= index < len(mask) or not mask[index]:
-            raise IllegalAction(
-                env._codec.decode(index) if 0 <= index < len(mask) else index,
-                seat,
-                f"the policy at seat {seat} chose action {index}, outside its action mask",
+        observation, mask = env.encoder.observe(seat)
+        return _policy_action(env, seat, self.policy(observation, mask), mask)
+
+
+class _BatchSeat(_Seat):
+    """A :class:`BatchPolicy`: one call for the decisions of many hands."""
+
+    def __init__(self, policy: BatchPolicy) -> None:
+        self.policy = policy
+
+    def choose(self, env: SeatEnv, seat: int) -> Action:
+        return self.choose_many([(env, seat)])[0]
+
+    def choose_many(self, waiting: Sequence[tuple[SeatEnv, int]]) -> list[Action]:
+        """The actions of ``waiting``'s ``(env, seat)`` decisions, from one call."""
+        import numpy
+
+        first = waiting[0][0]
+        size = first._codec.observation_size
+        observations = numpy.empty((len(waiting), size), dtype=numpy.float32)
+        masks = numpy.empty((len(waiting), first._codec.action_size), dtype=numpy.int8)
+        for row, (env, seat) in enumerate(waiting):
+            env.encoder.observation(seat, observations[row])
+            env.encoder.action_mask(seat, masks[row])
+        chosen = self.policy(observations, masks)
+        if len(chosen) != len(waiting):
+            raise GongzhuError(
+                f"a BatchPolicy answered {len(chosen)} actions for {len(waiting)} observations"
             )
-        return env._codec.decode(index)
+        return [
+            _policy_action(env, seat, index, masks[row])
+            for row, ((env, seat), index) in enumerate(zip(waiting, chosen, strict=True))
+        ]
 
 
 def _seat_of(opponent: Opponent) -> _Seat:
@@ -189,6 +272,8 @@ def _seat_of(opponent: Opponent) -> _Seat:
         return _Random() if type(bot) is RandomBot else _NamedBot(opponent)
     if isinstance(opponent, Bot):
         return _BotObject(opponent)
+    if isinstance(opponent, BatchPolicy):
+        return _BatchSeat(opponent)
     predict = getattr(opponent, "predict", None)
     if callable(predict):
         return _PolicySeat(policy_opponent(opponent))
@@ -352,6 +437,15 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
             deal and the bots' seeds.
         :param options: ``{"deal": Deal}`` plays that deal; other keys are ignored.
         """
+        self._begin(seed, options)
+        self._play_opponents()
+        self._after_opponents()
+        if self.render_mode == "human":
+            self.render()
+        return self._outputs()
+
+    def _begin(self, seed: int | None, options: dict[str, Any] | None) -> None:
+        """Seed, deal the next hand and reseat the opponents, none of them moved yet."""
         super().reset(seed=seed)
         draw = self.np_random.integers(0, 2**63, size=_SEATS)
         for k, seat in enumerate(sorted(self._seats)):
@@ -359,11 +453,6 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         self.hand = self._deal(int(draw[0]), options)
         self.encoder.reset(self.hand)
         self._done = False
-        self._play_opponents()
-        self._after_opponents()
-        if self.render_mode == "human":
-            self.render()
-        return self._outputs()
 
     def _after_opponents(self) -> float:
         """The reward once the opponents have played (the hand may be over); for
@@ -393,6 +482,14 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
 
     def _advance(self, action: int | np.integer[Any]) -> tuple[float, bool]:
         """Take the action, let the opponents play: ``(reward, illegal)``."""
+        if self._apply(action):
+            return self.illegal_reward, True
+        self._play_opponents()
+        return self._after_opponents(), False
+
+    def _apply(self, action: int | np.integer[Any]) -> bool:
+        """Take the agent's action (no opponent moves); whether it was illegal (which
+        ends the episode)."""
         hand = self._hand()
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
@@ -400,9 +497,8 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
             hand.apply(self._codec.decode(int(action)))
         except (IllegalAction, ValueError):
             self._done = True
-            return self.illegal_reward, True
-        self._play_opponents()
-        return self._after_opponents(), False
+            return True
+        return False
 
     def render(self) -> Any:
         """The hand as text (``"ansi"``, a ``str``), printed (``"human"``), or nothing
@@ -597,7 +693,10 @@ class SeatVectorEnv(VectorEnv):
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{len(seeds)} seeds for {self.num_envs} environments")
         for i, env in enumerate(self.envs):
-            env.reset(seed=seeds[i], options=options)
+            env._begin(seeds[i], options)
+        _play_opponents(self.envs)
+        for i, env in enumerate(self.envs):
+            env._after_opponents()
             self._row(i)
         return self._obs.copy(), {"action_mask": self._masks.copy()}
 
@@ -610,21 +709,35 @@ class SeatVectorEnv(VectorEnv):
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]:
-        """Step every hand with its action; hands that end are reset at once."""
+        """Step every hand with its action; hands that end are reset at once.
+
+        The opponents of all the hands then play, a round at a time: the decisions
+        waiting for one :class:`BatchPolicy` are asked of it in one call."""
         info: dict[str, Any] = {}
-        for i, env in enumerate(self.envs):
-            reward, illegal = env._advance(actions[i])
-            self._rewards[i] = reward
+        envs = self.envs
+        if len(actions) != len(envs):
+            raise ValueError(f"{len(actions)} actions for {len(envs)} environments")
+        illegal = [env._apply(actions[i]) for i, env in enumerate(envs)]
+        _play_opponents(envs)
+        ended: list[SeatEnv] = []
+        for i, env in enumerate(envs):
+            self._rewards[i] = env.illegal_reward if illegal[i] else env._after_opponents()
             terminated = self._terminated[i] = env._done
             if terminated:  # as Gymnasium's own vector envs report a same-step reset
-                final_info = env._info(illegal_action=True) if illegal else env._info()
-                ended = {
+                final_info = env._info(illegal_action=True) if illegal[i] else env._info()
+                last = {
                     "final_obs": env._observation(),
                     "final_info": final_info,
-                    "illegal_action": illegal,
+                    "illegal_action": illegal[i],
                 }
-                info = self._add_info(info, ended, i)
-                env.reset()
+                info = self._add_info(info, last, i)
+                env._begin(None, None)
+                ended.append(env)
+        if ended:
+            _play_opponents(ended)
+            for env in ended:
+                env._after_opponents()
+        for i in range(len(envs)):
             self._row(i)
         info["action_mask"] = self._masks.copy()
         return (
@@ -641,6 +754,37 @@ class SeatVectorEnv(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
+
+
+def _play_opponents(envs: Sequence[SeatEnv]) -> None:
+    """Play the opponents of ``envs`` up to each agent's turn (or the hand's end), a
+    round at a time: in each round every hand waiting for an opponent gets one move,
+    and the hands waiting for the same :class:`BatchPolicy` are asked in one call."""
+    while True:
+        batches: dict[int, tuple[_BatchSeat, list[tuple[SeatEnv, int]]]] = {}
+        moved = False
+        for env in envs:
+            if env._done:
+                continue
+            hand = env._hand()
+            seat = hand.to_move
+            if seat is None or seat == env.seat:
+                continue
+            opponent = env._seats[seat]
+            if isinstance(opponent, _BatchSeat):
+                key = id(opponent.policy)
+                if key not in batches:
+                    batches[key] = (opponent, [])
+                batches[key][1].append((env, seat))
+            else:
+                hand.apply(opponent.choose(env, seat))
+                moved = True
+        for opponent, waiting in batches.values():
+            for (env, _seat), action in zip(waiting, opponent.choose_many(waiting), strict=True):
+                env._hand().apply(action)
+            moved = True
+        if not moved:
+            return
 
 
 def _register() -> None:

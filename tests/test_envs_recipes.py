@@ -1,7 +1,7 @@
 """The training recipes (recipes/*.py) run as written (each skipped without its framework).
 
 The full runs take minutes to an hour: docs/envs.rst gives their measured results.
-Here the MaskablePPO recipe trains for a few hundred steps, and RLlib's
+Here the MaskablePPO and the plain-torch PPO recipes train for a few hundred steps, and RLlib's
 action-masking module reads the PettingZoo environment's observations (the
 Ray run itself, about half a minute, runs with ``GONGZHU_RECIPES=1``).
 """
@@ -43,6 +43,22 @@ def test_maskable_ppo_recipe_runs(capsys: pytest.CaptureFixture[str]) -> None:
     assert recipe.play_deals(chooser(), "random", 4, 7) == recipe.play_deals(
         chooser(), "random", 4, 7
     )
+
+
+def test_vector_ppo_recipe_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("gymnasium", reason="Gymnasium is not installed (gongzhu[gymnasium])")
+    pytest.importorskip("torch", reason="torch is not installed")
+    recipe = _recipe("ppo_vector")
+    curve = recipe.main(
+        [
+            *("--steps", "256", "--envs", "8", "--rollout", "16", "--minibatch", "64"),
+            *("--eval-every", "128", "--deals", "4"),
+        ]
+    )
+    assert len(curve) == 2 and curve[-1]["steps"] >= 256  # 128 steps an update
+    assert set(curve[0]) >= {"vs random", "vs heuristic", "gain vs random", "training minutes"}
+    out = capsys.readouterr().out
+    assert "baselines over 4 deals" in out and "steps " in out
 
 
 def test_rllib_masking_module_reads_the_pettingzoo_observations() -> None:

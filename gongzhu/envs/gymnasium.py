@@ -355,7 +355,7 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         """The encoder following :attr:`hand`."""
         self.hand: HandState | None = None
         """The hand being played (``None`` before the first reset)."""
-        self._seats: dict[int, _Seat] = {}
+        self._opponent_seats: dict[int, _Seat] = {}
         self.bot_names: tuple[str, ...] = ()
         """The opponents given by name, in seat order (others appear as ``"policy"``
         or ``"bot"``)."""
@@ -383,7 +383,7 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         if len(chosen) != _SEATS - 1:
             raise ValueError(f"bots must be one opponent or three, not {len(chosen)}")
         others = [s for s in range(_SEATS) if s != self.seat]
-        self._seats = {seat: _seat_of(o) for seat, o in zip(others, chosen, strict=True)}
+        self._opponent_seats = {seat: _seat_of(o) for seat, o in zip(others, chosen, strict=True)}
         self.bot_names = tuple(
             o if isinstance(o, str) else "bot" if isinstance(o, Bot) else "policy" for o in chosen
         )
@@ -413,7 +413,7 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
 
     def _play_opponents(self) -> None:
         hand = self._hand()
-        seats = self._seats
+        seats = self._opponent_seats
         mine = self.seat
         while (seat := hand.to_move) is not None and seat != mine:
             hand.apply(seats[seat].choose(self, seat))
@@ -448,8 +448,8 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         """Seed, deal the next hand and reseat the opponents, none of them moved yet."""
         super().reset(seed=seed)
         draw = self.np_random.integers(0, 2**63, size=_SEATS)
-        for k, seat in enumerate(sorted(self._seats)):
-            self._seats[seat].reset(int(draw[k + 1]), self.rules)
+        for k, seat in enumerate(sorted(self._opponent_seats)):
+            self._opponent_seats[seat].reset(int(draw[k + 1]), self.rules)
         self.hand = self._deal(int(draw[0]), options)
         self.encoder.reset(self.hand)
         self._done = False
@@ -482,12 +482,12 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
 
     def _advance(self, action: int | np.integer[Any]) -> tuple[float, bool]:
         """Take the action, let the opponents play: ``(reward, illegal)``."""
-        if self._apply(action):
+        if self._agent_action(action):
             return self.illegal_reward, True
         self._play_opponents()
         return self._after_opponents(), False
 
-    def _apply(self, action: int | np.integer[Any]) -> bool:
+    def _agent_action(self, action: int | np.integer[Any]) -> bool:
         """Take the agent's action (no opponent moves); whether it was illegal (which
         ends the episode)."""
         hand = self._hand()
@@ -717,7 +717,7 @@ class SeatVectorEnv(VectorEnv):
         envs = self.envs
         if len(actions) != len(envs):
             raise ValueError(f"{len(actions)} actions for {len(envs)} environments")
-        illegal = [env._apply(actions[i]) for i, env in enumerate(envs)]
+        illegal = [env._agent_action(actions[i]) for i, env in enumerate(envs)]
         _play_opponents(envs)
         ended: list[SeatEnv] = []
         for i, env in enumerate(envs):
@@ -770,7 +770,7 @@ def _play_opponents(envs: Sequence[SeatEnv]) -> None:
             seat = hand.to_move
             if seat is None or seat == env.seat:
                 continue
-            opponent = env._seats[seat]
+            opponent = env._opponent_seats[seat]
             if isinstance(opponent, _BatchSeat):
                 key = id(opponent.policy)
                 if key not in batches:

@@ -358,6 +358,8 @@ def test_team_rewards_and_the_partner_told_the_format(kind: encoding.RewardKind)
         named = [s.bot for s in env._seats.values() if hasattr(s, "bot")]
         assert [bot.format for bot in named] == [PARTNERS] * 3
     assert SeatEnv(bots="heuristic").format is SOLO
+    SeatEnv(bots=given)  # no team reward: a bot told its format keeps it
+    assert given.format is PARTNERS
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(gymnasium.make(ENV_ID, rules="huapai", reward=kind).unwrapped)

@@ -187,8 +187,8 @@ def _seat_of(opponent: Opponent, format: TableFormat) -> _Seat:
     if isinstance(opponent, str):
         bot = make_bot(opponent)  # an unknown name fails here, not at reset
         return _Random() if type(bot) is RandomBot else _NamedBot(opponent, format)
-    if isinstance(opponent, Bot):
-        return _BotObject(tell_format(opponent, format))
+    if isinstance(opponent, Bot):  # told 2-vs-2 at a team table; left as it is otherwise
+        return _BotObject(tell_format(opponent, format) if format.has_teams else opponent)
     predict = getattr(opponent, "predict", None)
     if callable(predict):
         return _PolicySeat(policy_opponent(opponent))

@@ -79,10 +79,12 @@ turns are taken in a fixed order), and nothing more.
 **Rewards** (:class:`Reward`) are a seat's score of the hand, ``"raw"``
 points (:attr:`ScoreSheet.raw <gongzhu.scoring.ScoreSheet.raw>`) or
 ``"final"`` (normalised) ones (:meth:`HandState.returns
-<gongzhu.hand.HandState.returns>`), times a scale: by default raw points
-times 0.01 (:data:`DEFAULT_REWARD`, :data:`DEFAULT_SCALES`), in all three
-adapters.  An illegal action's default reward, :func:`default_illegal_reward`,
-is on the same scale: five spreads (:func:`reward_spread`) below zero.
+<gongzhu.hand.HandState.returns>`), or its 2-vs-2 team's, ``"team"`` and
+``"team-final"`` (the team's mean score less the other team's: zero-sum,
+:attr:`Reward.team`), times a scale: by default raw points times 0.01
+(:data:`DEFAULT_REWARD`, :data:`DEFAULT_SCALES`), in all three adapters.
+An illegal action's default reward, :func:`default_illegal_reward`, is on
+the same scale: five spreads (:func:`reward_spread`) below zero.
 
 :func:`encode_observation` and :func:`encode_information_state` compute the
 vectors from a :class:`~gongzhu.view.SeatView`: they are the reference.

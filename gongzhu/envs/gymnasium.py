@@ -15,7 +15,9 @@ Observations are the observation vectors of :mod:`gongzhu.envs.encoding`
 (kept up to date by :class:`~gongzhu.envs.fast.HandEncoder`), actions
 :func:`~gongzhu.envs.encoding.encode_action` indices; the reward is 0 until
 the hand ends, then the seat's score (by default raw points times 0.01: see
-:class:`~gongzhu.envs.encoding.Reward`).  :meth:`~SeatEnv.action_masks` (and
+:class:`~gongzhu.envs.encoding.Reward`; ``reward="team"`` pays its 2-vs-2
+team's).  ``observation="information_state"`` adds the hand's history to
+the vector.  :meth:`~SeatEnv.action_masks` (and
 ``info["action_mask"]``) give the legal actions, for masked policies such as
 sb3-contrib's ``MaskablePPO``; once an episode has ended every action is
 marked legal (the next call must be ``reset()``, which ignores it), so that a

@@ -1,4 +1,4 @@
-"""A PettingZoo AEC environment: the four seats of one hand (extra ``gongzhu[pettingzoo]``).
+"""PettingZoo environments: the four seats of one hand (extra ``gongzhu[pettingzoo]``).
 
 It follows PettingZoo's classic games: agents ``player_0`` … ``player_3``
 are seats 0-3; each observation is a dict of ``observation`` (the seat's
@@ -25,7 +25,10 @@ Use :func:`env` (wrapped like the classic games) or :class:`raw_env`::
         game.step(action)
 
 ``observation_key="observations"`` names the vector as RLlib's
-action-masking module reads it (:doc:`/scale`).  The observations come from
+action-masking module reads it (:doc:`/scale`); ``reward="team"`` pays the
+2-vs-2 teams, ``observation="information_state"`` adds the hand's history
+to the vector.  :func:`parallel_env` is the same hand behind PettingZoo's
+parallel API.  The observations come from
 :class:`~gongzhu.envs.fast.HandEncoder`, which keeps them up to date as the
 hand is played.
 

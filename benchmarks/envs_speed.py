@@ -21,7 +21,8 @@ during the run does not skew a ratio.  The rows:
 
 Then the encoder's time per observation (:class:`gongzhu.envs.fast.HandEncoder`
 against the reference :func:`gongzhu.envs.encoding.encode_observation`) and
-the ratios the issue's goals name.  39baobao throughout (``--rules`` for another).
+the ratios the issue's goals name.  39baobao throughout (``--rules`` for another:
+a name or names joined by ``+``, ``--rules huapai+anmai``).
 """
 
 from __future__ import annotations
@@ -178,10 +179,11 @@ def main() -> None:
     args = parser.parse_args()
     import pyspiel
 
-    import gongzhu.envs.openspiel
+    import gongzhu.envs.openspiel  # noqa: F401 (registers python_gongzhu)
+    from gongzhu.envs.encoding import resolve_rules
     from gongzhu.envs.pettingzoo import env, raw_env
 
-    rules = gongzhu.load_rules(*args.rules.split("+"))
+    rules = resolve_rules(args.rules)  # names joined by "+", as every adapter reads them
     hearts = pyspiel.load_game("hearts", {"pass_cards": False})
     ours = pyspiel.load_game("python_gongzhu", {"rules": args.rules})
     rows: dict[str, tuple[Run, int]] = {

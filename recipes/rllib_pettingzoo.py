@@ -7,13 +7,18 @@ One policy, ``shared``, plays all four seats of
 :func:`gongzhu.envs.pettingzoo.env` through RLlib's ``PettingZooEnv``
 wrapper.  The environment names its observation vector ``observations``
 (``observation_key="observations"``), so that the observation dicts have
-the two keys RLlib's action-masking module reads, ``observations`` and
-``action_mask``; the module is RLlib's own example
-(``ActionMaskingTorchRLModule``), which adds ``log(mask)`` to the logits, so
-no illegal action is ever sampled.  After every ``--eval-every`` iterations
-the policy plays seat 0 of ``--deals`` seeded deals against random bots and
-against heuristic bots (its most likely legal action), beside a random agent
-on the same deals: one line of the learning curve each (mean raw points a
+the two keys the action-masking module reads, ``observations`` and
+``action_mask``; the module (:func:`masking_module`) is RLlib's default PPO
+module reading ``observations``, with ``log(mask)`` added to its logits, so
+no illegal action is ever sampled.  (RLlib's own example,
+``ActionMaskingTorchRLModule``, does the same but subclasses
+``PPOTorchRLModule``, which Ray 2.60 calls deprecated.)  RLlib's
+environment check steps the environment once with an unmasked random
+action as each runner starts: the one "Illegal move made" line in a
+runner's log is that.  After every ``--eval-every`` iterations the policy
+plays seat 0 of ``--deals`` seeded deals against random bots and against
+heuristic bots (its most likely legal action), beside a random agent on
+the same deals: one line of the learning curve each (mean raw points a
 hand).  ``--address auto`` trains on a running Ray cluster; by default a
 local Ray instance with ``--cpus`` CPUs is started.
 """
@@ -39,14 +44,68 @@ def make_env(config: dict[str, Any]) -> Any:
     return PettingZooEnv(env(rules=config.get("rules", RULES), observation_key="observations"))
 
 
+def masking_module() -> type:
+    """The RL module class: RLlib's default PPO torch module
+    (``DefaultPPOTorchRLModule``) on the ``observations`` entry of each
+    observation dict, adding ``log(action_mask)`` (clamped) to its action logits."""
+    import torch
+    from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import (
+        DefaultPPOTorchRLModule,
+    )
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.utils.torch_utils import FLOAT_MIN
+
+    class MaskedPPOModule(DefaultPPOTorchRLModule):
+        """PPO's networks on the observation vector; the mask only masks the logits."""
+
+        def __init__(self, *, observation_space: Any = None, **kwargs: Any) -> None:
+            self.observation_space_with_mask = observation_space
+            super().__init__(observation_space=observation_space["observations"], **kwargs)
+
+        def setup(self) -> None:
+            super().setup()  # the networks, for the observation vector alone
+            self.observation_space = self.observation_space_with_mask
+
+        @staticmethod
+        def _unmask(batch: dict[str, Any]) -> Any:
+            """Split the observation dict: the vector stays under ``obs``, the mask goes
+            to ``action_mask`` (in place: the value pass and the training pass share it)."""
+            obs = batch[Columns.OBS]
+            if isinstance(obs, dict):
+                batch[Columns.OBS] = obs["observations"]
+                batch["action_mask"] = obs["action_mask"]
+            return batch["action_mask"]
+
+        @staticmethod
+        def _masked(outs: dict[str, Any], mask: Any) -> dict[str, Any]:
+            logits = outs[Columns.ACTION_DIST_INPUTS]
+            outs[Columns.ACTION_DIST_INPUTS] = logits + torch.clamp(torch.log(mask), min=FLOAT_MIN)
+            return outs
+
+        def _forward_inference(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+            mask = self._unmask(batch)
+            return self._masked(super()._forward_inference(batch, **kwargs), mask)
+
+        def _forward_exploration(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+            mask = self._unmask(batch)
+            return self._masked(super()._forward_exploration(batch, **kwargs), mask)
+
+        def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+            mask = self._unmask(batch)
+            return self._masked(super()._forward_train(batch, **kwargs), mask)
+
+        def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> Any:
+            self._unmask(batch)
+            return super().compute_values(batch, embeddings)
+
+    return MaskedPPOModule
+
+
 def build(*, rules: str = RULES, env_runners: int = 1, batch: int = 4000, hidden: int = 256) -> Any:
     """The PPO algorithm: one masked policy shared by the four seats."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
-        ActionMaskingTorchRLModule,
-    )
     from ray.tune.registry import register_env
 
     register_env("gongzhu", make_env)
@@ -61,7 +120,7 @@ def build(*, rules: str = RULES, env_runners: int = 1, batch: int = 4000, hidden
             rl_module_spec=MultiRLModuleSpec(
                 rl_module_specs={
                     "shared": RLModuleSpec(
-                        module_class=ActionMaskingTorchRLModule,
+                        module_class=masking_module(),
                         model_config={
                             "fcnet_hiddens": [hidden, hidden],
                             "head_fcnet_hiddens": [hidden],

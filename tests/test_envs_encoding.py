@@ -12,6 +12,7 @@ np = pytest.importorskip("numpy")
 import gongzhu  # noqa: E402
 from gongzhu import Card, Deal, Phase, Play, Show, ShowKind  # noqa: E402
 from gongzhu.envs import encoding  # noqa: E402
+from gongzhu.errors import IllegalAction  # noqa: E402
 
 RULESETS = [
     ("39baobao",),
@@ -432,7 +433,7 @@ def test_rewards_are_one_convention() -> None:
     assert make_reward("final") == Reward("final", 0.001)
     assert make_reward("raw", 1) == Reward("raw", 1.0)
     for bad_kind in ("points", ""):
-        with pytest.raises(ValueError, match="'raw' or 'final'"):
+        with pytest.raises(ValueError, match="'raw', 'final', 'team', 'team-final'"):
             make_reward(bad_kind)
     for bad_scale in (0, -1.0, True, "1", float("inf")):
         with pytest.raises(ValueError, match="positive"):
@@ -447,6 +448,43 @@ def test_rewards_are_one_convention() -> None:
     assert make_reward().spread(rules) == 2.88
 
 
+def test_team_rewards_are_the_teams_mean_difference_and_zero_sum() -> None:
+    """Issue 40: a 2-vs-2 reward, seats 0 and 2 against 1 and 3: a seat's team's mean score
+    less the other team's (the bots' "team" objective), partners paid alike, the four
+    rewards summing to zero; its bounds and its illegal reward on its own scale."""
+    from gongzhu.envs.encoding import (
+        DEFAULT_SCALES,
+        REWARD_KINDS,
+        Reward,
+        make_reward,
+        reward_spread,
+    )
+
+    assert make_reward("team") == Reward("team", 0.01) and make_reward("team").team
+    assert make_reward("team-final").scale == 0.001 and make_reward("team-final").base == "final"
+    assert not make_reward("raw").team
+    assert set(REWARD_KINDS) == {"raw", "final", "team", "team-final"}
+    uneven = 0
+    for names in (("39baobao",), ("huapai", "anmai"), ("two-deck",)):
+        rules = gongzhu.load_rules(*names)
+        for kind, base in (("team", "raw"), ("team-final", "final")):
+            reward = make_reward(kind, 1)
+            low, high = reward.bounds(rules)
+            for seed in range(20):
+                hand = rules.new_hand(seed)
+                hand.play_out(random.Random(seed).random)
+                s = hand.raw_scores() if base == "raw" else hand.returns()
+                ours = (s[0] + s[2]) / 2 - (s[1] + s[3]) / 2
+                paid = reward.of(hand)
+                assert paid == (ours, -ours, ours, -ours)
+                assert sum(paid) == 0 and low <= ours <= high
+                uneven += sum(s) != 0
+            spread = reward_spread(rules, kind)
+            assert spread > 0 and spread != reward_spread(rules, base)
+            assert make_reward(kind).illegal(rules) == -5 * spread * DEFAULT_SCALES[kind]
+    assert uneven  # the seats' own scores need not sum to zero: the team rewards do
+
+
 def test_every_adapter_takes_a_ruleset_joined_by_plus() -> None:
     """Issue 40: "huapai+anmai" worked in OpenSpiel but was an unknown variant elsewhere."""
     rules = encoding.resolve_rules("huapai+anmai")
@@ -456,3 +494,63 @@ def test_every_adapter_takes_a_ruleset_joined_by_plus() -> None:
     from gongzhu.envs.gymnasium import SeatEnv
 
     assert SeatEnv(rules="huapai+anmai").rules is rules
+
+
+# -- the order of the tricks (issue 40) ----------------------------------------------------
+
+
+def swapped_tricks(rules: gongzhu.Rules) -> tuple[Deal, list[int], list[int]]:
+    """A deal and two legal sequences of action indices playing it up to the same point,
+    which differ only in the order of two tricks: the same seat led and took both, so
+    every seat holds, has played and has taken the same cards after them either way."""
+    codec = encoding.layout(rules)
+    for seed in range(500):
+        hand = rules.new_hand(seed)
+        rng = random.Random(seed)
+        actions: list[int] = []
+        starts: list[int] = []  # where each trick's actions begin
+        while not hand.is_over:
+            if hand.phase is Phase.PLAY and not hand.current_trick:
+                starts.append(len(actions))
+            action = rng.choice(hand.legal_actions())
+            actions.append(codec.encode(action))
+            hand.apply(action)
+        starts.append(len(actions))
+        tricks = hand.tricks
+        for i in range(len(tricks) - 1):
+            first, second = tricks[i], tricks[i + 1]
+            if not first.leader == second.leader == first.taker == second.taker:
+                continue
+            a, b, c = starts[i], starts[i + 1], starts[i + 2]
+            swapped = actions[:a] + actions[b:c] + actions[a:b]
+            replay = rules.new_hand(deal=hand.deal)
+            try:
+                for index in swapped:
+                    replay.apply(codec.decode(index))
+            except IllegalAction:
+                continue
+            return hand.deal, actions[:c], swapped
+    raise AssertionError("no two tricks found to swap")  # pragma: no cover
+
+
+@pytest.mark.parametrize("names", ["39baobao", "huapai+anmai", "two-deck"])
+def test_swapped_tricks_look_the_same_but_for_the_history(names: str) -> None:
+    """The observation forgets the order of the tricks; the information state keeps it."""
+    from gongzhu.envs.fast import HandEncoder
+
+    rules = encoding.resolve_rules(names)
+    deal, one, other = swapped_tricks(rules)
+    assert one != other and sorted(one) == sorted(other)
+    encoders = []
+    for actions in (one, other):
+        hand = rules.new_hand(deal=deal)
+        for index in actions:
+            hand.apply(encoding.decode_action(rules, index))
+        encoder = HandEncoder(rules, information_state=True)
+        encoder.reset(hand)
+        encoders.append(encoder)
+    for seat in range(4):
+        assert np.array_equal(encoders[0].observation(seat), encoders[1].observation(seat))
+        assert not np.array_equal(
+            encoders[0].information_state(seat), encoders[1].information_state(seat)
+        )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import pytest
 
@@ -405,3 +406,110 @@ def test_policy_opponent_batched_predicts_many_observations_at_once() -> None:
     vector.reset(seed=1)
     vector.step([int(np.flatnonzero(m)[0]) for m in vector.action_masks()])
     assert any(len(shape) == 2 and shape[0] > 1 for shape, _deterministic in model.calls)
+
+
+# -- issue 40: team rewards, the information state ------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["team", "team-final"])
+def test_team_rewards_and_the_partner_told_the_format(kind: encoding.RewardKind) -> None:
+    """A team reward pays the seat's team's mean score less the other team's (2-vs-2),
+    and the bots, named or given, hear that the table plays 2-vs-2."""
+    from gongzhu.bots import PARTNERS, SOLO, make_bot
+
+    given: Any = make_bot("heuristic", seed=1)
+    for seat in (0, 3):
+        env = SeatEnv(rules="huapai", seat=seat, bots=["heuristic", given, "search"], reward=kind)
+        total, _steps = _episode(env, seed=seat)
+        hand = env.hand
+        assert hand is not None and hand.is_over
+        assert total == encoding.make_reward(kind).of(hand)[seat]
+        assert env.format is PARTNERS and given.format is PARTNERS
+        named = [s.bot for s in env._opponent_seats.values() if hasattr(s, "bot")]
+        assert [bot.format for bot in named] == [PARTNERS] * 3
+    assert SeatEnv(bots="heuristic").format is SOLO
+    SeatEnv(bots=given)  # no team reward: a bot told its format keeps it
+    assert given.format is PARTNERS
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(gymnasium.make(ENV_ID, rules="huapai", reward=kind).unwrapped)
+
+
+def _scripted(
+    names: str,
+    deal: gongzhu.Deal,
+    actions: list[int],
+    seat: int,
+    observation: encoding.ObservationKind,
+) -> np.ndarray:
+    """The agent's observation at ``seat`` once ``actions`` are played, every seat's
+    taken from the script (the opponents are policies reading it)."""
+    script = iter(actions)
+    env = SeatEnv(
+        rules=names, seat=seat, bots=lambda _obs, _mask: next(script), observation=observation
+    )
+    seen, _info = env.reset(seed=0, options={"deal": deal})
+    assert env.observation_space.contains(seen)
+    for index in script:
+        seen, *_ = env.step(index)
+    assert env.hand is not None and env.hand.to_move == seat
+    return seen
+
+
+@pytest.mark.parametrize("names", ["39baobao", "two-deck"])
+def test_the_information_state_keeps_the_order_of_the_tricks(names: str) -> None:
+    """Issue 40: two tricks swapped gave the agent the same observation; with
+    ``observation="information_state"`` they differ."""
+    from .test_envs_encoding import swapped_tricks
+
+    rules = encoding.resolve_rules(names)
+    deal, one, other = swapped_tricks(rules)
+    hand = rules.new_hand(deal=deal)
+    for index in one:
+        hand.apply(encoding.decode_action(rules, index))
+    seat = hand.to_move
+    assert seat is not None
+    compact = [_scripted(names, deal, actions, seat, "observation") for actions in (one, other)]
+    full = [_scripted(names, deal, actions, seat, "information_state") for actions in (one, other)]
+    assert np.array_equal(compact[0], compact[1])
+    assert not np.array_equal(full[0], full[1])
+    assert full[0].shape == (encoding.information_state_size(rules),)
+    with pytest.raises(ValueError, match="observation must be one of"):
+        SeatEnv(observation="state")  # type: ignore[arg-type]
+
+
+def test_the_information_state_in_every_gymnasium_env() -> None:
+    """The option passes through the match and the vector environments, with the right
+    spaces, and a policy opponent is given the vectors the agent is."""
+    from gongzhu.envs.gymnasium import MATCH_ENV_ID, SeatVectorEnv
+
+    rules = gongzhu.load_rules("huapai")
+    size = encoding.information_state_size(rules)
+    seen: list[int] = []
+
+    def policy(observation: np.ndarray, mask: np.ndarray) -> int:
+        seen.append(observation.size)
+        return int(np.flatnonzero(mask)[0])
+
+    env = SeatEnv(rules=rules, bots=policy, observation="information_state")
+    space: Any = env.observation_space
+    assert np.array_equal(space.high, encoding.information_state_high(rules))
+    _episode(env, seed=1)
+    assert seen and set(seen) == {size}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(gymnasium.make(ENV_ID, rules=rules, observation="information_state").unwrapped)
+        match = gymnasium.make(
+            MATCH_ENV_ID, rules=rules, hands=2, observation="information_state"
+        ).unwrapped
+        check_env(match)
+    observation, _info = match.reset(seed=2)
+    assert observation.shape == (size + 5,) and match.observation_space.contains(observation)
+    vector = SeatVectorEnv(num_envs=2, rules=rules, observation="information_state")
+    rows, _info = vector.reset(seed=4)
+    single = SeatEnv(rules=rules, observation="information_state")
+    assert rows.shape == (2, size) and vector.observation_space.contains(rows)
+    assert np.array_equal(rows[1], single.reset(seed=5)[0])
+    masks = vector.action_masks()
+    rows, *_ = vector.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+    assert rows.shape == (2, size)

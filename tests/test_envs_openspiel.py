@@ -122,7 +122,7 @@ def test_game_parameters_options_and_errors() -> None:
         options_parameter({"x": [1, 2]})
     with pytest.raises(gongzhu.errors.UnknownVariant):
         GongzhuGame({"rules": "no-such-variant"})
-    with pytest.raises(ValueError, match="'raw' or 'final'"):
+    with pytest.raises(ValueError, match="'raw', 'final', 'team'"):
         pyspiel.load_game(GAME_NAME, {"reward": "points"})
 
 
@@ -381,3 +381,24 @@ def test_the_same_tricks_in_another_order_have_another_tensor() -> None:
         assert a.observation_tensor(seat) == b.observation_tensor(seat)  # no history there
         assert a.information_state_string(seat) != b.information_state_string(seat)
         assert a.information_state_tensor(seat) != b.information_state_tensor(seat)
+
+
+@pytest.mark.parametrize("kind", ["team", "team-final"])
+def test_team_rewards_make_a_zero_sum_game(kind: str) -> None:
+    """Issue 40: ``reward=team``, 2-vs-2 (seats 0 and 2 against 1 and 3): the game
+    declares itself zero-sum, utility sum 0, and OpenSpiel's checks hold it to that."""
+    for rules in ("39baobao", "two-deck"):
+        game = pyspiel.load_game(GAME_NAME, {"rules": rules, "reward": kind})
+        assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+        assert game.utility_sum() == 0.0
+        assert pyspiel.load_game(str(game)).get_type().utility == game.get_type().utility
+        pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+        low, high = game.reward.bounds(game.rules)
+        assert game.min_utility() <= low < 0 < high <= game.max_utility()
+        rng = random.Random(3)
+        for _ in range(3):
+            state = _play_to(game.new_initial_state(), rng, 10_000)
+            returns = state.returns()
+            assert returns[0] == returns[2] == -returns[1] == -returns[3]
+            assert tuple(returns) == game.reward.of(state.hand)
+    assert pyspiel.load_game(GAME_NAME).get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM

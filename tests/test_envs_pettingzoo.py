@@ -10,11 +10,13 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 import numpy as np
-from pettingzoo.test import api_test, render_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
 import gongzhu
 from gongzhu.envs import encoding
-from gongzhu.envs.pettingzoo import AGENTS, env, raw_env
+from gongzhu.envs.pettingzoo import AGENTS, env, parallel_env, raw_env
+
+from .test_envs_encoding import swapped_tricks
 
 pytestmark = pytest.mark.one_engine  # the adapters, not the play engines, are tested
 
@@ -80,7 +82,7 @@ def test_final_rewards_and_a_scale_of_ones_own() -> None:
     totals = _play_out(game, seed=6)
     hand = game.unwrapped.hand
     assert tuple(totals[a] for a in AGENTS) == tuple(map(float, hand.returns()))
-    with pytest.raises(ValueError, match="'raw' or 'final'"):
+    with pytest.raises(ValueError, match="'raw', 'final', 'team'"):
         raw_env(reward="points")  # type: ignore[arg-type]
 
 
@@ -200,3 +202,96 @@ def test_observations_follow_the_hand_through_the_wrappers() -> None:
         game.step(int(np.flatnonzero(observation["action_mask"])[-1]))
         steps += 1
     assert steps > 13
+
+
+# -- issue 40: team rewards, the information state, the parallel API -----------------------
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_api_with_the_options(rules: Any) -> None:
+    api_test(env(rules=rules, reward="team", observation="information_state"), num_cycles=60)
+
+
+@pytest.mark.parametrize("kind", ["team", "team-final"])
+def test_team_rewards_pay_partners_alike_and_sum_to_zero(kind: encoding.RewardKind) -> None:
+    for names in ("39baobao", "two-deck"):
+        game = env(rules=names, reward=kind)
+        for seed in range(3):
+            totals = _play_out(game, seed)
+            hand = game.unwrapped.hand
+            assert totals["player_0"] == totals["player_2"] == -totals["player_1"]
+            assert totals["player_1"] == totals["player_3"] and sum(totals.values()) == 0
+            assert tuple(totals.values()) == encoding.make_reward(kind).of(hand)
+    with pytest.raises(ValueError, match="'team'"):
+        env(reward="teams")  # type: ignore[arg-type]
+
+
+def _observed(
+    names: str, deal: gongzhu.Deal, actions: list[int], kind: encoding.ObservationKind
+) -> list[Any]:
+    game = raw_env(rules=names, observation=kind)
+    game.reset(options={"deal": deal})
+    for index in actions:
+        game.step(index)
+    return [game.observe(agent)["observation"] for agent in AGENTS]
+
+
+@pytest.mark.parametrize("names", ["39baobao", "huapai+anmai", "two-deck"])
+def test_the_information_state_keeps_the_order_of_the_tricks(names: str) -> None:
+    """Issue 40: two tricks swapped gave the same observation; with
+    ``observation="information_state"`` they differ (and the observation stays as it was)."""
+    rules = encoding.resolve_rules(names)
+    deal, one, other = swapped_tricks(rules)
+    compact = [_observed(names, deal, actions, "observation") for actions in (one, other)]
+    full = [_observed(names, deal, actions, "information_state") for actions in (one, other)]
+    space: Any = raw_env(rules=names, observation="information_state").observation_space(AGENTS[0])
+    size = encoding.information_state_size(rules)
+    assert space["observation"].shape == (size,)
+    assert np.array_equal(space["observation"].high, encoding.information_state_high(rules))
+    for seat in range(4):
+        assert np.array_equal(compact[0][seat], compact[1][seat])
+        assert compact[0][seat].shape == (encoding.observation_size(rules),)
+        assert not np.array_equal(full[0][seat], full[1][seat])
+        assert np.array_equal(full[0][seat][: compact[0][seat].size], compact[0][seat])
+        assert space["observation"].contains(full[0][seat])
+    with pytest.raises(ValueError, match="observation must be one of"):
+        raw_env(observation="state")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rules", RULES, ids=IDS)
+def test_parallel_api(rules: Any) -> None:
+    parallel_api_test(parallel_env(rules=rules), num_cycles=200)
+    parallel_api_test(
+        parallel_env(rules=rules, reward="team", observation="information_state"), num_cycles=200
+    )
+
+
+def test_parallel_seed() -> None:
+    parallel_seed_test(lambda **kwargs: parallel_env(**kwargs), num_cycles=100)
+
+
+def test_parallel_env_reads_the_movers_action_only() -> None:
+    """One agent acts a step (named in the infos); the others' actions are ignored, and the
+    hand pays what the AEC environment pays, played the same way."""
+    game = parallel_env(rules="huapai")
+    observations, infos = game.reset(seed=5)
+    reference = raw_env(rules="huapai")
+    reference.reset(seed=5)
+    rng = np.random.default_rng(5)
+    steps, paid = 0, dict.fromkeys(AGENTS, 0.0)
+    while game.agents:
+        mover = infos[AGENTS[0]]["active_agent"]
+        assert mover == reference.agent_selection
+        for agent in AGENTS:
+            assert observations[agent]["action_mask"].any() == (agent == mover)
+        action = int(rng.choice(np.flatnonzero(observations[mover]["action_mask"])))
+        others = {agent: 10_000 for agent in AGENTS if agent != mover}  # not even in the space
+        observations, rewards, terminations, _truncations, infos = game.step(
+            {mover: action, **others}
+        )
+        reference.step(action)
+        for agent in AGENTS:
+            paid[agent] += rewards[agent]
+            assert terminations[agent] == reference.terminations[agent]
+        steps += 1
+    assert paid == reference.rewards and reference.hand.is_over and steps > 52

@@ -1,8 +1,8 @@
 """The training recipes (recipes/*.py) run as written (each skipped without its framework).
 
 The full runs take minutes to an hour: docs/envs.rst gives their measured results.
-Here the MaskablePPO and the plain-torch PPO recipes train for a few hundred steps, and RLlib's
-action-masking module reads the PettingZoo environment's observations (the
+Here the MaskablePPO and the plain-torch PPO recipes train for a few hundred steps, and
+the RLlib recipe's action-masking module reads the PettingZoo environment's observations (the
 Ray run itself, about half a minute, runs with ``GONGZHU_RECIPES=1``).
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -62,21 +63,20 @@ def test_vector_ppo_recipe_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_rllib_masking_module_reads_the_pettingzoo_observations() -> None:
-    """RLlib's ActionMaskingTorchRLModule takes the environment's spaces and observations
-    as they are (keys ``observations`` and ``action_mask``) and keeps finite logits for the
-    legal actions only, the terminal observation's empty mask included."""
+    """The recipe's action-masking module (RLlib's default PPO module, masked) takes the
+    environment's spaces and observations as they are (keys ``observations`` and
+    ``action_mask``) and keeps finite logits for the legal actions only, the terminal
+    observation's empty mask included."""
     pytest.importorskip("ray.rllib", reason="RLlib is not installed (gongzhu[rllib])")
     torch = pytest.importorskip("torch", reason="torch is not installed (gongzhu[rllib])")
     import numpy as np
-    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
-        ActionMaskingTorchRLModule,
-    )
 
     recipe = _recipe("rllib_pettingzoo")
+    masked_module = recipe.masking_module()
     env = recipe.make_env({"rules": "huapai"})
     observations, _infos = env.reset(seed=1)
     agent = next(iter(observations))
-    module = ActionMaskingTorchRLModule(
+    module = masked_module(
         observation_space=env.observation_space[agent],
         action_space=env.action_space[agent],
         model_config={"fcnet_hiddens": [16], "head_fcnet_hiddens": [16]},
@@ -115,3 +115,19 @@ def test_rllib_recipe_runs(capsys: pytest.CaptureFixture[str]) -> None:
     curve = recipe.main(["--iterations", "1", "--deals", "4", "--batch", "400"])
     assert len(curve) == 1 and curve[0]["steps"] > 0
     assert "iteration   1" in capsys.readouterr().out
+
+
+def test_rllib_recipe_builds_on_no_deprecated_api(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 40: the recipe used RLlib's ActionMaskingTorchRLModule example, a subclass of
+    the PPOTorchRLModule that Ray 2.60 calls deprecated (a warning at import)."""
+    pytest.importorskip("ray.rllib", reason="RLlib is not installed (gongzhu[rllib])")
+    pytest.importorskip("torch", reason="torch is not installed (gongzhu[rllib])")
+    from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import (
+        DefaultPPOTorchRLModule,
+    )
+
+    recipe = _recipe("rllib_pettingzoo")
+    module = recipe.masking_module()
+    assert module.__mro__[1] is DefaultPPOTorchRLModule
+    source = (RECIPES / "rllib_pettingzoo.py").read_text(encoding="utf-8")
+    assert not re.search(r"\bppo_torch_rl_module|examples\.rl_modules", source)

@@ -8,7 +8,7 @@ The adapters live in submodules, so that ``import gongzhu`` and
 - :mod:`gongzhu.envs.fast`: :class:`~gongzhu.envs.fast.HandEncoder`, which
   keeps the four seats' observations up to date as a hand is played (numpy);
 - :mod:`gongzhu.envs.pettingzoo`: a PettingZoo AEC environment of the four
-  seats (extra ``gongzhu[pettingzoo]``);
+  seats, and the same behind the parallel API (extra ``gongzhu[pettingzoo]``);
 - :mod:`gongzhu.envs.gymnasium`: one seat against bots, callables or
   policies, as Gymnasium environments registered as ``gongzhu/Seat-v0`` (a
   hand) and ``gongzhu/Match-v0`` (a match), and a vector environment of many

@@ -79,10 +79,12 @@ turns are taken in a fixed order), and nothing more.
 **Rewards** (:class:`Reward`) are a seat's score of the hand, ``"raw"``
 points (:attr:`ScoreSheet.raw <gongzhu.scoring.ScoreSheet.raw>`) or
 ``"final"`` (normalised) ones (:meth:`HandState.returns
-<gongzhu.hand.HandState.returns>`), times a scale: by default raw points
-times 0.01 (:data:`DEFAULT_REWARD`, :data:`DEFAULT_SCALES`), in all three
-adapters.  An illegal action's default reward, :func:`default_illegal_reward`,
-is on the same scale: five spreads (:func:`reward_spread`) below zero.
+<gongzhu.hand.HandState.returns>`), or its 2-vs-2 team's, ``"team"`` and
+``"team-final"`` (the team's mean score less the other team's: zero-sum,
+:attr:`Reward.team`), times a scale: by default raw points times 0.01
+(:data:`DEFAULT_REWARD`, :data:`DEFAULT_SCALES`), in all three adapters.
+An illegal action's default reward, :func:`default_illegal_reward`, is on
+the same scale: five spreads (:func:`reward_spread`) below zero.
 
 :func:`encode_observation` and :func:`encode_information_state` compute the
 vectors from a :class:`~gongzhu.view.SeatView`: they are the reference.
@@ -116,8 +118,11 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_REWARD",
     "DEFAULT_SCALES",
+    "OBSERVATION_KINDS",
     "PAIR_COUNT",
+    "REWARD_KINDS",
     "Layout",
+    "ObservationKind",
     "Reward",
     "RewardKind",
     "RulesLike",
@@ -125,6 +130,7 @@ __all__ = [
     "Segment",
     "action_mask",
     "action_size",
+    "check_observation",
     "decode_action",
     "default_illegal_reward",
     "encode_action",
@@ -143,6 +149,7 @@ __all__ = [
     "reward_spread",
     "rule_names",
     "score_bounds",
+    "vector_high",
 ]
 
 SEATS: Final = 4
@@ -504,6 +511,38 @@ def _high(segments: Iterable[Segment], size: int) -> npt.NDArray[np.float32]:
     return high
 
 
+ObservationKind = Literal["observation", "information_state"]
+"""What an adapter observes: the ``"observation"`` vector (the default, compact) or the
+``"information_state"`` vector, which adds the whole history (perfect recall: the order
+of the tricks, who led each)."""
+
+OBSERVATION_KINDS: Final[tuple[str, ...]] = ("observation", "information_state")
+"""The observation kinds (:data:`ObservationKind`), in order."""
+
+
+def check_observation(kind: str) -> ObservationKind:
+    """``kind``, checked to be one of :data:`OBSERVATION_KINDS`.
+
+    :raises ValueError: another value.
+    """
+    if kind not in OBSERVATION_KINDS:
+        raise ValueError(
+            f"observation must be one of {', '.join(map(repr, OBSERVATION_KINDS))}, not {kind!r}"
+        )
+    return kind  # type: ignore[return-value]
+
+
+def vector_high(rules: Rules, kind: str = "observation") -> npt.NDArray[np.float32]:
+    """The largest value each entry of the vector of ``kind`` takes (the lowest is 0):
+    :func:`observation_high` or :func:`information_state_high`.
+
+    :raises ValueError: an unknown kind.
+    """
+    if check_observation(kind) == "observation":
+        return observation_high(rules)
+    return information_state_high(rules)
+
+
 def observation_high(rules: Rules) -> npt.NDArray[np.float32]:
     """The largest value each entry of the observation takes (the lowest is 0)."""
     codec = layout(rules)
@@ -618,14 +657,41 @@ def encode_information_state(
 
 # -- rewards -------------------------------------------------------------------------------
 
-RewardKind = Literal["raw", "final"]
-"""Which score a reward pays: ``"raw"`` points or ``"final"`` (normalised) ones."""
+RewardKind = Literal["raw", "final", "team", "team-final"]
+"""Which score a reward pays: a seat's own ``"raw"`` points or ``"final"`` (normalised)
+ones, or its team's, 2-vs-2: ``"team"`` of raw points, ``"team-final"`` of final ones."""
+
+REWARD_KINDS: Final[tuple[str, ...]] = ("raw", "final", "team", "team-final")
+"""The reward kinds (:data:`RewardKind`), in order."""
 
 DEFAULT_REWARD: Final[RewardKind] = "raw"
 """The adapters' default reward kind: raw points."""
 
-DEFAULT_SCALES: Final[dict[str, float]] = {"raw": 0.01, "final": 0.001}
+DEFAULT_SCALES: Final[dict[str, float]] = {
+    "raw": 0.01,
+    "final": 0.001,
+    "team": 0.01,
+    "team-final": 0.001,
+}
 """The default scale of each reward kind: a reward is the score times its scale."""
+
+_TEAM_OF: Final = {"team": "raw", "team-final": "final"}
+
+
+@functools.lru_cache(maxsize=64)
+def _team_weights(rules: Rules) -> tuple[tuple[float, ...], ...]:
+    """Per seat, the weight of each seat's score in its team reward: the bots' ``"team"``
+    objective at a 2-vs-2 table (:func:`gongzhu.bots.objective.seat_objective` with
+    :data:`~gongzhu.bots.PARTNERS`), ½ for each partner, -½ for each rival."""
+    from ..bots.objective import seat_objective
+    from ..bots.teams import PARTNERS
+
+    weights = []
+    for seat in range(SEATS):
+        found = seat_objective("team", seat, PARTNERS, rules).weights
+        assert found is not None
+        weights.append(found)
+    return tuple(weights)
 
 
 @attrs.frozen
@@ -634,17 +700,43 @@ class Reward:
 
     Make one with :func:`make_reward`.
 
-    :ivar kind: ``"raw"`` (:attr:`ScoreSheet.raw <gongzhu.scoring.ScoreSheet.raw>`)
-        or ``"final"`` (:meth:`HandState.returns <gongzhu.hand.HandState.returns>`).
+    :ivar kind: ``"raw"`` (:attr:`ScoreSheet.raw <gongzhu.scoring.ScoreSheet.raw>`),
+        ``"final"`` (:meth:`HandState.returns <gongzhu.hand.HandState.returns>`), or
+        their team rewards ``"team"`` and ``"team-final"`` (:attr:`team`).
     :ivar scale: what the score is multiplied by.
     """
 
     kind: RewardKind
     scale: float
 
-    def scores(self, hand: HandState) -> tuple[int, ...]:
-        """The unscaled scores of the finished ``hand`` (raw or final)."""
-        return hand.raw_scores() if self.kind == "raw" else hand.returns()
+    @property
+    def base(self) -> Literal["raw", "final"]:
+        """The seat scores the reward reads: ``"raw"`` or ``"final"``."""
+        return _TEAM_OF.get(self.kind, self.kind)  # type: ignore[return-value]
+
+    @property
+    def team(self) -> bool:
+        """Whether the reward is a team's, 2-vs-2 (:data:`~gongzhu.bots.PARTNERS`:
+        seats 0 and 2 against 1 and 3).
+
+        A seat's team reward is its team's mean score (of :attr:`base`) less
+        the other team's: the bots' ``"team"`` objective
+        (:mod:`gongzhu.bots.objective`), half the team difference the arena
+        measures.  Partners are paid the same, their rivals the opposite: the
+        four rewards of a hand sum to zero, whatever the ruleset, where the
+        seats' own raw points need not.
+        """
+        return self.kind in _TEAM_OF
+
+    def scores(self, hand: HandState) -> tuple[float, ...]:
+        """The unscaled scores of the finished ``hand`` (raw, final, or a team's)."""
+        scores = hand.raw_scores() if self.base == "raw" else hand.returns()
+        if not self.team:
+            return tuple(map(float, scores))
+        return tuple(
+            sum(w * s for w, s in zip(weights, scores, strict=True))
+            for weights in _team_weights(hand.rules)
+        )
 
     def of(self, hand: HandState) -> tuple[float, ...]:
         """Each seat's reward for the finished ``hand``.
@@ -652,14 +744,22 @@ class Reward:
         :raises HandNotOver: while cards remain to be played.
         """
         scale = self.scale
-        return tuple(float(score) * scale for score in self.scores(hand))
+        return tuple(score * scale for score in self.scores(hand))
 
     def bounds(self, rules: Rules) -> tuple[float, float]:
-        """The lowest and the highest reward of a hand of ``rules`` (:func:`score_bounds`)."""
+        """The lowest and the highest reward of a hand of ``rules`` (:func:`score_bounds`).
+
+        A team reward is a mean of seat scores less another: it lies within the
+        seat bounds' low less high and high less low.
+        """
         found = score_bounds(rules)
-        if self.kind == "raw":
-            return found.raw_low * self.scale, found.raw_high * self.scale
-        return found.final_low * self.scale, found.final_high * self.scale
+        if self.base == "raw":
+            low, high = found.raw_low, found.raw_high
+        else:
+            low, high = found.final_low, found.final_high
+        if self.team:
+            low, high = low - high, high - low
+        return low * self.scale, high * self.scale
 
     def spread(self, rules: Rules) -> float:
         """The standard deviation of a seat's reward in random play (:func:`reward_spread`,
@@ -675,11 +775,13 @@ class Reward:
 def make_reward(kind: str = DEFAULT_REWARD, scale: float | None = None) -> Reward:
     """The :class:`Reward` of ``kind`` and ``scale`` (``None``: :data:`DEFAULT_SCALES`).
 
-    :raises ValueError: a kind other than ``"raw"`` and ``"final"``, or a scale that is
+    :raises ValueError: a kind not in :data:`REWARD_KINDS`, or a scale that is
         not a positive finite number.
     """
     if kind not in DEFAULT_SCALES:
-        raise ValueError(f"reward must be 'raw' or 'final', not {kind!r}")
+        raise ValueError(
+            f"reward must be one of {', '.join(map(repr, REWARD_KINDS))}, not {kind!r}"
+        )
     if scale is None:
         scale = DEFAULT_SCALES[kind]
     if isinstance(scale, bool) or not isinstance(scale, int | float) or not 0 < scale < 1e300:
@@ -823,12 +925,12 @@ def reward_spread(rules: Rules, kind: str = DEFAULT_REWARD) -> float:
     import random
     import statistics
 
-    make_reward(kind)  # checks the kind
-    scores: list[int] = []
+    reward = make_reward(kind)  # checks the kind
+    scores: list[float] = []
     for seed in range(SPREAD_HANDS):
         hand = rules.new_hand(seed)
         hand.play_out(random.Random(seed).random)
-        scores.extend(hand.raw_scores() if kind == "raw" else hand.returns())
+        scores.extend(reward.scores(hand))
     return float(f"{statistics.pstdev(scores):.3g}") or 1.0  # three significant digits
 
 

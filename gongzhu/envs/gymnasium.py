@@ -15,7 +15,9 @@ Observations are the observation vectors of :mod:`gongzhu.envs.encoding`
 (kept up to date by :class:`~gongzhu.envs.fast.HandEncoder`), actions
 :func:`~gongzhu.envs.encoding.encode_action` indices; the reward is 0 until
 the hand ends, then the seat's score (by default raw points times 0.01: see
-:class:`~gongzhu.envs.encoding.Reward`).  :meth:`~SeatEnv.action_masks` (and
+:class:`~gongzhu.envs.encoding.Reward`; ``reward="team"`` pays its 2-vs-2
+team's).  ``observation="information_state"`` adds the hand's history to
+the vector.  :meth:`~SeatEnv.action_masks` (and
 ``info["action_mask"]``) give the legal actions, for masked policies such as
 sb3-contrib's ``MaskablePPO``; once an episode has ended every action is
 marked legal (the next call must be ``reset()``, which ignores it), so that a
@@ -46,7 +48,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, SupportsFloat, TypeAlias
 
 from ..actions import Action
-from ..bots import Bot, RandomBot, make_bot
+from ..bots import PARTNERS, SOLO, Bot, RandomBot, TableFormat, make_bot, tell_format
 from ..errors import GongzhuError, IllegalAction
 from . import encoding
 from .encoding import RulesLike, resolve_rules
@@ -177,12 +179,13 @@ class _Seat(abc.ABC):
 
 
 class _NamedBot(_Seat):
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, format: TableFormat) -> None:
         self.name = name
+        self.format = format
         self.bot: Bot | None = None
 
     def reset(self, seed: int, rules: Rules) -> None:
-        self.bot = make_bot(self.name, seed=seed, rules=rules)
+        self.bot = make_bot(self.name, seed=seed, rules=rules, format=self.format)
 
     def choose(self, env: SeatEnv, seat: int) -> Action:
         assert self.bot is not None
@@ -231,7 +234,7 @@ class _PolicySeat(_Seat):
         self.policy = policy
 
     def choose(self, env: SeatEnv, seat: int) -> Action:
-        observation, mask = env.encoder.observe(seat)
+        observation, mask = env._observe(seat)
         return _policy_action(env, seat, self.policy(observation, mask), mask)
 
 
@@ -249,11 +252,10 @@ class _BatchSeat(_Seat):
         import numpy
 
         first = waiting[0][0]
-        size = first._codec.observation_size
-        observations = numpy.empty((len(waiting), size), dtype=numpy.float32)
+        observations = numpy.empty((len(waiting), first._vector_size), dtype=numpy.float32)
         masks = numpy.empty((len(waiting), first._codec.action_size), dtype=numpy.int8)
         for row, (env, seat) in enumerate(waiting):
-            env.encoder.observation(seat, observations[row])
+            env._vector(seat, observations[row])
             env.encoder.action_mask(seat, masks[row])
         chosen = self.policy(observations, masks)
         if len(chosen) != len(waiting):
@@ -266,12 +268,12 @@ class _BatchSeat(_Seat):
         ]
 
 
-def _seat_of(opponent: Opponent) -> _Seat:
+def _seat_of(opponent: Opponent, format: TableFormat) -> _Seat:
     if isinstance(opponent, str):
         bot = make_bot(opponent)  # an unknown name fails here, not at reset
-        return _Random() if type(bot) is RandomBot else _NamedBot(opponent)
-    if isinstance(opponent, Bot):
-        return _BotObject(opponent)
+        return _Random() if type(bot) is RandomBot else _NamedBot(opponent, format)
+    if isinstance(opponent, Bot):  # told 2-vs-2 at a team table; left as it is otherwise
+        return _BotObject(tell_format(opponent, format) if format.has_teams else opponent)
     if isinstance(opponent, BatchPolicy):
         return _BatchSeat(opponent)
     predict = getattr(opponent, "predict", None)
@@ -296,10 +298,23 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         seeded, at every reset.
     :param render_mode: ``"ansi"`` (:meth:`render` returns the text),
         ``"human"`` (it prints it) or ``None``.
-    :param reward: what a hand pays, ``"raw"`` or ``"final"`` scores.
+    :param reward: what a hand pays (:data:`~gongzhu.envs.encoding.RewardKind`):
+        the seat's ``"raw"`` or ``"final"`` score, or its team's, 2-vs-2
+        (seats 0 and 2 against 1 and 3), ``"team"`` of raw points or
+        ``"team-final"`` (:attr:`Reward.team <gongzhu.envs.encoding.Reward.team>`:
+        the team's mean score less the other team's, zero-sum).  With a team
+        reward the opponents given by name, or as bot objects, are told the
+        format (:data:`~gongzhu.bots.PARTNERS`), so that the agent's partner
+        plays for the team.
     :param reward_scale: what the scores are multiplied by (``None``: 0.01
         for raw points, 0.001 for final scores; see
         :func:`~gongzhu.envs.encoding.make_reward`).
+    :param observation: what the agent observes
+        (:data:`~gongzhu.envs.encoding.ObservationKind`): the
+        ``"observation"`` vector (the default), or the
+        ``"information_state"`` vector, which adds the hand's history (the
+        order of the tricks; OpenSpiel's perfect-recall tensor).  Policy
+        opponents are given the same kind.
     :param illegal_reward: the reward of an action outside the mask, which
         ends the episode (``info["illegal_action"]`` is then ``True``).  The
         default ``"auto"`` is :meth:`Reward.illegal
@@ -320,9 +335,10 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         bots: Opponent | Sequence[Opponent] = "random",
         render_mode: str | None = None,
         *,
-        reward: Literal["raw", "final"] = encoding.DEFAULT_REWARD,
+        reward: encoding.RewardKind = encoding.DEFAULT_REWARD,
         reward_scale: float | None = None,
         illegal_reward: float | Literal["auto"] = "auto",
+        observation: encoding.ObservationKind = "observation",
     ) -> None:
         super().__init__()  # without Gymnasium: ImportError, naming the extra
         import numpy
@@ -343,15 +359,23 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         """The agent's seat."""
         self.reward: encoding.Reward = encoding.make_reward(reward, reward_scale)
         """What a hand pays."""
+        self.format: TableFormat = PARTNERS if self.reward.team else SOLO
+        """The table's format the opponents are told: 2-vs-2 with a team reward."""
+        self.observation: encoding.ObservationKind = encoding.check_observation(observation)
+        """What the agent observes: ``"observation"`` or ``"information_state"``."""
+        self._history = self.observation == "information_state"
         self.render_mode = render_mode
         self.illegal_reward: float = (
             self.reward.illegal(self.rules) if illegal_reward == "auto" else float(illegal_reward)
         )
         """The reward of an illegal action (it ends the episode)."""
         self._codec = encoding.layout(self.rules)
+        self._vector_size = (
+            self._codec.information_state_size if self._history else self._codec.observation_size
+        )
         self.action_space = spaces.Discrete(self._codec.action_size)
         self.observation_space = self._observation_space()
-        self.encoder: HandEncoder = HandEncoder(self.rules)
+        self.encoder: HandEncoder = HandEncoder(self.rules, information_state=self._history)
         """The encoder following :attr:`hand`."""
         self.hand: HandState | None = None
         """The hand being played (``None`` before the first reset)."""
@@ -367,7 +391,8 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         import numpy
         from gymnasium import spaces
 
-        return spaces.Box(low=0.0, high=encoding.observation_high(self.rules), dtype=numpy.float32)
+        high = encoding.vector_high(self.rules, self.observation)
+        return spaces.Box(low=0.0, high=high, dtype=numpy.float32)
 
     def set_opponents(self, bots: Opponent | Sequence[Opponent]) -> None:
         """Seat other opponents (see :data:`Opponent`); they play from the next reset on
@@ -383,7 +408,10 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         if len(chosen) != _SEATS - 1:
             raise ValueError(f"bots must be one opponent or three, not {len(chosen)}")
         others = [s for s in range(_SEATS) if s != self.seat]
-        self._opponent_seats = {seat: _seat_of(o) for seat, o in zip(others, chosen, strict=True)}
+        fmt = self.format
+        self._opponent_seats = {
+            seat: _seat_of(o, fmt) for seat, o in zip(others, chosen, strict=True)
+        }
         self.bot_names = tuple(
             o if isinstance(o, str) else "bot" if isinstance(o, Bot) else "policy" for o in chosen
         )
@@ -393,8 +421,22 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
             raise RuntimeError("call reset() before step()")
         return self.hand
 
+    def _vector(
+        self, seat: int, out: npt.NDArray[np.float32] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """``seat``'s observation or information-state vector (see :attr:`observation`)."""
+        if self._history:
+            return self.encoder.information_state(seat, out)
+        return self.encoder.observation(seat, out)
+
+    def _observe(self, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """``seat``'s vector and action mask (new arrays)."""
+        if self._history:
+            return self.encoder.information_state(seat), self.encoder.action_mask(seat)
+        return self.encoder.observe(seat)
+
     def _observation(self) -> npt.NDArray[np.float32]:
-        return self.encoder.observation(self.seat)
+        return self._vector(self.seat)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
         return {"action_mask": self._mask(), **extra}
@@ -403,7 +445,7 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         """The observation and the info a step or a reset returns."""
         if self._done:
             return self._observation(), self._info(**extra)
-        observation, mask = self.encoder.observe(self.seat)
+        observation, mask = self._observe(self.seat)
         return observation, {"action_mask": mask, **extra}
 
     def _mask(self) -> npt.NDArray[np.int8]:
@@ -541,9 +583,10 @@ class MatchEnv(SeatEnv):
         *,
         target: int | None = None,
         hands: int | None = None,
-        reward: Literal["raw", "final"] = encoding.DEFAULT_REWARD,
+        reward: encoding.RewardKind = encoding.DEFAULT_REWARD,
         reward_scale: float | None = None,
         illegal_reward: float | Literal["auto"] = "auto",
+        observation: encoding.ObservationKind = "observation",
     ) -> None:
         self._hand_over = False
         self.target = target
@@ -558,6 +601,7 @@ class MatchEnv(SeatEnv):
             reward=reward,
             reward_scale=reward_scale,
             illegal_reward=illegal_reward,
+            observation=observation,
         )
         if hands is None and target is None and not self.rules.decides_match_end:
             raise GongzhuError(
@@ -571,7 +615,7 @@ class MatchEnv(SeatEnv):
         import numpy
         from gymnasium import spaces
 
-        high = encoding.observation_high(self.rules)
+        high = encoding.vector_high(self.rules, self.observation)
         low = numpy.zeros(len(high) + _SEATS + 1, dtype=numpy.float32)
         low[len(high) : len(high) + _SEATS] = -_MATCH_BOUND
         top = numpy.concatenate([high, numpy.full(_SEATS + 1, _MATCH_BOUND, numpy.float32)])
@@ -580,9 +624,9 @@ class MatchEnv(SeatEnv):
     def _observation(self) -> npt.NDArray[np.float32]:
         import numpy
 
-        size = self._codec.observation_size
+        size = self._vector_size
         out = numpy.empty(size + _SEATS + 1, dtype=numpy.float32)
-        self.encoder.observation(self.seat, out[:size])
+        self._vector(self.seat, out[:size])
         match = self.match
         assert match is not None
         for seat in range(_SEATS):
@@ -666,7 +710,7 @@ class SeatVectorEnv(VectorEnv):
         self.single_action_space = first.action_space
         self.observation_space = batch_space(first.observation_space, num_envs)
         self.action_space = batch_space(first.action_space, num_envs)
-        size = encoding.observation_size(first.rules)
+        size = first._vector_size
         actions = first._codec.action_size
         self._obs = numpy.zeros((num_envs, size), dtype=numpy.float32)
         self._masks = numpy.zeros((num_envs, actions), dtype=numpy.int8)
@@ -676,7 +720,7 @@ class SeatVectorEnv(VectorEnv):
 
     def _row(self, i: int) -> None:
         env = self.envs[i]
-        env.encoder.observation(env.seat, self._obs[i])
+        env._vector(env.seat, self._obs[i])
         env.encoder.action_mask(env.seat, self._masks[i])
 
     def reset(

@@ -10,8 +10,8 @@ gongzhu::
     game = pyspiel.load_game("python_gongzhu", {"rules": "huapai+anmai"})
     state = game.new_initial_state()
 
-The game is sequential, general-sum, with imperfect information and
-explicit chance:
+The game is sequential, general-sum (zero-sum with a team reward), with
+imperfect information and explicit chance:
 
 **The deal** is chance, one card at a time in dealing order: card ``k``
 goes to seat ``k % 4`` (the deal's first seat is 0), and each chance
@@ -29,7 +29,13 @@ shows, secret sales, two-deck pairs): ``num_distinct_actions`` is
 end: by default each seat's raw points (:attr:`ScoreSheet.raw
 <gongzhu.scoring.ScoreSheet.raw>`) times 0.01, as in the other adapters.
 The game's utility bounds are twice the extremes
-:func:`~gongzhu.envs.encoding.score_bounds` finds, on the same scale.
+:func:`~gongzhu.envs.encoding.score_bounds` finds, on the same scale
+(:meth:`Reward.bounds <gongzhu.envs.encoding.Reward.bounds>`).  With
+``reward=team`` (or ``team-final``) each seat is paid its team's, 2-vs-2
+(seats 0 and 2 against 1 and 3: :attr:`Reward.team
+<gongzhu.envs.encoding.Reward.team>`); the returns then sum to zero, and
+the game declares itself ``ZERO_SUM`` with a utility sum of 0 (the
+registered type, and that of every other reward, is ``GENERAL_SUM``).
 
 **Observations** are what the seat may know, kept up to date by the
 state's :class:`~gongzhu.envs.fast.HandEncoder`.  The observation tensor
@@ -50,8 +56,8 @@ from the real one.
 The game parameters are ``rules``, the ruleset's variant names joined by
 ``+`` (default ``"39baobao"``); ``options``, its options as ``name:value``
 items joined by ``;`` (``name=value`` and ``,`` are read too; values read
-as JSON, else as text; default none); ``reward`` (``"raw"`` or
-``"final"``) and ``reward_scale`` (0: the kind's default).  The game keeps
+as JSON, else as text; default none); ``reward`` (``"raw"``, ``"final"``,
+``"team"`` or ``"team-final"``) and ``reward_scale`` (0: the kind's default).  The game keeps
 them in canonical form, so that its game string loads the same game again
 and it pickles.  This module imports without OpenSpiel installed (so that
 documentation builds); then it registers nothing and building a game
@@ -173,14 +179,18 @@ def options_parameter(options: dict[str, Any]) -> str:
     return ";".join(items)
 
 
-def _game_type() -> pyspiel.GameType:
+def _game_type(zero_sum: bool = False) -> pyspiel.GameType:
+    """The game's type: general-sum, as registered; zero-sum for a game paying team
+    rewards (:attr:`Reward.team <gongzhu.envs.encoding.Reward.team>`)."""
     return pyspiel.GameType(
         short_name=GAME_NAME,
         long_name="Gong Zhu (拱猪), one hand",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=(
+            pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
+        ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=_SEATS,
         min_num_players=_SEATS,
@@ -206,7 +216,7 @@ class GongzhuGame(_Game):  # type: ignore[misc,valid-type]
     """The ``python_gongzhu`` game: one hand of a ruleset (see the module docs).
 
     :param params: the game parameters: ``rules`` and ``options`` (strings),
-        ``reward`` (``"raw"`` or ``"final"``) and ``reward_scale`` (a float; 0,
+        ``reward`` (:data:`~gongzhu.envs.encoding.RewardKind`) and ``reward_scale`` (a float; 0,
         the default, for the kind's default scale).  The game keeps them in a
         canonical form (``options`` as :func:`options_parameter` writes them, the
         scale actually used), so that ``pyspiel.load_game(str(game))`` gives the
@@ -237,7 +247,7 @@ class GongzhuGame(_Game):  # type: ignore[misc,valid-type]
             num_players=_SEATS,
             min_utility=2 * min(low, 0.0),
             max_utility=2 * max(high, 0.0),
-            utility_sum=None,
+            utility_sum=0.0 if reward.team else None,  # team rewards are zero-sum
             max_game_length=_max_turns(rules),
         )
         params = {
@@ -247,7 +257,7 @@ class GongzhuGame(_Game):  # type: ignore[misc,valid-type]
             "reward": reward.kind,
             "reward_scale": reward.scale,
         }
-        super().__init__(_game_type(), info, params)
+        super().__init__(_game_type(zero_sum=reward.team), info, params)
         self.rules: Rules = rules
         self.reward: encoding.Reward = reward
 

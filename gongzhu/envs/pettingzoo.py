@@ -1,4 +1,4 @@
-"""A PettingZoo AEC environment: the four seats of one hand (extra ``gongzhu[pettingzoo]``).
+"""PettingZoo environments: the four seats of one hand (extra ``gongzhu[pettingzoo]``).
 
 It follows PettingZoo's classic games: agents ``player_0`` … ``player_3``
 are seats 0-3; each observation is a dict of ``observation`` (the seat's
@@ -25,7 +25,10 @@ Use :func:`env` (wrapped like the classic games) or :class:`raw_env`::
         game.step(action)
 
 ``observation_key="observations"`` names the vector as RLlib's
-action-masking module reads it (:doc:`/scale`).  The observations come from
+action-masking module reads it (:doc:`/scale`); ``reward="team"`` pays the
+2-vs-2 teams, ``observation="information_state"`` adds the hand's history
+to the vector.  :func:`parallel_env` is the same hand behind PettingZoo's
+parallel API.  The observations come from
 :class:`~gongzhu.envs.fast.HandEncoder`, which keeps them up to date as the
 hand is played.
 
@@ -46,7 +49,8 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
     from gymnasium import spaces
-    from pettingzoo import AECEnv
+    from pettingzoo import AECEnv, ParallelEnv
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
     from pettingzoo.utils.wrappers import (
         AssertOutOfBoundsWrapper,
         OrderEnforcingWrapper,
@@ -58,7 +62,8 @@ if TYPE_CHECKING:
     from .fast import HandEncoder
 else:
     try:
-        from pettingzoo import AECEnv
+        from pettingzoo import AECEnv, ParallelEnv
+        from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
         from pettingzoo.utils.wrappers import (
             AssertOutOfBoundsWrapper,
             OrderEnforcingWrapper,
@@ -69,10 +74,12 @@ else:
             "gongzhu.envs.pettingzoo needs PettingZoo: python -m pip install 'gongzhu[pettingzoo]'"
         )
         AECEnv = encoding.stand_in("pettingzoo.AECEnv", _MISSING)
+        ParallelEnv = encoding.stand_in("pettingzoo.ParallelEnv", _MISSING)
+        turn_based_aec_to_parallel_wrapper = ParallelEnv
         AssertOutOfBoundsWrapper = OrderEnforcingWrapper = TerminateIllegalWrapper = AECEnv
 
 
-__all__ = ["AGENTS", "env", "raw_env"]
+__all__ = ["AGENTS", "env", "parallel_env", "raw_env"]
 
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 """The agents, seat by seat."""
@@ -84,10 +91,11 @@ def env(
     rules: RulesLike = None,
     render_mode: str | None = None,
     *,
-    reward: Literal["raw", "final"] = encoding.DEFAULT_REWARD,
+    reward: encoding.RewardKind = encoding.DEFAULT_REWARD,
     reward_scale: float | None = None,
     illegal_reward: float | Literal["auto"] | None = "auto",
     observation_key: str = "observation",
+    observation: encoding.ObservationKind = "observation",
 ) -> AECEnv:
     """A wrapped :class:`raw_env`, as PettingZoo's classic games build theirs.
 
@@ -108,6 +116,7 @@ def env(
         reward=reward,
         reward_scale=reward_scale,
         observation_key=observation_key,
+        observation=observation,
     )
     game: AECEnv = raw
     if illegal_reward == "auto":
@@ -118,18 +127,65 @@ def env(
     return _OrderEnforcing(game)
 
 
+def parallel_env(
+    rules: RulesLike = None,
+    render_mode: str | None = None,
+    *,
+    reward: encoding.RewardKind = encoding.DEFAULT_REWARD,
+    reward_scale: float | None = None,
+    illegal_reward: float | Literal["auto"] | None = "auto",
+    observation_key: str = "observation",
+    observation: encoding.ObservationKind = "observation",
+) -> ParallelEnv:
+    """The hand as a PettingZoo parallel environment: :func:`env` through PettingZoo's
+    ``turn_based_aec_to_parallel``, its conversion for turn-based games.
+
+    Every step takes a dict of actions and reads only that of the agent to
+    move (``infos[agent]["active_agent"]`` names it, and the others' action
+    masks are all zeros): the others' actions may be anything, or missing.
+    Every live agent observes each step; rewards are 0 until the hand ends,
+    when every agent is paid and terminated, and ``agents`` empties.  The
+    parameters are :func:`env`'s (an illegal action ends the hand, the
+    offender receiving ``illegal_reward``).
+
+    PettingZoo's ``aec_to_parallel`` does not apply: it wants every agent to
+    act once per step, in a fixed cycle, where a trick's taker leads the next.
+    """
+    return _TurnBased(
+        env(
+            rules=rules,
+            render_mode=render_mode,
+            reward=reward,
+            reward_scale=reward_scale,
+            illegal_reward=illegal_reward,
+            observation_key=observation_key,
+            observation=observation,
+        )
+    )
+
+
 class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
     """The unwrapped AEC environment of one hand of ``rules``.
 
     :param rules: the ruleset (see :data:`~gongzhu.envs.encoding.RulesLike`).
     :param render_mode: ``"ansi"`` (:meth:`render` returns the text),
         ``"human"`` (it prints it) or ``None``.
-    :param reward: what a hand pays, ``"raw"`` or ``"final"`` scores.
+    :param reward: what a hand pays (:data:`~gongzhu.envs.encoding.RewardKind`):
+        each seat's ``"raw"`` or ``"final"`` score, or its team's, 2-vs-2
+        (``player_0`` and ``player_2`` against ``player_1`` and ``player_3``),
+        ``"team"`` of raw points or ``"team-final"`` (:attr:`Reward.team
+        <gongzhu.envs.encoding.Reward.team>`: the team's mean score less the
+        other team's; partners are paid the same, and the rewards sum to zero).
     :param reward_scale: what the scores are multiplied by (``None``: 0.01
         for raw points, 0.001 for final scores; see
         :func:`~gongzhu.envs.encoding.make_reward`).
     :param observation_key: the key of the observation vector in each
         observation dict (``"observations"`` for RLlib's action-masking module).
+    :param observation: what the vector is
+        (:data:`~gongzhu.envs.encoding.ObservationKind`): the compact
+        ``"observation"`` (the default), or the ``"information_state"``,
+        which adds the hand's history (the order of the tricks; OpenSpiel's
+        perfect-recall tensor).
 
     An illegal action raises :class:`~gongzhu.errors.IllegalAction` and leaves
     the hand unchanged (:func:`env` adds the classic games' wrapper that ends
@@ -148,9 +204,10 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         rules: RulesLike = None,
         render_mode: str | None = None,
         *,
-        reward: Literal["raw", "final"] = encoding.DEFAULT_REWARD,
+        reward: encoding.RewardKind = encoding.DEFAULT_REWARD,
         reward_scale: float | None = None,
         observation_key: str = "observation",
+        observation: encoding.ObservationKind = "observation",
     ) -> None:
         super().__init__()  # without PettingZoo: ImportError, naming the extra
         import numpy
@@ -171,6 +228,9 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         """What a hand pays."""
         self.observation_key = observation_key
         """The key of the observation vector in each observation dict."""
+        self.observation: encoding.ObservationKind = encoding.check_observation(observation)
+        """What the vector is: ``"observation"`` or ``"information_state"``."""
+        self._history = self.observation == "information_state"
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
@@ -182,14 +242,16 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         space = spaces.Dict(
             {
                 observation_key: spaces.Box(
-                    low=0.0, high=encoding.observation_high(self.rules), dtype=numpy.float32
+                    low=0.0,
+                    high=encoding.vector_high(self.rules, self.observation),
+                    dtype=numpy.float32,
                 ),
                 "action_mask": spaces.Box(low=0, high=1, shape=(size,), dtype=numpy.int8),
             }
         )
         self.observation_spaces: dict[str, spaces.Dict] = dict.fromkeys(AGENTS, space)
         self._seeds = random.Random()
-        self.encoder: HandEncoder = HandEncoder(self.rules)
+        self.encoder: HandEncoder = HandEncoder(self.rules, information_state=self._history)
         """The encoder following :attr:`hand`."""
         self.hand: HandState = self.rules.new_hand(seed=self._seeds.getrandbits(63))
         """The hand being played (read it; do not apply actions to it)."""
@@ -217,7 +279,11 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """``agent``'s observation: its observation vector and its action mask."""
-        observation, mask = self.encoder.observe(_SEAT[agent])
+        seat = _SEAT[agent]
+        if self._history:
+            vector, mask = self.encoder.information_state(seat), self.encoder.action_mask(seat)
+            return {self.observation_key: vector, "action_mask": mask}
+        observation, mask = self.encoder.observe(seat)
         return {self.observation_key: observation, "action_mask": mask}
 
     def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
@@ -273,6 +339,20 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
 
     def close(self) -> None:
         """Nothing to release."""
+
+
+class _TurnBased(turn_based_aec_to_parallel_wrapper):
+    """PettingZoo's conversion of a turn-based AEC game, which also names the agent to move
+    in the infos that :meth:`reset` returns (its steps' infos do)."""
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        """Deal a new hand (see :meth:`raw_env.reset`): every agent's observation and info."""
+        observations, infos = super().reset(seed=seed, options=options)
+        for agent in self.agents:
+            infos[agent]["active_agent"] = self.aec_env.agent_selection
+        return observations, infos
 
 
 # -- the classic games' wrappers, reading the environment's attributes directly -----------

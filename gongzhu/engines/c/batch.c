@@ -1,0 +1,604 @@
+/* Batch: N engines of one type (SingleEngine or PairsEngine, sharing one ruleset's Tables),
+ * stepped together with no Python per decision (gongzhu.batch wraps it).
+ *
+ * Legality is the engines' own: each engine type gives its legal play keys and plays a key
+ * through its GZEngineOps (engine.h), and the show phases are shows.c's, so the batch decides
+ * nothing of the rules.  What it adds is the numbering of the actions: two plain tables made
+ * once by the caller (gongzhu.batch.ActionTable; the envs make theirs from their Layout),
+ * play key -> action index and show choice id -> action index, so that masks and actions
+ * cross as buffers of ints.
+ *
+ * Every call reads its arguments whole and finds every hand's move before any hand
+ * changes: a plug-in's play rule (Python code) may run while legal plays are found, and the
+ * engines are then checked to be the same objects at the same versions before the moves
+ * are made.  An illegal action or a rule that raises leaves every hand as it was. */
+#include "engine.h"
+
+#define MAX_ACTIONS (1 << 20)
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t n;
+    PyObject **engines;      /* n engines (owned), all of `type`, all with `tables` */
+    PyTypeObject *type;      /* borrowed: one of the two engine types, which live forever */
+    Tables *tables;          /* owned */
+    int size;                /* the number of actions */
+    int32_t *play_action;    /* NKEYS: a play key's action, or -1 */
+    int32_t *show_action;    /* tables->nchoices: a show choice's action, or -1 */
+} Batch;
+
+typedef struct {
+    unsigned long version; /* the engine's version when its move was found */
+    int key;               /* the play key, or for a show the position among its choices */
+    int show;              /* whether it is a show */
+    int action;            /* the action index, -1 for a hand that is over */
+} Move;
+
+static int read_table(PyObject *seq, Py_ssize_t length, int size, int32_t *out,
+                      const char *message)
+{
+    PyObject *items = PySequence_Tuple(seq);
+    Py_ssize_t i;
+    long v;
+    if (items == NULL)
+        return -1;
+    if (PyTuple_GET_SIZE(items) != length) {
+        Py_DECREF(items);
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd ints, got %zd", message, length,
+                     PyTuple_GET_SIZE(items));
+        return -1;
+    }
+    for (i = 0; i < length; i++) {
+        if (gz_small_int(PyTuple_GET_ITEM(items, i), -1, size - 1, &v, message) < 0) {
+            Py_DECREF(items);
+            return -1;
+        }
+        out[i] = (int32_t)v;
+    }
+    Py_DECREF(items);
+    return 0;
+}
+
+static int batch_clear(Batch *b)
+{
+    Py_ssize_t i;
+    if (b->engines != NULL)
+        for (i = 0; i < b->n; i++)
+            Py_CLEAR(b->engines[i]);
+    Py_CLEAR(b->tables);
+    return 0;
+}
+
+static int batch_traverse(Batch *b, visitproc visit, void *arg)
+{
+    Py_ssize_t i;
+    if (b->engines != NULL)
+        for (i = 0; i < b->n; i++)
+            Py_VISIT(b->engines[i]);
+    Py_VISIT(b->tables);
+    return 0;
+}
+
+static void batch_dealloc(Batch *b)
+{
+    PyObject_GC_UnTrack(b);
+    batch_clear(b);
+    PyMem_Free(b->engines);
+    PyMem_Free(b->play_action);
+    PyMem_Free(b->show_action);
+    Py_TYPE(b)->tp_free((PyObject *)b);
+}
+
+/* An engine the batch may hold: of `type` (NULL: either engine type) with `tables` (NULL:
+ * any), set up.  0, or -1 with TypeError / ValueError. */
+static int check_engine(PyObject *obj, PyTypeObject *type, Tables *tables)
+{
+    GZHead *h;
+    if (!(type == NULL ? (Py_TYPE(obj) == &GZ_SingleEngineType ||
+                          Py_TYPE(obj) == &GZ_PairsEngineType)
+                       : Py_TYPE(obj) == type)) {
+        PyErr_Format(PyExc_TypeError, "a batch holds engines of one C engine type (%s), not %.100s",
+                     type == NULL ? "SingleEngine or PairsEngine" : type->tp_name,
+                     Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    h = (GZHead *)obj;
+    if (h->tables == NULL || h->ops == NULL) {
+        PyErr_SetString(PyExc_ValueError, "a batch holds engines that are set up (__init__ ran)");
+        return -1;
+    }
+    if (tables != NULL && h->tables != tables) {
+        PyErr_SetString(PyExc_ValueError, "a batch holds engines of one ruleset (one Tables)");
+        return -1;
+    }
+    return 0;
+}
+
+/* Batch(engines, plays, shows, size) */
+static int batch_init(Batch *b, PyObject *args, PyObject *kwds)
+{
+    PyObject *engines_obj, *plays, *shows, *size_obj, *items = NULL;
+    PyObject **engines = NULL;
+    int32_t *play_action = NULL, *show_action = NULL;
+    char *seen = NULL;
+    long size;
+    Py_ssize_t n, i;
+    Tables *tables;
+    static char *kwlist[] = {"engines", "plays", "shows", "size", NULL};
+    if (b->engines != NULL) {
+        PyErr_SetString(PyExc_TypeError, "a Batch is set up once");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO:Batch", kwlist, &engines_obj, &plays,
+                                     &shows, &size_obj))
+        return -1;
+    if (gz_small_int(size_obj, 1, MAX_ACTIONS, &size, "size: expected 1 to 2**20 actions") < 0)
+        return -1;
+    items = PySequence_Tuple(engines_obj);
+    if (items == NULL)
+        return -1;
+    n = PyTuple_GET_SIZE(items);
+    if (n < 1) {
+        PyErr_SetString(PyExc_ValueError, "a batch holds at least one engine");
+        goto fail;
+    }
+    if (check_engine(PyTuple_GET_ITEM(items, 0), NULL, NULL) < 0)
+        goto fail;
+    tables = ((GZHead *)PyTuple_GET_ITEM(items, 0))->tables;
+    for (i = 1; i < n; i++)
+        if (check_engine(PyTuple_GET_ITEM(items, i), Py_TYPE(PyTuple_GET_ITEM(items, 0)),
+                         tables) < 0)
+            goto fail;
+    engines = PyMem_Calloc((size_t)n, sizeof *engines);
+    play_action = PyMem_Malloc(NKEYS * sizeof *play_action);
+    show_action = PyMem_Malloc((size_t)(tables->nchoices + 1) * sizeof *show_action);
+    seen = PyMem_Calloc((size_t)size, 1);
+    if (engines == NULL || play_action == NULL || show_action == NULL || seen == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    /* the tables hold the engines' tables alive: a play rule run below cannot free them */
+    Py_INCREF(tables);
+    if (read_table(plays, NKEYS, (int)size, play_action,
+                   "plays: an action index or -1 per play key") < 0 ||
+        read_table(shows, tables->nchoices, (int)size, show_action,
+                   "shows: an action index or -1 per show choice id") < 0) {
+        Py_DECREF(tables);
+        goto fail;
+    }
+    for (i = 0; i < NKEYS + tables->nchoices; i++) {
+        int32_t a = i < NKEYS ? play_action[i] : show_action[i - NKEYS];
+        if (a < 0)
+            continue;
+        if (seen[a]) {
+            Py_DECREF(tables);
+            PyErr_Format(PyExc_ValueError, "two actions are numbered %d", (int)a);
+            goto fail;
+        }
+        seen[a] = 1;
+    }
+    for (i = 0; i < n; i++) {
+        engines[i] = PyTuple_GET_ITEM(items, i);
+        Py_INCREF(engines[i]);
+    }
+    b->n = n;
+    b->engines = engines;
+    b->type = Py_TYPE(engines[0]);
+    b->tables = tables;
+    b->size = (int)size;
+    b->play_action = play_action;
+    b->show_action = show_action;
+    PyMem_Free(seen);
+    Py_DECREF(items);
+    return 0;
+fail:
+    PyMem_Free(engines);
+    PyMem_Free(play_action);
+    PyMem_Free(show_action);
+    PyMem_Free(seen);
+    Py_XDECREF(items);
+    return -1;
+}
+
+static int ready(Batch *b)
+{
+    if (b->engines == NULL) {
+        PyErr_SetString(PyExc_ValueError, "the Batch is not set up");
+        return -1;
+    }
+    return 0;
+}
+
+/* The legal actions of hand i's seat to act, in the engine's order (legal()), into acts,
+ * and their keys (plays) or positions (shows) into keys; their number (0 when the hand is
+ * over), or -1 with an exception.  *show says which phase. */
+static int legal_of(Batch *b, Py_ssize_t i, int *acts, int *keys, int *show)
+{
+    GZHead *h = (GZHead *)b->engines[i];
+    int n, k;
+    *show = 0;
+    if (h->s.phase == PHASE_OVER)
+        return 0;
+    if (h->s.phase != PHASE_PLAY) {
+        const int *ids = gz_show_ids(h->tables, &h->s, &n);
+        *show = 1;
+        for (k = 0; k < n; k++) {
+            acts[k] = b->show_action[ids[k]];
+            keys[k] = k;
+            if (acts[k] < 0) {
+                PyErr_Format(PyExc_ValueError,
+                             "hand %zd: show choice %d is legal but has no action number", i,
+                             ids[k]);
+                return -1;
+            }
+        }
+        return n;
+    }
+    Py_INCREF(h); /* a play rule may run: the engine stays alive through it */
+    n = h->ops->legal_keys(h, keys);
+    Py_DECREF(h);
+    if (n < 0)
+        return -1;
+    for (k = 0; k < n; k++) {
+        acts[k] = b->play_action[keys[k]];
+        if (acts[k] < 0) {
+            PyErr_Format(PyExc_ValueError,
+                         "hand %zd: play key %d is legal but has no action number", i, keys[k]);
+            return -1;
+        }
+    }
+    return n;
+}
+
+/* A buffer of `count` items of one byte (mask) or 8 (ints, floats): 0, or -1 with
+ * TypeError / ValueError.  kind: 'm' int8/uint8/bool, 'q' int64, 'd' float64. */
+static int get_buffer(PyObject *obj, Py_buffer *view, int writable, char kind, Py_ssize_t count,
+                      const char *name)
+{
+    const char *format;
+    int ok;
+    if (PyObject_GetBuffer(obj, view,
+                           PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) < 0)
+        return -1;
+    format = view->format == NULL ? "B" : view->format;
+    if (*format == '@' || *format == '=' || *format == '<')
+        format++;
+    if (kind == 'm')
+        ok = view->itemsize == 1 && (!strcmp(format, "b") || !strcmp(format, "B") ||
+                                     !strcmp(format, "?"));
+    else if (kind == 'q')
+        ok = view->itemsize == 8 && (!strcmp(format, "q") || !strcmp(format, "l"));
+    else
+        ok = view->itemsize == 8 && !strcmp(format, "d");
+    if (!ok) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a buffer of %s, not format %s", name,
+                     kind == 'm' ? "int8, uint8 or bool" : kind == 'q' ? "int64" : "float64",
+                     format);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    if (view->len != count * view->itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd items, got %zd", name, count,
+                     view->len / view->itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* legal_mask(out): out (N x size bytes) gets 1 for each legal action of each hand's seat to
+ * act, 0 elsewhere (a finished hand's row is all 0). */
+static PyObject *batch_legal_mask(Batch *b, PyObject *out)
+{
+    Py_buffer view;
+    Py_ssize_t i;
+    int acts[GZ_LEGAL_MAX], keys[GZ_LEGAL_MAX];
+    if (ready(b) < 0)
+        return NULL;
+    if (get_buffer(out, &view, 1, 'm', b->n * (Py_ssize_t)b->size, "legal_mask") < 0)
+        return NULL;
+    memset(view.buf, 0, (size_t)view.len);
+    for (i = 0; i < b->n; i++) {
+        char *row = (char *)view.buf + i * (Py_ssize_t)b->size;
+        int show, k, n = legal_of(b, i, acts, keys, &show);
+        if (n < 0) {
+            PyBuffer_Release(&view);
+            return NULL;
+        }
+        for (k = 0; k < n; k++)
+            row[acts[k]] = 1;
+    }
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
+/* seats(out): out (N int8) gets each hand's seat to act, -1 for a finished hand. */
+static PyObject *batch_seats(Batch *b, PyObject *out)
+{
+    Py_buffer view;
+    Py_ssize_t i;
+    if (ready(b) < 0)
+        return NULL;
+    if (get_buffer(out, &view, 1, 'm', b->n, "seats") < 0)
+        return NULL;
+    for (i = 0; i < b->n; i++)
+        ((signed char *)view.buf)[i] = (signed char)((GZHead *)b->engines[i])->s.seat;
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
+/* Make the moves found (every engine the same object at the same version as then); the
+ * indices of the hands they finished, as a tuple. */
+static PyObject *make_moves(Batch *b, PyObject **engines, Move *moves)
+{
+    Py_ssize_t i, over = 0;
+    PyObject *out;
+    for (i = 0; i < b->n; i++) {
+        if (moves[i].action < 0)
+            continue;
+        if (b->engines[i] != engines[i] ||
+            ((GZHead *)engines[i])->version != moves[i].version) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "a play rule changed the batch's hands while it found their moves");
+            return NULL;
+        }
+    }
+    /* nothing below runs Python code */
+    for (i = 0; i < b->n; i++) {
+        GZHead *h = (GZHead *)b->engines[i];
+        if (moves[i].action < 0)
+            continue;
+        if (moves[i].show) {
+            h->version++;
+            if (gz_show_take(h->tables, &h->s, moves[i].key))
+                h->ops->start_play(h);
+        } else {
+            h->ops->play_key(h, moves[i].key);
+        }
+        if (h->s.phase == PHASE_OVER)
+            over++;
+    }
+    out = PyTuple_New(over);
+    if (out == NULL)
+        return NULL;
+    for (i = 0, over = 0; i < b->n; i++) {
+        if (moves[i].action >= 0 && ((GZHead *)b->engines[i])->s.phase == PHASE_OVER) {
+            PyObject *index = PyLong_FromSsize_t(i);
+            if (index == NULL) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(out, over++, index);
+        }
+    }
+    return out;
+}
+
+/* Find every hand's move: from `actions` (int64, one per hand) or, when actions is NULL,
+ * from `uniforms` (float64 in [0, 1): the int(u * n)-th of the n legal actions, in the
+ * engine's order, as random_playout draws), the actions chosen written into `chosen`.
+ * Then make them.  A finished hand's action is not read (its chosen action is -1). */
+static PyObject *find_and_move(Batch *b, const int64_t *actions, const double *uniforms,
+                               int64_t *chosen)
+{
+    Move *moves;
+    PyObject **engines;
+    PyObject *result = NULL;
+    Py_ssize_t i;
+    int acts[GZ_LEGAL_MAX], keys[GZ_LEGAL_MAX];
+    if (uniforms != NULL) {
+        for (i = 0; i < b->n; i++) {
+            if (!(uniforms[i] >= 0.0 && uniforms[i] < 1.0)) {
+                PyErr_Format(PyExc_ValueError, "uniforms[%zd] is not in [0, 1)", i);
+                return NULL;
+            }
+        }
+    }
+    moves = PyMem_Malloc((size_t)b->n * sizeof *moves);
+    engines = PyMem_Calloc((size_t)b->n, sizeof *engines);
+    if (moves == NULL || engines == NULL) {
+        PyMem_Free(moves);
+        PyMem_Free(engines);
+        return PyErr_NoMemory();
+    }
+    for (i = 0; i < b->n; i++) {
+        engines[i] = b->engines[i];
+        Py_INCREF(engines[i]);
+    }
+    for (i = 0; i < b->n; i++) {
+        GZHead *h = (GZHead *)engines[i];
+        int show, k, n;
+        moves[i].action = -1;
+        if (b->engines[i] != engines[i]) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "a play rule changed the batch's hands while it found their moves");
+            goto done;
+        }
+        if (h->s.phase == PHASE_OVER) {
+            if (chosen != NULL)
+                chosen[i] = -1;
+            continue;
+        }
+        if (actions != NULL && (actions[i] < 0 || actions[i] >= b->size)) {
+            PyErr_Format(PyExc_ValueError, "hand %zd: action %lld is outside [0, %d)", i,
+                         (long long)actions[i], b->size);
+            goto done;
+        }
+        n = legal_of(b, i, acts, keys, &show);
+        if (n < 0)
+            goto done;
+        if (n == 0) {
+            PyErr_Format(PyExc_ValueError, "hand %zd: the seat to move has no legal action", i);
+            goto done;
+        }
+        if (actions != NULL) {
+            for (k = 0; k < n && acts[k] != actions[i]; k++)
+                ;
+            if (k == n) {
+                PyErr_Format(PyExc_ValueError, "hand %zd: action %lld is not legal for seat %d",
+                             i, (long long)actions[i], h->s.seat);
+                goto done;
+            }
+        } else {
+            k = (int)(uniforms[i] * (double)n);
+            if (k >= n) /* cannot happen for u < 1 and small n: kept as a guard */
+                k = n - 1;
+            chosen[i] = acts[k];
+        }
+        moves[i].version = h->version;
+        moves[i].key = keys[k];
+        moves[i].show = show;
+        moves[i].action = acts[k];
+    }
+    result = make_moves(b, engines, moves);
+done:
+    for (i = 0; i < b->n; i++)
+        Py_DECREF(engines[i]);
+    PyMem_Free(engines);
+    PyMem_Free(moves);
+    return result;
+}
+
+/* step(actions) -> the indices of the hands it finished: action actions[i] (int64) for each
+ * hand i not over; ValueError (no hand changes) for one out of range or not legal. */
+static PyObject *batch_step(Batch *b, PyObject *actions)
+{
+    Py_buffer view;
+    PyObject *out;
+    int64_t *copy;
+    if (ready(b) < 0)
+        return NULL;
+    if (get_buffer(actions, &view, 0, 'q', b->n, "actions") < 0)
+        return NULL;
+    /* read whole: the buffer's owner may change it while a play rule runs */
+    copy = PyMem_Malloc((size_t)b->n * sizeof *copy);
+    if (copy == NULL) {
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    memcpy(copy, view.buf, (size_t)b->n * sizeof *copy);
+    PyBuffer_Release(&view);
+    out = find_and_move(b, copy, NULL, NULL);
+    PyMem_Free(copy);
+    return out;
+}
+
+/* random_step(uniforms, out) -> the indices of the hands it finished: for each hand not
+ * over, the int(u * n)-th of its n legal actions (the engine's order), u = uniforms[i]
+ * (float64 in [0, 1)); out (int64) gets the actions taken, -1 for a finished hand. */
+static PyObject *batch_random_step(Batch *b, PyObject *args)
+{
+    PyObject *uniforms_obj, *out_obj, *result;
+    Py_buffer uniforms, out;
+    double *copy;
+    if (!PyArg_ParseTuple(args, "OO:random_step", &uniforms_obj, &out_obj))
+        return NULL;
+    if (ready(b) < 0)
+        return NULL;
+    if (get_buffer(uniforms_obj, &uniforms, 0, 'd', b->n, "uniforms") < 0)
+        return NULL;
+    copy = PyMem_Malloc((size_t)b->n * sizeof *copy);
+    if (copy == NULL) {
+        PyBuffer_Release(&uniforms);
+        return PyErr_NoMemory();
+    }
+    memcpy(copy, uniforms.buf, (size_t)b->n * sizeof *copy);
+    PyBuffer_Release(&uniforms);
+    if (get_buffer(out_obj, &out, 1, 'q', b->n, "out") < 0) {
+        PyMem_Free(copy);
+        return NULL;
+    }
+    result = find_and_move(b, NULL, copy, (int64_t *)out.buf);
+    PyBuffer_Release(&out);
+    PyMem_Free(copy);
+    return result;
+}
+
+static int index_of(Batch *b, PyObject *arg, Py_ssize_t *out)
+{
+    Py_ssize_t i;
+    if (ready(b) < 0)
+        return -1;
+    i = PyNumber_AsSsize_t(arg, PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred())
+        return -1;
+    if (i < 0 || i >= b->n) {
+        PyErr_Format(PyExc_IndexError, "hand %zd: the batch holds hands 0 to %zd", i, b->n - 1);
+        return -1;
+    }
+    *out = i;
+    return 0;
+}
+
+/* engine(i) -> hand i's engine (itself, not a copy). */
+static PyObject *batch_engine(Batch *b, PyObject *arg)
+{
+    Py_ssize_t i;
+    if (index_of(b, arg, &i) < 0)
+        return NULL;
+    Py_INCREF(b->engines[i]);
+    return b->engines[i];
+}
+
+/* replace(i, engine): hand i is played on `engine` from now on (same type, same Tables). */
+static PyObject *batch_replace(Batch *b, PyObject *args)
+{
+    PyObject *index, *engine;
+    Py_ssize_t i;
+    if (!PyArg_ParseTuple(args, "OO:replace", &index, &engine))
+        return NULL;
+    if (index_of(b, index, &i) < 0 || check_engine(engine, b->type, b->tables) < 0)
+        return NULL;
+    Py_INCREF(engine);
+    Py_SETREF(b->engines[i], engine);
+    Py_RETURN_NONE;
+}
+
+static Py_ssize_t batch_len(Batch *b) { return b->engines == NULL ? 0 : b->n; }
+
+static PyObject *get_size(Batch *b, void *c)
+{
+    (void)c;
+    return PyLong_FromLong(b->size);
+}
+
+static PyGetSetDef batch_getset[] = {
+    {"size", (getter)get_size, NULL, "the number of actions (a mask row's length)", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyMethodDef batch_methods[] = {
+    {"legal_mask", (PyCFunction)batch_legal_mask, METH_O,
+     "legal_mask(out): each hand's legal actions into out (N x size bytes)"},
+    {"seats", (PyCFunction)batch_seats, METH_O,
+     "seats(out): each hand's seat to act into out (N int8), -1 when over"},
+    {"step", (PyCFunction)batch_step, METH_O,
+     "step(actions) -> the hands it finished: one action (int64) per hand"},
+    {"random_step", (PyCFunction)batch_random_step, METH_VARARGS,
+     "random_step(uniforms, out) -> the hands it finished: the int(u * n)-th legal action"},
+    {"engine", (PyCFunction)batch_engine, METH_O, "engine(i) -> hand i's engine"},
+    {"replace", (PyCFunction)batch_replace, METH_VARARGS,
+     "replace(i, engine): hand i is played on engine from now on"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods batch_as_sequence = {
+    .sq_length = (lenfunc)batch_len,
+};
+
+PyTypeObject GZ_BatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "gongzhu._speedups.Batch",
+    .tp_doc = "Batch(engines, plays, shows, size)\n\n"
+              "C engines of one type and ruleset stepped together (see gongzhu.batch).",
+    .tp_basicsize = sizeof(Batch),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)batch_init,
+    .tp_dealloc = (destructor)batch_dealloc,
+    .tp_traverse = (traverseproc)batch_traverse,
+    .tp_clear = (inquiry)batch_clear,
+    .tp_methods = batch_methods,
+    .tp_getset = batch_getset,
+    .tp_as_sequence = &batch_as_sequence,
+};

@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from .hand import HandState
     from .rules import Rules
 
-__all__ = ["ActionTable", "HandBatch"]
+__all__ = ["OBSERVATION_INTS", "ActionTable", "HandBatch", "ObservationTable"]
 
 _speedups: Any = accelerator("_speedups")
 _C_ENGINES: Final = () if _speedups is None else (_speedups.SingleEngine, _speedups.PairsEngine)
@@ -119,6 +119,80 @@ class ActionTable:
         nshows = len(rules.show_phase.choices)
         shows = tuple(range(len(keys), len(keys) + nshows))
         return cls(tuple(plays), shows, len(keys) + nshows)
+
+
+@attrs.frozen
+class ObservationTable:
+    """Where a batch writes each part of a seat's observation and history: plain data,
+    made once per ruleset by the encoder whose vectors they are
+    (:func:`gongzhu.envs.fast.batch_observations` gives the learning adapters').
+
+    :ivar ints: the sizes of the observation and of the history, then the offsets of the
+        parts, by name, in the order of :data:`OBSERVATION_INTS` (-1: a part the ruleset
+        has not).
+    :ivar show_start: per (show choice id, forced, seat relative to the observer), the
+        start of its entries in ``show_at`` (one more at the end: their number).
+    :ivar show_at: the offsets in the observation each show adds to.
+    :ivar show_value: what it adds there.
+    :ivar binds: per show choice id: 0, 1 when the shown-card lock binds its cards in
+        the first trick of their suit, 2 when only the seat that made it knows (a secret sale).
+    :ivar first: per show choice id: whether it is a 首明 choice.
+    :ivar reference: ``reference(hand, seat, history)``, the encoder's vector of a
+        :class:`~gongzhu.hand.HandState` for ``seat`` (observation, or information state
+        with ``history``): what a batch on Python engines writes, and the C batch's twin.
+    """
+
+    ints: tuple[int, ...]
+    show_start: tuple[int, ...]
+    show_at: tuple[int, ...]
+    show_value: tuple[float, ...]
+    binds: tuple[int, ...]
+    first: tuple[int, ...]
+    reference: Any = attrs.field(eq=False, repr=False)
+
+    @property
+    def observation_size(self) -> int:
+        """The length of an observation."""
+        return self.ints[0]
+
+    @property
+    def information_state_size(self) -> int:
+        """The length of an information state (the observation, then the history)."""
+        return self.ints[0] + self.ints[1]
+
+
+OBSERVATION_INTS: Final = (
+    "observation size",
+    "history size",
+    "holding",
+    "played-by",
+    "trick",
+    "taken",
+    "voids",
+    "holding-sizes",
+    "phase",
+    "leader",
+    "to-move",
+    "phase of first-show",
+    "phase of show",
+    "phase of play",
+    "phase of over",
+    "first-card",
+    "first-turns",
+    "played-in",
+    "played-seat",
+    "trick-leaders",
+    "tricks",
+    "preferred after spades",
+    "preferred after hearts",
+    "preferred after diamonds",
+    "preferred after clubs",
+    "strict discard rule",
+    "first offender takes",
+)
+"""The names of :attr:`ObservationTable.ints`, in order (history offsets count from the
+history's start; the phase entries are each engine phase's position in the ``phase`` part,
+or -1)."""
 
 
 class _PythonBatch:
@@ -249,6 +323,7 @@ class HandBatch:
         actions: ActionTable | None = None,
         engine: str | None = None,
         auto_reset: bool = True,
+        observations: ObservationTable | None = None,
     ) -> None:
         import numpy as np
 
@@ -262,6 +337,13 @@ class HandBatch:
             rules.show_phase.choices
         ):
             raise ValueError("the action table is not one of this ruleset")
+        if observations is not None and not isinstance(observations, ObservationTable):
+            raise TypeError(
+                f"observations must be an ObservationTable, not {type(observations).__name__}"
+            )
+        if observations is not None and len(observations.binds) != len(rules.show_phase.choices):
+            raise ValueError("the observation table is not one of this ruleset")
+        self.observations = observations
         self.auto_reset = bool(auto_reset)
         self._hands = RandomHands(rules, engine=engine)
         self._scorer = rules.scorer
@@ -311,6 +393,16 @@ class HandBatch:
         ):
             table = self.actions
             self._core = _speedups.Batch(engines, table.plays, table.shows, table.size)
+            found = self.observations
+            if found is not None:
+                self._core.set_encoding(
+                    found.ints,
+                    found.show_start,
+                    found.show_at,
+                    found.show_value,
+                    found.binds,
+                    found.first,
+                )
         else:
             self._core = _PythonBatch(engines, self.actions, self.rules)
         self._dealt = [dealt for _, dealt in started]
@@ -368,6 +460,43 @@ class HandBatch:
                 f"out: expected a C-contiguous bool, int8 or uint8 array, not {out.dtype}"
             )
         self._core.legal_mask(out)
+        return out
+
+    def observe(
+        self, out: npt.NDArray[np.float32] | None = None, *, history: bool = False
+    ) -> npt.NDArray[np.float32]:
+        """Each hand's seat to move's observation (with ``history``, its information state:
+        the observation, then the history), as the :attr:`observations` table's encoder
+        gives it; a finished hand's row is all 0.  On the C engines the batch writes the
+        rows in C; on others it asks the table's reference encoder.
+
+        :param out: an ``N × size`` C-contiguous ``float32`` array to write into; ``None``:
+            a new one.
+        :raises ValueError: the batch was made without ``observations``, or ``out`` of
+            another shape.
+        :raises TypeError: ``out`` of another dtype.
+        """
+        import numpy as np
+
+        table = self.observations
+        if table is None:
+            raise ValueError("this batch was made without observations=ObservationTable(...)")
+        width = table.information_state_size if history else table.observation_size
+        if out is None:
+            out = np.empty((self._size, width), dtype=np.float32)
+        elif not isinstance(out, np.ndarray) or out.dtype != np.float32:
+            raise TypeError("out: expected a float32 numpy array")
+        elif out.shape != (self._size, width) or not out.flags.c_contiguous:
+            raise ValueError(f"out: expected a C-contiguous array of shape {(self._size, width)}")
+        if self.in_c:
+            self._core.observe(out)
+            return out
+        for i in range(self._size):
+            seat = int(self._seats[i])
+            if seat < 0:
+                out[i] = 0
+            else:
+                out[i] = table.reference(self.hand(i), seat, history)
         return out
 
     @property

@@ -10,6 +10,7 @@ seats to move, and at the end on the scores and the logs; the random step must d
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -23,10 +24,13 @@ import gongzhu.engines
 from gongzhu.actions import Play, Show
 from gongzhu.batch import ActionTable, HandBatch
 from gongzhu.envs import encoding
+from gongzhu.envs.fast import HandEncoder, batch_observations
 from gongzhu.hand import HandState
 from gongzhu.play import PlayRule, PlaySituation
+from gongzhu.plugin import ShownCardLock, VariantInfo, hookimpl
 from gongzhu.rules import Rules
 from gongzhu.view import Phase
+from gongzhu_variants import anmai
 
 from .test_engines_twins import PlayRules, ruleset
 
@@ -203,6 +207,138 @@ def test_a_base_seed_and_reset() -> None:
     assert batch.hand(1).to_move == rules.new_hand(9).to_move
     assert len(batch) == batch.size == 3
     assert "3 hands" in repr(batch)
+
+
+# -- observations -------------------------------------------------------------------------------
+
+
+class LockSecrets:
+    """The shown-card lock on every show kind: a secret sale's cards bound, known to its seller."""
+
+    @hookimpl
+    def gongzhu_variant_info(self) -> VariantInfo:
+        return VariantInfo("lock-secrets", "the lock binds secret sales too")
+
+    @hookimpl
+    def gongzhu_play_config(self, config: Any) -> None:
+        config.set("shown_card_lock", ShownCardLock(exempt=()), overrides="39baobao")
+
+
+@functools.cache
+def observed_rules(name: str) -> Rules:
+    if name == "anmai+lock-secrets":
+        return Rules.from_plugins(anmai, LockSecrets())
+    return ruleset(name)
+
+
+OBSERVED = [
+    "anmai+lock-secrets",
+    "39baobao",
+    "huapai",
+    "huapai+anmai",
+    "same-colour-penalty-first",
+    "same-colour-strict-last",
+    "huapai+same-colour-stuck-hand",
+    "chuyang-quanming",
+    "eight-showable+huapai+anmai",
+    "two-deck",
+    "two-deck+auto-show",
+    "two-deck+five-showable+first-shows",
+    "rules-all+huapai-stuck-hand",
+]
+
+
+@needs_c
+@pytest.mark.parametrize("name", OBSERVED)
+@settings(max_examples=3, deadline=None)
+@given(base=st.integers(-(2**40), 2**40), salt=st.integers(0, 2**32))
+def test_observations_are_the_encoders(name: str, base: int, salt: int) -> None:
+    """The C batch's observations and information states are HandEncoder's, at every step
+    of every hand, for the seat to move (and so encode_observation's, which the encoder
+    tests hold it to)."""
+    rules = observed_rules(name)
+    if name == "anmai+lock-secrets":
+        assert 2 in batch_observations(rules).binds
+    table = encoding.batch_actions(rules)
+    codec = encoding.layout(rules)
+    # a secret sale's private void is rare (about one hand in 30): many hands for it
+    size = 128 if name == "anmai+lock-secrets" else 3
+    seeds = [base + k for k in range(size)]
+    batch = HandBatch(
+        rules,
+        size,
+        seeds=seeds,
+        actions=table,
+        observations=batch_observations(rules),
+        auto_reset=False,
+    )
+    assert batch.in_c
+    hands = [rules.new_hand(seed) for seed in seeds]
+    encoders = []
+    for hand in hands:
+        encoder = HandEncoder(rules, information_state=True)
+        encoder.reset(hand)
+        encoders.append(encoder)
+    rng = np.random.default_rng(salt)
+    while batch.hands_finished < size:
+        observed = batch.observe()
+        states = batch.observe(
+            np.full((size, codec.information_state_size), 7, np.float32), history=True
+        )
+        for i, (hand, encoder) in enumerate(zip(hands, encoders, strict=True)):
+            if hand.is_over:
+                assert not observed[i].any() and not states[i].any()
+                continue
+            seat = hand.to_move
+            assert seat is not None
+            assert np.array_equal(observed[i], encoder.observation(seat))
+            assert np.array_equal(states[i], encoder.information_state(seat))
+        batch.random_step(rng)
+        assert batch.last_actions is not None
+        for i, hand in enumerate(hands):
+            if not hand.is_over:
+                hand.apply(codec.decode(int(batch.last_actions[i])))
+
+
+def test_observations_on_python_engines_and_bad_input() -> None:
+    rules = gongzhu.load_rules("huapai")
+    table = batch_observations(rules)
+    batches = [
+        HandBatch(rules, 2, seeds=4, observations=table, engine=engine)
+        for engine in ("single-c", "single-python")
+    ]
+    rng = [np.random.default_rng(1), np.random.default_rng(1)]
+    for _ in range(20):
+        for history in (False, True):
+            a, b = (batch.observe(history=history) for batch in batches)
+            assert np.array_equal(a, b)
+        for batch, r in zip(batches, rng, strict=True):
+            batch.random_step(r)
+    batch = batches[0]
+    with pytest.raises(TypeError, match="float32"):
+        batch.observe(np.zeros((2, table.observation_size)))  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="shape"):
+        batch.observe(np.zeros((2, table.observation_size + 1), np.float32))
+    with pytest.raises(ValueError, match="without observations"):
+        HandBatch(rules, 1).observe()
+    with pytest.raises(ValueError, match="not one of this ruleset"):
+        HandBatch(gongzhu.load_rules(), 1, observations=table)
+    core = batch._core
+    with pytest.raises(ValueError, match="rows of"):
+        core.observe(np.zeros((2, 5), np.float32))
+    good = (table.ints, table.show_start, table.show_at, table.show_value, table.binds, table.first)
+    for at, value in ((2, table.observation_size), (20, 12), (0, 0)):
+        ints = list(table.ints)
+        ints[at] = value
+        with pytest.raises(ValueError, match="ints"):
+            core.set_encoding(ints, *good[1:])
+    with pytest.raises(ValueError, match="show_at"):
+        core.set_encoding(
+            table.ints, table.show_start, [table.observation_size] * len(table.show_at), *good[3:]
+        )
+    with pytest.raises(ValueError, match="show_start"):
+        core.set_encoding(table.ints, table.show_start[:-1], *good[2:])
+    core.set_encoding(*good)
 
 
 # -- bad input ----------------------------------------------------------------------------------

@@ -16,8 +16,40 @@
 
 #define MAX_ACTIONS (1 << 20)
 
+/* The observation encoding (set_encoding): where each part of a seat's observation and
+ * history goes, as gongzhu.envs' Layout places it; the C twin of gongzhu.envs.fast's
+ * HandEncoder, held equal to it by tests/test_batch.py at every step. */
+enum {
+    E_OBS, E_HIST, E_HOLDING, E_PLAYED_BY, E_TRICK, E_TAKEN, E_VOIDS, E_SIZES, E_PHASE,
+    E_LEADER, E_TO_MOVE, E_PHASE_OF, /* 4 */ E_FIRST_CARD = E_PHASE_OF + 4, E_FIRST_TURNS,
+    E_PLAYED_IN, E_PLAYED_SEAT, E_TRICK_LEADERS, E_TRICKS, E_PREFERRED, /* 4 */
+    E_STRICT = E_PREFERRED + 4, E_FIRST_OFFENDER, E_COUNT
+};
+
+typedef struct {
+    long at[E_COUNT];
+    int *show_start;    /* per (choice id, forced, relative seat): start into show_at */
+    int32_t *show_at;   /* offsets into a row */
+    float *show_value;  /* what each adds */
+    signed char *binds; /* per choice id: 0, 1 the lock binds its cards, 2 privately (secret) */
+    signed char *first; /* per choice id: a 首明 choice */
+} Encoding;
+
+static void encoding_free(Encoding *enc)
+{
+    if (enc == NULL)
+        return;
+    PyMem_Free(enc->show_start);
+    PyMem_Free(enc->show_at);
+    PyMem_Free(enc->show_value);
+    PyMem_Free(enc->binds);
+    PyMem_Free(enc->first);
+    PyMem_Free(enc);
+}
+
 typedef struct {
     PyObject_HEAD
+    Encoding *enc;           /* NULL until set_encoding */
     Py_ssize_t n;
     PyObject **engines;      /* n engines (owned), all of `type`, all with `tables` */
     PyTypeObject *type;      /* borrowed: one of the two engine types, which live forever */
@@ -86,6 +118,7 @@ static void batch_dealloc(Batch *b)
     PyMem_Free(b->engines);
     PyMem_Free(b->play_action);
     PyMem_Free(b->show_action);
+    encoding_free(b->enc);
     Py_TYPE(b)->tp_free((PyObject *)b);
 }
 
@@ -514,6 +547,359 @@ static PyObject *batch_random_step(Batch *b, PyObject *args)
     return result;
 }
 
+
+/* -- observations: the C twin of gongzhu.envs.fast.HandEncoder ----------------------------- */
+
+static int read_ints(PyObject *seq, Py_ssize_t length, long lo, long hi, long *out,
+                     const char *message)
+{
+    PyObject *items = PySequence_Tuple(seq);
+    Py_ssize_t i;
+    if (items == NULL)
+        return -1;
+    if (length >= 0 && PyTuple_GET_SIZE(items) != length) {
+        Py_DECREF(items);
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd ints", message, length);
+        return -1;
+    }
+    for (i = 0; i < PyTuple_GET_SIZE(items); i++) {
+        if (gz_small_int(PyTuple_GET_ITEM(items, i), lo, hi, &out[i], message) < 0) {
+            Py_DECREF(items);
+            return -1;
+        }
+    }
+    Py_DECREF(items);
+    return 0;
+}
+
+/* Whether [at, at + size) lies in [0, limit) (at < 0: the part is absent, when allowed). */
+static int fits(long at, long size, long limit, int optional)
+{
+    if (at < 0)
+        return optional;
+    return at + size <= limit;
+}
+
+/* set_encoding(ints, show_start, show_at, show_value, binds, first): see gongzhu.batch. */
+static PyObject *batch_set_encoding(Batch *b, PyObject *args)
+{
+    PyObject *ints, *start_obj, *at_obj, *value_obj, *binds_obj, *first_obj, *items = NULL;
+    Encoding *enc;
+    long *tmp = NULL, *at;
+    Py_ssize_t nentries, i;
+    int nchoices, nstarts, copies, k;
+    const char *bad = NULL;
+    if (!PyArg_ParseTuple(args, "OOOOOO:set_encoding", &ints, &start_obj, &at_obj, &value_obj,
+                          &binds_obj, &first_obj))
+        return NULL;
+    if (ready(b) < 0)
+        return NULL;
+    nchoices = b->tables->nchoices;
+    nstarts = nchoices * 8 + 1;
+    copies = b->tables->copies;
+    enc = PyMem_Calloc(1, sizeof *enc);
+    if (enc == NULL)
+        return PyErr_NoMemory();
+    at = enc->at;
+    if (read_ints(ints, E_COUNT, -1, 1L << 24, at, "ints: the encoding's offsets") < 0)
+        goto fail;
+    if (at[E_OBS] < 1 || at[E_HIST] < 0)
+        bad = "ints: the sizes";
+    else if (!fits(at[E_HOLDING], 52, at[E_OBS], 0) || !fits(at[E_PLAYED_BY], 208, at[E_OBS], 0) ||
+             !fits(at[E_TRICK], 208, at[E_OBS], 0) || !fits(at[E_TAKEN], 208, at[E_OBS], 0) ||
+             !fits(at[E_VOIDS], 16, at[E_OBS], 0) || !fits(at[E_SIZES], 4, at[E_OBS], 0) ||
+             !fits(at[E_PHASE], 4, at[E_OBS], 0) || !fits(at[E_LEADER], 4, at[E_OBS], 0) ||
+             !fits(at[E_TO_MOVE], 4, at[E_OBS], 0))
+        bad = "ints: an observation part outside the observation";
+    else if (at[E_TRICKS] != 13 * copies)
+        bad = "ints: tricks is 13 per deck";
+    else if (at[E_HIST] > 0 &&
+             (!fits(at[E_FIRST_CARD], 52, at[E_HIST], 1) ||
+              !fits(at[E_FIRST_TURNS], 4, at[E_HIST], 1) ||
+              !fits(at[E_PLAYED_IN], copies * 52 * at[E_TRICKS], at[E_HIST], 0) ||
+              !fits(at[E_PLAYED_SEAT], copies * 52 * 4, at[E_HIST], 1) ||
+              !fits(at[E_TRICK_LEADERS], 4 * at[E_TRICKS], at[E_HIST], 0)))
+        bad = "ints: a history part outside the history";
+    for (k = 0; k < 4 && bad == NULL; k++)
+        if (at[E_PHASE_OF + k] > 3 || at[E_PREFERRED + k] > 15 || at[E_PREFERRED + k] < 0)
+            bad = "ints: phase_of is -1..3, preferred suits 0..15";
+    if (bad != NULL) {
+        PyErr_SetString(PyExc_ValueError, bad);
+        goto fail;
+    }
+    tmp = PyMem_Malloc((size_t)nstarts * sizeof *tmp);
+    enc->show_start = PyMem_Malloc((size_t)nstarts * sizeof *enc->show_start);
+    enc->binds = PyMem_Malloc((size_t)nchoices + 1);
+    enc->first = PyMem_Malloc((size_t)nchoices + 1);
+    if (tmp == NULL || enc->show_start == NULL || enc->binds == NULL || enc->first == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    items = PySequence_Tuple(at_obj);
+    if (items == NULL)
+        goto fail;
+    nentries = PyTuple_GET_SIZE(items);
+    if (read_ints(start_obj, nstarts, 0, (long)nentries, tmp, "show_start") < 0)
+        goto fail;
+    for (i = 0; i < nstarts; i++) {
+        if ((i && tmp[i] < tmp[i - 1]) || (i == nstarts - 1 && tmp[i] != nentries)) {
+            PyErr_SetString(PyExc_ValueError, "show_start: ascending, ending at len(show_at)");
+            goto fail;
+        }
+        enc->show_start[i] = (int)tmp[i];
+    }
+    PyMem_Free(tmp);
+    tmp = PyMem_Malloc((size_t)(nentries + 1) * sizeof *tmp);
+    enc->show_at = PyMem_Malloc((size_t)(nentries + 1) * sizeof *enc->show_at);
+    enc->show_value = PyMem_Malloc((size_t)(nentries + 1) * sizeof *enc->show_value);
+    if (tmp == NULL || enc->show_at == NULL || enc->show_value == NULL) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (read_ints(items, nentries, 0, at[E_OBS] - 1, tmp, "show_at: offsets in a row") < 0)
+        goto fail;
+    for (i = 0; i < nentries; i++)
+        enc->show_at[i] = (int32_t)tmp[i];
+    Py_CLEAR(items);
+    items = PySequence_Tuple(value_obj);
+    if (items == NULL)
+        goto fail;
+    if (PyTuple_GET_SIZE(items) != nentries) {
+        PyErr_SetString(PyExc_ValueError, "show_value: one float per show_at");
+        goto fail;
+    }
+    for (i = 0; i < nentries; i++) {
+        double v = PyFloat_AsDouble(PyTuple_GET_ITEM(items, i));
+        if (v == -1.0 && PyErr_Occurred())
+            goto fail;
+        enc->show_value[i] = (float)v;
+    }
+    Py_CLEAR(items);
+    if (read_ints(binds_obj, nchoices, 0, 2, tmp, "binds: 0, 1 or 2 per show choice") < 0)
+        goto fail;
+    for (k = 0; k < nchoices; k++)
+        enc->binds[k] = (signed char)tmp[k];
+    if (read_ints(first_obj, nchoices, 0, 1, tmp, "first: 0 or 1 per show choice") < 0)
+        goto fail;
+    for (k = 0; k < nchoices; k++)
+        enc->first[k] = (signed char)tmp[k];
+    PyMem_Free(tmp);
+    encoding_free(b->enc);
+    b->enc = enc;
+    Py_RETURN_NONE;
+fail:
+    Py_XDECREF(items);
+    PyMem_Free(tmp);
+    encoding_free(enc);
+    return NULL;
+}
+
+/* The void reading of gongzhu.implied.VoidReader, folded over a hand's play. */
+typedef struct {
+    uint64_t locked[4], private_locked[4];
+    int void_[4], private_[4], led, offenders[4], noffenders;
+} Voids;
+
+static void voids_play(Voids *v, const Encoding *enc, int seat, int position, int key,
+                       int lead_key)
+{
+    int led = KEY_FIRST(lead_key) / 13, bit = 1 << led, pub = 0, priv = 0;
+    int a = KEY_FIRST(key), c = KEY_SECOND(key);
+    int suits = (1 << (a / 13)) | (1 << (c / 13));
+    if (position && (suits & ~bit)) {
+        int preferred = (int)enc->at[E_PREFERRED + led];
+        pub = bit;
+        if (preferred && (suits & ~preferred & ~bit)) {
+            if (enc->at[E_STRICT])
+                pub |= preferred;
+            else if (v->noffenders < 4)
+                v->offenders[v->noffenders++] = seat;
+        }
+    }
+    if ((v->locked[seat] || v->private_locked[seat]) && !(v->led & bit)) {
+        uint64_t led_cards = ((1ULL << a) | (1ULL << c)) & GZ_SUIT[led];
+        if (v->locked[seat] & led_cards)
+            pub |= bit;
+        else if (v->private_locked[seat] & led_cards)
+            priv = bit;
+    }
+    pub &= ~v->void_[seat];
+    v->void_[seat] |= pub;
+    priv &= ~(v->void_[seat] | v->private_[seat]);
+    v->private_[seat] |= priv;
+}
+
+static void voids_finish(Voids *v, const Encoding *enc, int lead_key, int winner, int taker)
+{
+    int led = KEY_FIRST(lead_key) / 13, from = 0, to = 0, i;
+    int preferred = (int)enc->at[E_PREFERRED + led];
+    v->led |= 1 << led;
+    if (!v->noffenders)
+        return;
+    if (taker == winner) {
+        to = v->noffenders;
+    } else {
+        for (i = 0; i < v->noffenders && v->offenders[i] != taker; i++)
+            ;
+        if (i < v->noffenders) {
+            if (enc->at[E_FIRST_OFFENDER])
+                to = i;
+            else {
+                from = i + 1;
+                to = v->noffenders;
+            }
+        }
+    }
+    for (i = from; i < to; i++)
+        v->void_[v->offenders[i]] |= preferred;
+    v->noffenders = 0;
+}
+
+static void add_counts(float *at, Mask m)
+{
+    uint64_t x;
+    for (x = m.lo; x; x &= x - 1)
+        at[__builtin_ctzll(x)] += 1.0f;
+    for (x = m.hi; x; x &= x - 1)
+        at[__builtin_ctzll(x)] += 1.0f;
+}
+
+/* Hand i's seat to move's observation into row (and its history after it, with `history`):
+ * what HandEncoder.observation / information_state give it.  A finished hand's row: 0. */
+static void render(const Batch *b, Py_ssize_t i, float *row, int history)
+{
+    const Encoding *enc = b->enc;
+    const long *at = enc->at;
+    const GZHead *h = (const GZHead *)b->engines[i];
+    const ShowState *s = &h->s;
+    float *hist = row + at[E_OBS];
+    int viewer = s->seat, t, k, p, slot[52];
+    GZPlayView v;
+    Voids voids;
+#define REL(seat) (((seat) - viewer) & 3)
+    memset(row, 0, (size_t)(at[E_OBS] + (history ? at[E_HIST] : 0)) * sizeof *row);
+    if (s->phase == PHASE_OVER || viewer < 0)
+        return;
+    h->ops->read(h, &v);
+    memset(&voids, 0, sizeof voids);
+    memset(slot, 0, sizeof slot);
+    if (s->phase == PHASE_FIRST_SHOW) {
+        row[at[E_HOLDING] + s->first_cards[viewer]] = 1.0f;
+        for (k = 0; k < 4; k++)
+            row[at[E_SIZES] + k] = 1.0f;
+    } else {
+        add_counts(row + at[E_HOLDING], v.hands[viewer]);
+        for (k = 0; k < 4; k++)
+            row[at[E_SIZES] + REL(k)] = (float)mask_count(v.hands[k]);
+    }
+    if (at[E_PHASE_OF + s->phase] >= 0)
+        row[at[E_PHASE] + at[E_PHASE_OF + s->phase]] = 1.0f;
+    row[at[E_LEADER] + REL(v.trick_leader)] = 1.0f;
+    row[at[E_TO_MOVE]] = 1.0f; /* the viewer is the seat to move */
+    if (history && at[E_FIRST_CARD] >= 0)
+        hist[at[E_FIRST_CARD] + s->first_cards[viewer]] = 1.0f;
+    for (k = 0; k < s->nlog; k++) {
+        const ShowEntry *entry = &s->log[k];
+        int id = entry->id, rel = REL(entry->seat), e;
+        int cell = (id * 2 + (entry->forced ? 1 : 0)) * 4 + rel;
+        for (e = enc->show_start[cell]; e < enc->show_start[cell + 1]; e++)
+            row[enc->show_at[e]] += enc->show_value[e];
+        if (history && enc->first[id] && at[E_FIRST_TURNS] >= 0)
+            hist[at[E_FIRST_TURNS] + rel] = 1.0f;
+        if (enc->binds[id]) {
+            uint64_t bits = b->tables->choices[id].copies.lo;
+            if (enc->binds[id] == 2 && !entry->forced)
+                voids.private_locked[entry->seat] |= bits;
+            else
+                voids.locked[entry->seat] |= bits;
+        }
+    }
+    for (t = 0; t <= v.ntricks; t++) {
+        int finished = t < v.ntricks, n = finished ? 4 : v.ntrick;
+        const int *keys = finished ? v.log_keys + 4 * t : v.trick;
+        int leader = finished ? v.log_leader[t] : v.trick_leader;
+        if (n == 0 || t >= at[E_TRICKS])
+            continue;
+        if (history)
+            hist[at[E_TRICK_LEADERS] + 4 * t + REL(leader)] = 1.0f;
+        for (p = 0; p < n; p++) {
+            int seat = (leader + p) & 3, key = keys[p], cards[2], ncards, c;
+            cards[0] = KEY_FIRST(key);
+            cards[1] = KEY_SECOND(key);
+            ncards = key < ONE_CARD_KEYS ? 1 : 2;
+            for (c = 0; c < ncards; c++) {
+                int card = cards[c], copy;
+                row[at[E_PLAYED_BY] + 52 * REL(seat) + card] += 1.0f;
+                if (!finished)
+                    row[at[E_TRICK] + 52 * REL(seat) + card] += 1.0f;
+                copy = slot[card]++;
+                if (history && copy < b->tables->copies) {
+                    hist[at[E_PLAYED_IN] + (copy * 52 + card) * at[E_TRICKS] + t] = 1.0f;
+                    if (at[E_PLAYED_SEAT] >= 0)
+                        hist[at[E_PLAYED_SEAT] + (copy * 52 + card) * 4 + REL(seat)] = 1.0f;
+                }
+            }
+            voids_play(&voids, enc, seat, p, key, keys[0]);
+        }
+        if (finished)
+            voids_finish(&voids, enc, keys[0], v.log_winner[t],
+                         v.log_taker != NULL ? v.log_taker[t] : v.log_winner[t]);
+    }
+    for (k = 0; k < 4; k++) {
+        int suit;
+        add_counts(row + at[E_TAKEN] + 52 * REL(k), v.taken[k]);
+        for (suit = 0; suit < 4; suit++)
+            if ((voids.void_[k] >> suit) & 1)
+                row[at[E_VOIDS] + 4 * REL(k) + suit] = 1.0f;
+    }
+    for (k = 0; k < 4; k++)
+        if ((voids.private_[viewer] >> k) & 1)
+            row[at[E_VOIDS] + k] = 1.0f;
+#undef REL
+}
+
+/* observe(out): each hand's seat to move's observation into out (float32, N rows of the
+ * observation's size, or of the observation's and the history's: the information
+ * state); a finished hand's row is 0. */
+static PyObject *batch_observe(Batch *b, PyObject *out)
+{
+    Py_buffer view;
+    Py_ssize_t i, width;
+    int history;
+    if (ready(b) < 0)
+        return NULL;
+    if (b->enc == NULL) {
+        PyErr_SetString(PyExc_ValueError, "observe: no encoding was set (set_encoding)");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(out, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+        return NULL;
+    if (view.itemsize != 4 || view.format == NULL ||
+        strcmp(view.format + (view.format[0] == '<' || view.format[0] == '=' ||
+                              view.format[0] == '@'),
+               "f")) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_TypeError, "observe: expected a buffer of float32");
+        return NULL;
+    }
+    width = b->enc->at[E_OBS];
+    history = view.len == b->n * (width + b->enc->at[E_HIST]) * 4 && b->enc->at[E_HIST] > 0;
+    if (history)
+        width += b->enc->at[E_HIST];
+    else if (view.len != b->n * width * 4) {
+        PyBuffer_Release(&view);
+        PyErr_Format(PyExc_ValueError,
+                     "observe: expected %zd rows of %ld (observations) or %ld (information "
+                     "states) floats",
+                     b->n, b->enc->at[E_OBS], b->enc->at[E_OBS] + b->enc->at[E_HIST]);
+        return NULL;
+    }
+    for (i = 0; i < b->n; i++)
+        render(b, i, (float *)view.buf + i * width, history);
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
 static int index_of(Batch *b, PyObject *arg, Py_ssize_t *out)
 {
     Py_ssize_t i;
@@ -576,6 +962,10 @@ static PyMethodDef batch_methods[] = {
      "step(actions) -> the hands it finished: one action (int64) per hand"},
     {"random_step", (PyCFunction)batch_random_step, METH_VARARGS,
      "random_step(uniforms, out) -> the hands it finished: the int(u * n)-th legal action"},
+    {"set_encoding", (PyCFunction)batch_set_encoding, METH_VARARGS,
+     "set_encoding(ints, show_start, show_at, show_value, binds, first): the observations' layout"},
+    {"observe", (PyCFunction)batch_observe, METH_O,
+     "observe(out): each hand's seat to move's observation (or information state) into out"},
     {"engine", (PyCFunction)batch_engine, METH_O, "engine(i) -> hand i's engine"},
     {"replace", (PyCFunction)batch_replace, METH_VARARGS,
      "replace(i, engine): hand i is played on engine from now on"},

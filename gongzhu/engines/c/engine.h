@@ -194,11 +194,23 @@ typedef struct GZHead GZHead;
  *               order of legal()), into keys (room for GZ_LEGAL_MAX): their number, or -1
  *               with an exception (a plug-in's play rule may run);
  *   play_key    play key `key` for the seat to act: a key legal_keys gave, at the version
- *               it gave it (the caller checks). */
+ *               it gave it (the caller checks);
+ *   read        what the hand's play has done so far (pointers into the engine, valid until
+ *               it next changes), for the batch's observations. */
+typedef struct {
+    Mask hands[4], taken[4];                /* each seat's cards now, and taken */
+    int ntricks;                            /* the finished tricks, then their log: */
+    const int *log_leader, *log_keys;       /* leaders, 4 play keys each */
+    const int *log_winner, *log_taker;      /* winners; takers (NULL: the winners) */
+    int ntrick, trick_leader;               /* the trick under way: its plays, its leader */
+    const int *trick;                       /* its play keys */
+} GZPlayView;
+
 typedef struct {
     void (*start_play)(GZHead *engine);
     int (*legal_keys)(GZHead *engine, int *keys);
     void (*play_key)(GZHead *engine, int key);
+    void (*read)(const GZHead *engine, GZPlayView *view);
 } GZEngineOps;
 
 /* What both engine types begin with: their tables, and then their plain state (copy()

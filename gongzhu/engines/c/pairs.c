@@ -497,7 +497,22 @@ static int ops_legal_keys(GZHead *h, int *keys)
 
 static void ops_play_key(GZHead *h, int key) { play_key((Engine *)h, key); }
 
-static const GZEngineOps engine_ops = {start_play, ops_legal_keys, ops_play_key};
+static void ops_read(const GZHead *h, GZPlayView *v)
+{
+    const Engine *e = (const Engine *)h;
+    memcpy(v->hands, e->hands, sizeof v->hands);
+    memcpy(v->taken, e->taken, sizeof v->taken);
+    v->ntricks = e->ntricks;
+    v->log_leader = e->log_leader;
+    v->log_keys = e->log_keys;
+    v->log_winner = e->log_winner;
+    v->log_taker = NULL; /* two decks: no penalty, the winner takes */
+    v->ntrick = e->ntrick;
+    v->trick_leader = e->trick_leader;
+    v->trick = e->trick;
+}
+
+static const GZEngineOps engine_ops = {start_play, ops_legal_keys, ops_play_key, ops_read};
 
 /* -- the type --------------------------------------------------------------------------------- */
 

@@ -299,7 +299,26 @@ static int ops_legal_keys(GZHead *h, int *keys)
 
 static void ops_play_key(GZHead *h, int key) { play_key((Engine *)h, key); }
 
-static const GZEngineOps engine_ops = {start_play, ops_legal_keys, ops_play_key};
+static void ops_read(const GZHead *h, GZPlayView *v)
+{
+    const Engine *e = (const Engine *)h;
+    int s;
+    for (s = 0; s < 4; s++) {
+        v->hands[s].lo = e->hands[s];
+        v->taken[s].lo = e->taken[s];
+        v->hands[s].hi = v->taken[s].hi = 0;
+    }
+    v->ntricks = e->ntricks;
+    v->log_leader = e->log_leader;
+    v->log_keys = e->log_keys;
+    v->log_winner = e->log_winner;
+    v->log_taker = e->log_taker;
+    v->ntrick = e->ntrick;
+    v->trick_leader = e->trick_leader;
+    v->trick = e->trick;
+}
+
+static const GZEngineOps engine_ops = {start_play, ops_legal_keys, ops_play_key, ops_read};
 
 /* -- the type --------------------------------------------------------------------------------- */
 

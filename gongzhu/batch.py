@@ -577,23 +577,33 @@ class HandBatch:
 
         done = np.zeros(self._size, dtype=np.bool_)
         if finished:
-            done[list(finished)] = True
+            which = list(finished)
+            done[which] = True
             core = self._core
-            for i in finished:
+            score = self._score
+            start = self._hands.start
+            seeds = self._seed_list
+            dealt = self._dealt
+            last = self._last
+            raws = []
+            finals = []
+            for i in which:
                 engine = core.engine(i)
-                raw, final = self._score(engine, self._dealt[i])
-                self._raw[i] = raw
-                self._returns[i] = final
-                self._last[i] = (self._seed_list[i], engine)
-                self.hands_finished += 1
+                raw, final = score(engine, dealt[i])
+                raws.append(raw)
+                finals.append(final)
+                last[i] = (seeds[i], engine)
                 if self.auto_reset:
                     seed = self._next_seed
                     self._next_seed = seed + 1
-                    fresh, dealt = self._hands.start(seed)
+                    fresh, dealt[i] = start(seed)
                     core.replace(i, fresh)
-                    self._dealt[i] = dealt
-                    self._seed_list[i] = seed
-                    self._seeds[i] = seed
+                    seeds[i] = seed
+            self._raw[which] = raws
+            self._returns[which] = finals
+            if self.auto_reset:
+                self._seeds[which] = [seeds[i] for i in which]
+            self.hands_finished += len(which)
         self._core.seats(self._seats)
         return done
 

@@ -55,6 +55,7 @@ typedef struct {
     PyTypeObject *type;      /* borrowed: one of the two engine types, which live forever */
     Tables *tables;          /* owned */
     int size;                /* the number of actions */
+    int most;                /* the most legal actions a seat can have (plays or shows) */
     int32_t *play_action;    /* NKEYS: a play key's action, or -1 */
     int32_t *show_action;    /* tables->nchoices: a show choice's action, or -1 */
 } Batch;
@@ -219,6 +220,13 @@ static int batch_init(Batch *b, PyObject *args, PyObject *kwds)
     b->type = Py_TYPE(engines[0]);
     b->tables = tables;
     b->size = (int)size;
+    b->most = GZ_LEGAL_MAX;
+    for (i = 0; i < tables->nholdings; i++)
+        if (tables->held_start[i + 1] - tables->held_start[i] > b->most)
+            b->most = tables->held_start[i + 1] - tables->held_start[i];
+    for (i = 0; i < 52; i++)
+        if (tables->first_start[i + 1] - tables->first_start[i] > b->most)
+            b->most = tables->first_start[i + 1] - tables->first_start[i];
     b->play_action = play_action;
     b->show_action = show_action;
     PyMem_Free(seen);
@@ -240,6 +248,17 @@ static int ready(Batch *b)
         return -1;
     }
     return 0;
+}
+
+/* Room for the legal actions of one seat and their keys: 2 * b->most ints (freed with
+ * PyMem_Free), or NULL with MemoryError.  Per call, not per batch: a play rule may call
+ * the batch again while a call runs. */
+static int *scratch(const Batch *b)
+{
+    int *room = PyMem_Malloc(2 * (size_t)b->most * sizeof *room);
+    if (room == NULL)
+        PyErr_NoMemory();
+    return room;
 }
 
 /* The legal actions of hand i's seat to act, in the engine's order (legal()), into acts,
@@ -325,22 +344,30 @@ static PyObject *batch_legal_mask(Batch *b, PyObject *out)
 {
     Py_buffer view;
     Py_ssize_t i;
-    int acts[GZ_LEGAL_MAX], keys[GZ_LEGAL_MAX];
+    int *acts, *keys;
     if (ready(b) < 0)
         return NULL;
     if (get_buffer(out, &view, 1, 'm', b->n * (Py_ssize_t)b->size, "legal_mask") < 0)
         return NULL;
+    acts = scratch(b);
+    if (acts == NULL) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    keys = acts + b->most;
     memset(view.buf, 0, (size_t)view.len);
     for (i = 0; i < b->n; i++) {
         char *row = (char *)view.buf + i * (Py_ssize_t)b->size;
         int show, k, n = legal_of(b, i, acts, keys, &show);
         if (n < 0) {
+            PyMem_Free(acts);
             PyBuffer_Release(&view);
             return NULL;
         }
         for (k = 0; k < n; k++)
             row[acts[k]] = 1;
     }
+    PyMem_Free(acts);
     PyBuffer_Release(&view);
     Py_RETURN_NONE;
 }
@@ -418,7 +445,7 @@ static PyObject *find_and_move(Batch *b, const int64_t *actions, const double *u
     PyObject **engines;
     PyObject *result = NULL;
     Py_ssize_t i;
-    int acts[GZ_LEGAL_MAX], keys[GZ_LEGAL_MAX];
+    int *acts, *keys;
     if (uniforms != NULL) {
         for (i = 0; i < b->n; i++) {
             if (!(uniforms[i] >= 0.0 && uniforms[i] < 1.0)) {
@@ -429,11 +456,14 @@ static PyObject *find_and_move(Batch *b, const int64_t *actions, const double *u
     }
     moves = PyMem_Malloc((size_t)b->n * sizeof *moves);
     engines = PyMem_Calloc((size_t)b->n, sizeof *engines);
-    if (moves == NULL || engines == NULL) {
+    acts = PyMem_Malloc(2 * (size_t)b->most * sizeof *acts);
+    if (moves == NULL || engines == NULL || acts == NULL) {
         PyMem_Free(moves);
         PyMem_Free(engines);
+        PyMem_Free(acts);
         return PyErr_NoMemory();
     }
+    keys = acts + b->most;
     for (i = 0; i < b->n; i++) {
         engines[i] = b->engines[i];
         Py_INCREF(engines[i]);
@@ -489,6 +519,7 @@ done:
         Py_DECREF(engines[i]);
     PyMem_Free(engines);
     PyMem_Free(moves);
+    PyMem_Free(acts);
     return result;
 }
 

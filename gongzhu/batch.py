@@ -28,6 +28,13 @@ when the C extension is absent) a Python loop over the engines gives the
 same API and the same hands; the tests hold the two, and ``N`` separate
 :meth:`Rules.new_hand <gongzhu.rules.Rules.new_hand>` hands, equal.
 
+**Observations** (:meth:`HandBatch.observe`): each hand's seat to move's
+observation, or its perfect-recall information state, written into a
+preallocated ``float32`` array, where an :class:`ObservationTable` places
+them (:func:`gongzhu.envs.fast.batch_observations` gives the adapters'
+layout, so they are :class:`gongzhu.envs.fast.HandEncoder`'s vectors).  On
+the C engines they are made in C, the encoder's twin.
+
 **Bad input** (an action out of range or not legal, a wrong shape or dtype)
 raises :class:`ValueError` or :class:`TypeError` naming the hand and the
 action, and no hand changes.
@@ -46,7 +53,7 @@ numpy is imported on first use, not when this module is imported.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
@@ -96,7 +103,7 @@ class ActionTable:
     size: int
 
     @classmethod
-    def numbered(cls, rules: Rules, number: Any, size: int) -> ActionTable:
+    def numbered(cls, rules: Rules, number: Callable[[Action], int], size: int) -> ActionTable:
         """The table of ``rules`` that numbers each action ``number(action)``.
 
         :param number: a callable taking a :class:`~gongzhu.actions.Play` or
@@ -360,6 +367,7 @@ class HandBatch:
         self.hands_finished = 0
         """How many hands have finished since the batch was made or reset."""
         self._core: Any = None
+        self._rng: np.random.Generator | None = None
         self.reset(seeds)
 
     # -- set-up -------------------------------------------------------------------------
@@ -556,13 +564,16 @@ class HandBatch:
         <gongzhu.play.HandEngine.random_playout>` draws.  The actions taken are then
         :attr:`last_actions` (-1 for a finished hand).
 
-        :param rng: the generator; ``None``: a fresh ``numpy.random.default_rng()``.
+        :param rng: the generator; ``None``: the batch's own (``numpy.random.default_rng()``,
+            made on first use).
         :return: which hands this step finished (see :meth:`step`).
         """
         import numpy as np
 
         if rng is None:
-            rng = self._rng = getattr(self, "_rng", None) or np.random.default_rng()
+            if self._rng is None:
+                self._rng = np.random.default_rng()
+            rng = self._rng
         uniforms = rng.random(self._size)
         chosen = np.empty(self._size, dtype=np.int64)
         finished = self._core.random_step(uniforms, chosen)

@@ -300,6 +300,7 @@ def test_observations_are_the_encoders(name: str, base: int, salt: int) -> None:
                 hand.apply(codec.decode(int(batch.last_actions[i])))
 
 
+@needs_c
 def test_observations_on_python_engines_and_bad_input() -> None:
     rules = gongzhu.load_rules("huapai")
     table = batch_observations(rules)
@@ -517,3 +518,12 @@ def test_a_failing_play_rule_changes_nothing() -> None:
         assert (
             batch.legal_mask() == HandBatch(rules, 6, seeds=20, engine=engine).legal_mask()
         ).any()
+
+
+def test_the_batch_imports_without_numpy() -> None:
+    """numpy is imported on first use (the C batch takes buffers, not numpy arrays)."""
+    import subprocess
+    import sys
+
+    code = "import sys, gongzhu.batch; assert 'numpy' not in sys.modules, 'numpy imported'"
+    subprocess.run([sys.executable, "-c", code], check=True)

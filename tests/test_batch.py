@@ -468,6 +468,14 @@ def test_the_c_batch_reads_its_arguments_whole() -> None:
         core.engine(2)
     with pytest.raises(TypeError):
         core.replace(0, other)
+    # an engine the batch holds, set up again for another ruleset, is refused, not read
+    other = gongzhu.load_rules("huapai", "anmai")  # one deck, more show choices
+    stranger = HandBatch(other, 1)._core.engine(0)
+    core.engine(1).__init__(other._prepared["single-c"], stranger.holdings, 0, 0, 0, (0, 1, 2, 3))
+    with pytest.raises(ValueError, match="hand 1: its engine was set up again"):
+        core.legal_mask(np.zeros((2, table.size), dtype=np.bool_))
+    with pytest.raises(ValueError, match="hand 1: its engine was set up again"):
+        core.random_step(np.zeros(2), np.zeros(2, dtype=np.int64))
     unset = _speedups.Batch.__new__(_speedups.Batch)
     assert len(unset) == 0
     with pytest.raises(ValueError, match="not set up"):

@@ -261,6 +261,21 @@ static int *scratch(const Batch *b)
     return room;
 }
 
+/* Whether hand i's engine still plays the batch's ruleset: an engine set up again
+ * (engine(i).__init__ with other tables) or cleared is refused, since the batch's tables
+ * of actions and observations are numbered by its ruleset's show choices.  0, or -1 with
+ * ValueError. */
+static int held(const Batch *b, Py_ssize_t i)
+{
+    const GZHead *h = (const GZHead *)b->engines[i];
+    if (h->tables != b->tables || h->ops == NULL) {
+        PyErr_Format(PyExc_ValueError,
+                     "hand %zd: its engine was set up again for another ruleset, or cleared", i);
+        return -1;
+    }
+    return 0;
+}
+
 /* The legal actions of hand i's seat to act, in the engine's order (legal()), into acts,
  * and their keys (plays) or positions (shows) into keys; their number (0 when the hand is
  * over), or -1 with an exception.  *show says which phase. */
@@ -269,6 +284,8 @@ static int legal_of(Batch *b, Py_ssize_t i, int *acts, int *keys, int *show)
     GZHead *h = (GZHead *)b->engines[i];
     int n, k;
     *show = 0;
+    if (held(b, i) < 0)
+        return -1;
     if (h->s.phase == PHASE_OVER)
         return 0;
     if (h->s.phase != PHASE_PLAY) {
@@ -924,6 +941,12 @@ static PyObject *batch_observe(Batch *b, PyObject *out)
                      "states) floats",
                      b->n, b->enc->at[E_OBS], b->enc->at[E_OBS] + b->enc->at[E_HIST]);
         return NULL;
+    }
+    for (i = 0; i < b->n; i++) {
+        if (held(b, i) < 0) {
+            PyBuffer_Release(&view);
+            return NULL;
+        }
     }
     for (i = 0; i < b->n; i++)
         render(b, i, (float *)view.buf + i * width, history);

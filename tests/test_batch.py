@@ -438,6 +438,8 @@ def test_the_c_batch_reads_its_arguments_whole() -> None:
             table.shows,
             table.size,
         )
+    with pytest.raises(ValueError, match="each engine once"):
+        _speedups.Batch([engines[0], engines[1], engines[0]], table.plays, table.shows, table.size)
     with pytest.raises(ValueError, match="at least one engine"):
         _speedups.Batch([], table.plays, table.shows, table.size)
     with pytest.raises(ValueError, match="plays"):
@@ -466,6 +468,11 @@ def test_the_c_batch_reads_its_arguments_whole() -> None:
         core.legal_mask(read_only)
     with pytest.raises(IndexError):
         core.engine(2)
+    with pytest.raises(ValueError, match="each engine once"):
+        core.replace(0, core.engine(1))
+    core.replace(0, core.engine(0))  # itself: no change
+    with pytest.raises(TypeError, match="int8"):
+        core.seats(np.zeros(2, dtype=np.bool_))
     with pytest.raises(TypeError):
         core.replace(0, other)
     # an engine the batch holds, set up again for another ruleset, is refused, not read

@@ -148,6 +148,34 @@ static int check_engine(PyObject *obj, PyTypeObject *type, Tables *tables)
     return 0;
 }
 
+static int compare_pointers(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t) * (PyObject *const *)a, y = (uintptr_t) * (PyObject *const *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether some engine appears twice among n (a hand stepped twice in one step would be
+ * played on a state its move was not found for).  0, or -1 with ValueError. */
+static int check_distinct(PyObject *const *engines, Py_ssize_t n)
+{
+    PyObject **sorted = PyMem_Malloc((size_t)n * sizeof *sorted);
+    Py_ssize_t i;
+    if (sorted == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(sorted, engines, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, compare_pointers);
+    for (i = 1; i < n && sorted[i] != sorted[i - 1]; i++)
+        ;
+    PyMem_Free(sorted);
+    if (i < n) {
+        PyErr_SetString(PyExc_ValueError, "a batch holds each engine once");
+        return -1;
+    }
+    return 0;
+}
+
 /* Batch(engines, plays, shows, size) */
 static int batch_init(Batch *b, PyObject *args, PyObject *kwds)
 {
@@ -183,6 +211,8 @@ static int batch_init(Batch *b, PyObject *args, PyObject *kwds)
         if (check_engine(PyTuple_GET_ITEM(items, i), Py_TYPE(PyTuple_GET_ITEM(items, 0)),
                          tables) < 0)
             goto fail;
+    if (check_distinct(&PyTuple_GET_ITEM(items, 0), n) < 0)
+        goto fail;
     engines = PyMem_Calloc((size_t)n, sizeof *engines);
     play_action = PyMem_Malloc(NKEYS * sizeof *play_action);
     show_action = PyMem_Malloc((size_t)(tables->nchoices + 1) * sizeof *show_action);
@@ -320,7 +350,7 @@ static int legal_of(Batch *b, Py_ssize_t i, int *acts, int *keys, int *show)
 }
 
 /* A buffer of `count` items of one byte (mask) or 8 (ints, floats): 0, or -1 with
- * TypeError / ValueError.  kind: 'm' int8/uint8/bool, 'q' int64, 'd' float64. */
+ * TypeError / ValueError.  kind: 'm' int8/uint8/bool, 's' int8, 'q' int64, 'd' float64. */
 static int get_buffer(PyObject *obj, Py_buffer *view, int writable, char kind, Py_ssize_t count,
                       const char *name)
 {
@@ -335,13 +365,18 @@ static int get_buffer(PyObject *obj, Py_buffer *view, int writable, char kind, P
     if (kind == 'm')
         ok = view->itemsize == 1 && (!strcmp(format, "b") || !strcmp(format, "B") ||
                                      !strcmp(format, "?"));
+    else if (kind == 's')
+        ok = view->itemsize == 1 && !strcmp(format, "b");
     else if (kind == 'q')
         ok = view->itemsize == 8 && (!strcmp(format, "q") || !strcmp(format, "l"));
     else
         ok = view->itemsize == 8 && !strcmp(format, "d");
     if (!ok) {
         PyErr_Format(PyExc_TypeError, "%s: expected a buffer of %s, not format %s", name,
-                     kind == 'm' ? "int8, uint8 or bool" : kind == 'q' ? "int64" : "float64",
+                     kind == 'm'   ? "int8, uint8 or bool"
+                     : kind == 's' ? "int8"
+                     : kind == 'q' ? "int64"
+                                   : "float64",
                      format);
         PyBuffer_Release(view);
         return -1;
@@ -396,7 +431,7 @@ static PyObject *batch_seats(Batch *b, PyObject *out)
     Py_ssize_t i;
     if (ready(b) < 0)
         return NULL;
-    if (get_buffer(out, &view, 1, 'm', b->n, "seats") < 0)
+    if (get_buffer(out, &view, 1, 's', b->n, "seats") < 0)
         return NULL;
     for (i = 0; i < b->n; i++)
         ((signed char *)view.buf)[i] = (signed char)((GZHead *)b->engines[i])->s.seat;
@@ -984,11 +1019,17 @@ static PyObject *batch_engine(Batch *b, PyObject *arg)
 static PyObject *batch_replace(Batch *b, PyObject *args)
 {
     PyObject *index, *engine;
-    Py_ssize_t i;
+    Py_ssize_t i, k;
     if (!PyArg_ParseTuple(args, "OO:replace", &index, &engine))
         return NULL;
     if (index_of(b, index, &i) < 0 || check_engine(engine, b->type, b->tables) < 0)
         return NULL;
+    for (k = 0; k < b->n; k++) {
+        if (k != i && b->engines[k] == engine) {
+            PyErr_SetString(PyExc_ValueError, "a batch holds each engine once");
+            return NULL;
+        }
+    }
     Py_INCREF(engine);
     Py_SETREF(b->engines[i], engine);
     Py_RETURN_NONE;

@@ -11,7 +11,12 @@
  * Every call reads its arguments whole and finds every hand's move before any hand
  * changes: a plug-in's play rule (Python code) may run while legal plays are found, and the
  * engines are then checked to be the same objects at the same versions before the moves
- * are made.  An illegal action or a rule that raises leaves every hand as it was. */
+ * are made.  An illegal action or a rule that raises leaves every hand as it was.
+ *
+ * It also writes each hand's seat to move's observation, or information state (observe):
+ * the C twin of gongzhu.envs.fast.HandEncoder and of gongzhu.implied.VoidReader, made at
+ * each call from the engines' state (GZEngineOps.read) and a layout given as plain data
+ * (set_encoding; gongzhu.batch.ObservationTable). */
 #include "engine.h"
 
 #define MAX_ACTIONS (1 << 20)
@@ -150,7 +155,7 @@ static int check_engine(PyObject *obj, PyTypeObject *type, Tables *tables)
 
 static int compare_pointers(const void *a, const void *b)
 {
-    uintptr_t x = (uintptr_t) * (PyObject *const *)a, y = (uintptr_t) * (PyObject *const *)b;
+    uintptr_t x = (uintptr_t)(*(PyObject *const *)a), y = (uintptr_t)(*(PyObject *const *)b);
     return (x > y) - (x < y);
 }
 
@@ -373,10 +378,9 @@ static int get_buffer(PyObject *obj, Py_buffer *view, int writable, char kind, P
         ok = view->itemsize == 8 && !strcmp(format, "d");
     if (!ok) {
         PyErr_Format(PyExc_TypeError, "%s: expected a buffer of %s, not format %s", name,
-                     kind == 'm'   ? "int8, uint8 or bool"
-                     : kind == 's' ? "int8"
-                     : kind == 'q' ? "int64"
-                                   : "float64",
+                     kind == 'm' ? "int8, uint8 or bool" :
+                     kind == 's' ? "int8" :
+                     kind == 'q' ? "int64" : "float64",
                      format);
         PyBuffer_Release(view);
         return -1;

@@ -71,6 +71,26 @@ class RandomHands:
         self._make = rules.make_engine
         self._shows = rules.show_phase
 
+    @property
+    def engine_name(self) -> str:
+        """The name of the engine the hands are played on."""
+        return self._spec.name
+
+    def start(self, seed: int) -> tuple[HandEngine, list[CardMask]]:
+        """A fresh engine for the hand dealt from ``seed``, ready for its first decision, and
+        each seat's dealt cards: the hand ``rules.new_hand(seed)`` deals (the first card to
+        seat 0), with the ruleset's opening lead.
+
+        :param seed: the deal's seed (:meth:`Deal.shuffled <gongzhu.deal.Deal.shuffled>`).
+        """
+        deal, dealt = Deal.shuffled_with_masks(seed, self._copies)
+        lead = self._opening_lead(deal)
+        forced = 0 if lead.card is None else 1 << lead.card.index
+        order = deal.order
+        first = deal.first_seat
+        firsts = [order[(seat - first) & 3].index for seat in range(SEATS)]
+        return self._make(self._spec, dealt, lead.seat, forced, first, firsts), dealt
+
     def outcome(self, seed: int, random: Callable[[], float]) -> Outcome:
         """The outcome of the hand dealt from ``seed``, every choice drawn from ``random``.
 
@@ -79,12 +99,6 @@ class RandomHands:
             per play, as :meth:`HandState.play_out <gongzhu.hand.HandState.play_out>`
             draws them.
         """
-        deal, dealt = Deal.shuffled_with_masks(seed, self._copies)
-        lead = self._opening_lead(deal)
-        forced = 0 if lead.card is None else 1 << lead.card.index
-        order = deal.order
-        first = deal.first_seat
-        firsts = [order[(seat - first) & 3].index for seat in range(SEATS)]
-        engine = self._make(self._spec, dealt, lead.seat, forced, first, firsts)
+        engine, dealt = self.start(seed)
         engine.random_playout(random)
         return self._outcome(facts_of(engine, dealt, self._shows))

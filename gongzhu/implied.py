@@ -288,6 +288,14 @@ class VoidReader:
         """Whether a show can bind cards (a lock that reveals voids is in force)."""
         return bool(self._lock_kinds)
 
+    @property
+    def reading(self) -> tuple[frozenset[ShowKind], tuple[int, ...], bool, bool]:
+        """What the reader reads of its ruleset: the show kinds whose cards the lock binds,
+        the discard rule's preferred suits by led suit (bits), whether it is strict, whether
+        its first offender takes the points (for a twin of the reader, such as the batch's
+        observations in C: :class:`gongzhu.batch.ObservationTable`)."""
+        return self._lock_kinds, self._preferred, self._strict, self._first
+
     def show(
         self, seat: int, kind: ShowKind, cards: Iterable[Card], *, forced: bool = False
     ) -> None:

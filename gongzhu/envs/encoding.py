@@ -104,6 +104,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import attrs
 
 from ..actions import Action, Play, Show, ShowKind, play_of_key
+from ..batch import ActionTable
 from ..cards import Card, Suit, full_deck
 from ..errors import InvalidScoreInput
 from ..rules import Rules, load_rules
@@ -130,6 +131,7 @@ __all__ = [
     "Segment",
     "action_mask",
     "action_size",
+    "batch_actions",
     "check_observation",
     "decode_action",
     "default_illegal_reward",
@@ -447,6 +449,22 @@ def encode_action(rules: Rules, action: Action) -> int:
         one-deck play, a show kind the ruleset lacks, a card that is not showable).
     """
     return layout(rules).encode(action)
+
+
+@functools.lru_cache(maxsize=64)
+def batch_actions(rules: Rules) -> ActionTable:
+    """The numbering of this module's action space as a :class:`gongzhu.batch.ActionTable`,
+    for a :class:`~gongzhu.batch.HandBatch` whose masks and actions are the adapters'
+    (made from :meth:`Layout.encode`, once per ruleset).
+
+    >>> from gongzhu.batch import HandBatch
+    >>> rules = load_rules("huapai")
+    >>> batch = HandBatch(rules, 2, actions=batch_actions(rules))
+    >>> batch.legal_mask().shape == (2, action_size(rules))
+    True
+    """
+    codec = layout(rules)
+    return ActionTable.numbered(rules, codec.encode, codec.action_size)
 
 
 def decode_action(rules: Rules, index: int) -> Action:

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import PLAY_KEYS, ShowKind, cards_of_key
+from ..batch import ObservationTable
 from ..implied import VoidReader
 from ..masks import mask_of
 from ..play import ENGINE_PHASES, FIRST_SHOW_PHASE, PLAY_PHASE, Capability
@@ -51,7 +52,7 @@ else:
     except ImportError:  # the module stays importable (docs, doctest collection)
         np = None
 
-__all__ = ["HandEncoder"]
+__all__ = ["HandEncoder", "batch_observations"]
 
 _ALL: Final = (1 << CARDS) - 1
 
@@ -668,3 +669,88 @@ def _rebuild(rules: Rules, history: bool, hand: HandState | None) -> HandEncoder
     if hand is not None:
         encoder.reset(hand)
     return encoder
+
+
+def _reference(rules: Rules) -> Any:
+    def encode(hand: HandState, seat: int, history: bool) -> npt.NDArray[np.float32]:
+        encoder = HandEncoder(rules, information_state=history)
+        encoder.reset(hand)
+        return encoder.information_state(seat) if history else encoder.observation(seat)
+
+    return encode
+
+
+@functools.lru_cache(maxsize=64)
+def batch_observations(rules: Rules) -> ObservationTable:
+    """The layout of this module's observations and information states as a
+    :class:`gongzhu.batch.ObservationTable`, for a :class:`~gongzhu.batch.HandBatch` that
+    writes them (in C on the C engines: the twin of :class:`HandEncoder`, held equal to it
+    by the tests at every step); made once per ruleset from the encoder's own tables.
+
+    >>> import gongzhu
+    >>> from gongzhu.batch import HandBatch
+    >>> rules = gongzhu.load_rules()
+    >>> batch = HandBatch(rules, 4, observations=batch_observations(rules))
+    >>> batch.observe().shape == (4, layout(rules).observation_size)
+    True
+    """
+    t = _tables(rules)
+    codec = t.codec
+    size = t.size
+    kinds, preferred, strict, first = VoidReader(rules).reading
+
+    def at(name: str, history: bool = False) -> int:
+        if not codec.has(name):
+            return -1
+        start = codec.segment(name).start
+        return start - size if history else start
+
+    ints = [
+        size,
+        t.history,
+        at("holding"),
+        at("played-by"),
+        at("trick"),
+        at("taken"),
+        at("voids"),
+        at("holding-sizes"),
+        at("phase"),
+        at("leader"),
+        at("to-move"),
+        *t.phase_of,
+        at("first-card", True),
+        at("first-turns", True),
+        at("played-in", True),
+        at("played-seat", True),
+        at("trick-leaders", True),
+        codec.tricks,
+        *preferred,
+        int(strict),
+        int(first),
+    ]
+    starts: list[int] = []
+    where: list[int] = []
+    values: list[float] = []
+    for choice in t.choices:
+        for forced in (False, True):
+            # the show of seat 0, as each viewer v sees it: relative seat (0 - v) % 4
+            found = t.show(0, choice.id, forced) if codec.auto_show or not forced else None
+            by_rel: list[list[tuple[int, float]]] = [[] for _ in range(SEATS)]
+            if found is not None:
+                for flat, value in zip(found[0].tolist(), found[1].tolist(), strict=True):
+                    viewer, offset = divmod(flat, size)
+                    by_rel[-viewer % SEATS].append((offset, value))
+            for rel in range(SEATS):
+                starts.append(len(where))
+                for offset, value in by_rel[rel]:
+                    where.append(offset)
+                    values.append(value)
+    starts.append(len(where))
+    binds = tuple(
+        0 if choice.show.kind not in kinds else 2 if choice.show.kind is ShowKind.SECRET else 1
+        for choice in t.choices
+    )
+    firsts = tuple(int(choice.show.kind is ShowKind.FIRST) for choice in t.choices)
+    return ObservationTable(
+        tuple(ints), tuple(starts), tuple(where), tuple(values), binds, firsts, _reference(rules)
+    )

@@ -11,6 +11,7 @@
  *   single.c  SingleEngine: one deck
  *   pairs.c   PairsEngine: two decks with pairs
  *   deal.c    shuffle_deck
+ *   batch.c   Batch: N engines of one type stepped together, masks and actions as buffers
  *   module.c  the module
  *
  * Everything that crosses into C is checked, so that no input can crash the
@@ -182,23 +183,52 @@ typedef struct {
     ShowEntry log[SHOW_LOG_MAX];
 } ShowState;
 
+/* The most legal plays a seat can have: any two of 52 cards (1326) or a pair (52). */
+#define GZ_LEGAL_MAX 1378
+
+typedef struct GZHead GZHead;
+
+/* An engine type's own steps, reached from C without Python (the batch, batch.c):
+ *   start_play  the start of the first trick, called when the show phases end;
+ *   legal_keys  in the play phase, the legal play keys of the seat to act, ascending (the
+ *               order of legal()), into keys (room for GZ_LEGAL_MAX): their number, or -1
+ *               with an exception (a plug-in's play rule may run);
+ *   play_key    play key `key` for the seat to act: a key legal_keys gave, at the version
+ *               it gave it (the caller checks);
+ *   read        what the hand's play has done so far (pointers into the engine, valid until
+ *               it next changes), for the batch's observations. */
+typedef struct {
+    Mask hands[4], taken[4];                /* each seat's cards now, and taken */
+    int ntricks;                            /* the finished tricks, then their log: */
+    const int *log_leader, *log_keys;       /* leaders, 4 play keys each */
+    const int *log_winner, *log_taker;      /* winners; takers (NULL: the winners) */
+    int ntrick, trick_leader;               /* the trick under way: its plays, its leader */
+    const int *trick;                       /* its play keys */
+} GZPlayView;
+
+typedef struct {
+    void (*start_play)(GZHead *engine);
+    int (*legal_keys)(GZHead *engine, int *keys);
+    void (*play_key)(GZHead *engine, int key);
+    void (*read)(const GZHead *engine, GZPlayView *view);
+} GZEngineOps;
+
 /* What both engine types begin with: their tables, and then their plain state (copy()
  * copies an engine byte for byte from `s`): the show phases, the version every change of
  * the state bumps (code that may run Python checks it did not change under it), and the
- * engine's own start of the first trick, called when the show phases end. */
-typedef struct GZHead GZHead;
+ * engine type's own steps. */
 struct GZHead {
     PyObject_HEAD
     Tables *tables; /* NULL only before __init__ ends or after tp_clear */
     ShowState s;
     unsigned long version;
-    void (*start_play)(GZHead *engine);
+    const GZEngineOps *ops; /* NULL only before __init__ ends */
 };
 
 /* The engine's set-up after its arguments are read: the tables kept, the state from `s` on
  * zeroed (size: the engine struct's), the version carried on, the show phases begun. */
 void gz_engine_begin(GZHead *h, PyObject *tables, size_t size, const ShowState *start,
-                     const Mask *dealt, void (*start_play)(GZHead *));
+                     const Mask *dealt, const GZEngineOps *ops);
 PyObject *gz_engine_new(PyTypeObject *type, PyObject *args, PyObject *kwds);
 int gz_engine_traverse(GZHead *h, visitproc visit, void *arg);
 int gz_engine_clear(GZHead *h);
@@ -262,5 +292,6 @@ PyObject *gz_shuffle_deck(PyObject *self, PyObject *args);
 
 extern PyTypeObject GZ_SingleEngineType;
 extern PyTypeObject GZ_PairsEngineType;
+extern PyTypeObject GZ_BatchType;
 
 #endif

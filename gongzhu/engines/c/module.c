@@ -50,6 +50,7 @@ PyMODINIT_FUNC PyInit__speedups(void)
     if (add_type(m, "Tables", &GZ_TablesType) < 0 ||
         add_type(m, "SingleEngine", &GZ_SingleEngineType) < 0 ||
         add_type(m, "PairsEngine", &GZ_PairsEngineType) < 0 ||
+        add_type(m, "Batch", &GZ_BatchType) < 0 ||
         /* the constants the Python side defines too, for tests/test_engine_contract.py */
         PyModule_AddIntConstant(m, "PHASE_FIRST_SHOW", PHASE_FIRST_SHOW) < 0 ||
         PyModule_AddIntConstant(m, "PHASE_SHOW", PHASE_SHOW) < 0 ||

@@ -8,7 +8,7 @@
 #include "engine.h"
 
 #define MAX_TRICKS 26
-#define LEGAL_MAX 1378 /* the most legal plays: any two of 52 cards (1326) or a pair (52) */
+#define LEGAL_MAX GZ_LEGAL_MAX
 #define SHOWN_MAX (2 * MAX_SHOWABLE) /* shown copies in a hand */
 #define TRICK_SHOWS_MAX 8
 
@@ -482,6 +482,38 @@ static void play_key(Engine *e, int key)
         e->h.s.seat = (seat + 1) & 3;
 }
 
+/* -- the steps the batch takes (GZEngineOps) ---------------------------------------------- */
+
+static int ops_legal_keys(GZHead *h, int *keys)
+{
+    Engine *e = (Engine *)h;
+    int i;
+    if (compute_legal(e) < 0)
+        return -1;
+    for (i = 0; i < e->nlegal; i++)
+        keys[i] = e->legal[i];
+    return e->nlegal;
+}
+
+static void ops_play_key(GZHead *h, int key) { play_key((Engine *)h, key); }
+
+static void ops_read(const GZHead *h, GZPlayView *v)
+{
+    const Engine *e = (const Engine *)h;
+    memcpy(v->hands, e->hands, sizeof v->hands);
+    memcpy(v->taken, e->taken, sizeof v->taken);
+    v->ntricks = e->ntricks;
+    v->log_leader = e->log_leader;
+    v->log_keys = e->log_keys;
+    v->log_winner = e->log_winner;
+    v->log_taker = NULL; /* two decks: no penalty, the winner takes */
+    v->ntrick = e->ntrick;
+    v->trick_leader = e->trick_leader;
+    v->trick = e->trick;
+}
+
+static const GZEngineOps engine_ops = {start_play, ops_legal_keys, ops_play_key, ops_read};
+
 /* -- the type --------------------------------------------------------------------------------- */
 
 /* PairsEngine(tables, holdings, leader, forced, first_seat, first_cards) */
@@ -530,7 +562,7 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
     if (gz_read_start(leader, forced, first_seat, first_cards, &start) < 0)
         return -1;
     /* everything is read: set the engine up in one go */
-    gz_engine_begin(&e->h, tables, sizeof(Engine), &start, masks, start_play);
+    gz_engine_begin(&e->h, tables, sizeof(Engine), &start, masks, &engine_ops);
     memcpy(e->hands, masks, sizeof masks);
     e->unled = ALL_CARDS;
     e->trick_leader = start.leader;

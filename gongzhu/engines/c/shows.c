@@ -200,7 +200,7 @@ PyObject *gz_show_log(const ShowState *s)
 /* -- what both engine types do alike ------------------------------------------------------ */
 
 void gz_engine_begin(GZHead *h, PyObject *tables, size_t size, const ShowState *start,
-                     const Mask *dealt, void (*start_play)(GZHead *))
+                     const Mask *dealt, const GZEngineOps *ops)
 {
     /* the version goes on rising across a second __init__: code that was running (a
      * random() or a play rule that re-initialises the engine) must see the change */
@@ -210,7 +210,7 @@ void gz_engine_begin(GZHead *h, PyObject *tables, size_t size, const ShowState *
     memset((char *)h + offsetof(GZHead, s), 0, size - offsetof(GZHead, s));
     h->s = *start;
     h->version = version + 1;
-    h->start_play = start_play;
+    h->ops = ops;
     gz_shows_begin(h->tables, &h->s, dealt);
 }
 
@@ -260,7 +260,7 @@ PyObject *gz_engine_show(GZHead *h, PyObject *arg)
         return PyLong_FromLong(ILLEGAL);
     h->version++;
     if (gz_show_take(h->tables, &h->s, (int)choice))
-        h->start_play(h);
+        h->ops->start_play(h);
     return PyLong_FromLong(h->s.seat);
 }
 
@@ -278,7 +278,7 @@ int gz_random_shows(GZHead *h, PyObject *random)
         }
         h->version++;
         if (gz_show_take(h->tables, &h->s, pick))
-            h->start_play(h);
+            h->ops->start_play(h);
     }
     return 0;
 }

@@ -284,6 +284,42 @@ static void play_key(Engine *e, int key)
         e->h.s.seat = (seat + 1) & 3;
 }
 
+/* -- the steps the batch takes (GZEngineOps) ---------------------------------------------- */
+
+static int ops_legal_keys(GZHead *h, int *keys)
+{
+    uint64_t mask;
+    int n = 0;
+    if (legal_mask((Engine *)h, &mask) < 0)
+        return -1;
+    for (; mask; mask &= mask - 1)
+        keys[n++] = __builtin_ctzll(mask);
+    return n;
+}
+
+static void ops_play_key(GZHead *h, int key) { play_key((Engine *)h, key); }
+
+static void ops_read(const GZHead *h, GZPlayView *v)
+{
+    const Engine *e = (const Engine *)h;
+    int s;
+    for (s = 0; s < 4; s++) {
+        v->hands[s].lo = e->hands[s];
+        v->taken[s].lo = e->taken[s];
+        v->hands[s].hi = v->taken[s].hi = 0;
+    }
+    v->ntricks = e->ntricks;
+    v->log_leader = e->log_leader;
+    v->log_keys = e->log_keys;
+    v->log_winner = e->log_winner;
+    v->log_taker = e->log_taker;
+    v->ntrick = e->ntrick;
+    v->trick_leader = e->trick_leader;
+    v->trick = e->trick;
+}
+
+static const GZEngineOps engine_ops = {start_play, ops_legal_keys, ops_play_key, ops_read};
+
 /* -- the type --------------------------------------------------------------------------------- */
 
 static int check_tables(PyObject *tables)
@@ -341,7 +377,7 @@ static int engine_init(Engine *e, PyObject *args, PyObject *kwds)
     if (gz_read_start(leader, forced, first_seat, first_cards, &start) < 0)
         return -1;
     /* everything is read: set the engine up in one go */
-    gz_engine_begin(&e->h, tables, sizeof(Engine), &start, masks, start_play);
+    gz_engine_begin(&e->h, tables, sizeof(Engine), &start, masks, &engine_ops);
     for (seat = 0; seat < 4; seat++)
         e->hands[seat] = masks[seat].lo;
     e->unled = ALL_CARDS;

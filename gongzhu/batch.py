@@ -251,14 +251,16 @@ class _PythonBatch:
         for i, engine in enumerate(self._engines):
             out[i] = engine.seat
 
-    def _move(self, actions: Any, uniforms: Any, chosen: Any) -> tuple[int, ...]:
+    def _move(
+        self, actions: Any, uniforms: Any, chosen: Any, moving: Any = None
+    ) -> tuple[int, ...]:
         moves: list[tuple[int, int, bool] | None] = []
         if uniforms is not None:
             for i, u in enumerate(uniforms.tolist()):
                 if not 0.0 <= u < 1.0:
                     raise ValueError(f"uniforms[{i}] is not in [0, 1)")
         for i, engine in enumerate(self._engines):
-            if engine.phase == OVER_PHASE:
+            if engine.phase == OVER_PHASE or (moving is not None and not moving[i]):
                 if chosen is not None:
                     chosen[i] = -1
                 moves.append(None)
@@ -294,11 +296,11 @@ class _PythonBatch:
                 finished.append(i)
         return tuple(finished)
 
-    def step(self, actions: Any) -> tuple[int, ...]:
-        return self._move(actions, None, None)
+    def step(self, actions: Any, moving: Any = None) -> tuple[int, ...]:
+        return self._move(actions, None, None, moving)
 
-    def random_step(self, uniforms: Any, out: Any) -> tuple[int, ...]:
-        return self._move(None, uniforms, out)
+    def random_step(self, uniforms: Any, out: Any, moving: Any = None) -> tuple[int, ...]:
+        return self._move(None, uniforms, out, moving)
 
     def engine(self, i: int) -> HandEngine:
         return self._engines[i]
@@ -537,10 +539,14 @@ class HandBatch:
         view.flags.writeable = False
         return view
 
-    def step(self, actions: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    def step(
+        self, actions: npt.ArrayLike, *, where: npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.bool_]:
         """Apply action ``actions[i]`` for each hand ``i``'s seat to move (a finished
         hand's entry is not read: with ``auto_reset=False`` it stays finished).
 
+        :param where: ``N`` booleans: only the hands marked move (the others' actions are
+            not read); ``None``: every hand.
         :return: which hands this step finished (their scores are then in
             :attr:`raw_scores` and :attr:`returns`; with auto-reset they have started again).
         :raises TypeError: actions that are not integers.
@@ -554,18 +560,22 @@ class HandBatch:
             raise TypeError(f"actions: expected integers (int64 at most), not {given.dtype}")
         if given.shape != (self._size,):
             raise ValueError(f"actions: expected shape ({self._size},), got {given.shape}")
-        finished = self._core.step(np.ascontiguousarray(given, dtype=np.int64))
+        moving = self._where(where)
+        finished = self._core.step(np.ascontiguousarray(given, dtype=np.int64), moving)
         return self._after(finished)
 
-    def random_step(self, rng: np.random.Generator | None = None) -> npt.NDArray[np.bool_]:
+    def random_step(
+        self, rng: np.random.Generator | None = None, *, where: npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.bool_]:
         """Each hand's seat to move takes a uniformly random legal action, chosen in C (on
         the C engines): with ``u`` drawn from ``rng`` per hand, the ``int(u * n)``-th of its
         ``n`` legal actions in the engine's order, as :meth:`HandEngine.random_playout
         <gongzhu.play.HandEngine.random_playout>` draws.  The actions taken are then
-        :attr:`last_actions` (-1 for a finished hand).
+        :attr:`last_actions` (-1 for a finished hand, or one left out by ``where``).
 
         :param rng: the generator; ``None``: the batch's own (``numpy.random.default_rng()``,
             made on first use).
+        :param where: ``N`` booleans: only the hands marked move; ``None``: every hand.
         :return: which hands this step finished (see :meth:`step`).
         """
         import numpy as np
@@ -576,9 +586,40 @@ class HandBatch:
             rng = self._rng
         uniforms = rng.random(self._size)
         chosen = np.empty(self._size, dtype=np.int64)
-        finished = self._core.random_step(uniforms, chosen)
+        finished = self._core.random_step(uniforms, chosen, self._where(where))
         self.last_actions = chosen
         return self._after(finished)
+
+    def _where(self, where: npt.ArrayLike | None) -> npt.NDArray[np.bool_] | None:
+        """``where`` as ``N`` contiguous booleans (``None`` stays ``None``)."""
+        import numpy as np
+
+        if where is None:
+            return None
+        chosen = np.asarray(where)
+        if chosen.dtype != np.bool_:
+            raise TypeError(f"where: expected booleans, not {chosen.dtype}")
+        if chosen.shape != (self._size,):
+            raise ValueError(f"where: expected shape ({self._size},), got {chosen.shape}")
+        return np.ascontiguousarray(chosen)
+
+    def restart(self, hands: npt.ArrayLike) -> None:
+        """Start ``hands`` (indices) again at once, each from the next seed, unfinished
+        and unscored (a hand abandoned: an agent's illegal action, a time limit).
+
+        :raises IndexError: an index outside the batch.
+        """
+        import numpy as np
+
+        which = [self._index(int(i)) for i in np.asarray(hands, dtype=np.int64).ravel()]
+        for i in which:
+            seed = self._next_seed
+            self._next_seed = seed + 1
+            fresh, self._dealt[i] = self._hands.start(seed)
+            self._core.replace(i, fresh)
+            self._seed_list[i] = seed
+            self._seeds[i] = seed
+        self._core.seats(self._seats)
 
     last_actions: npt.NDArray[np.int64] | None = None
     """The actions :meth:`random_step` took last, or ``None`` before it runs."""

@@ -197,6 +197,53 @@ def test_random_steps_alike_and_auto_reset(name: str) -> None:
         assert c.hand(i).dealt_masks == fresh.dealt_masks
 
 
+@pytest.mark.parametrize("name", ["huapai+anmai", "two-deck"])
+def test_where_moves_only_the_hands_marked_and_restart_deals_afresh(name: str) -> None:
+    """``where`` leaves the other hands exactly as they were (their actions unread), on
+    both batches alike; ``restart`` deals a slot the next seed's hand, unscored."""
+    rules = ruleset(name)
+    batches = [
+        HandBatch(rules, 6, seeds=40),
+        HandBatch(rules, 6, seeds=40, engine=python_engine(rules)),
+    ]
+    generators = [np.random.default_rng(2), np.random.default_rng(2)]
+    choice = np.random.default_rng(8)
+    for _ in range(120):
+        where = choice.random(6) < 0.5
+        before = [[b.hand(i).history for i in range(6)] for b in batches]
+        actions = []
+        for batch, rng in zip(batches, generators, strict=True):
+            batch.random_step(rng, where=where)
+            assert batch.last_actions is not None
+            actions.append(batch.last_actions.tolist())
+        assert actions[0] == actions[1]
+        for batch, seen in zip(batches, before, strict=True):
+            for i in np.flatnonzero(~where):
+                assert batch.hand(int(i)).history == seen[i]
+                assert batch.last_actions is not None and batch.last_actions[i] == -1
+        mask = batches[0].legal_mask()
+        assert (mask == batches[1].legal_mask()).all()
+        chosen = np.array([np.flatnonzero(row)[0] for row in mask])
+        chosen[~where] = -5  # not read: those hands do not move
+        for batch in batches:
+            batch.step(chosen, where=where)
+    for batch in batches:
+        finished = batch.hands_finished
+        top = int(batch.seeds.max())
+        batch.restart([1, 4])
+        assert batch.hands_finished == finished
+        assert batch.seeds[[1, 4]].tolist() == [top + 1, top + 2]
+        for i in (1, 4):
+            fresh = rules.new_hand(int(batch.seeds[i]))
+            assert batch.hand(i).dealt_masks == fresh.dealt_masks and not batch.hand(i).history
+        with pytest.raises(IndexError):
+            batch.restart([6])
+        with pytest.raises(TypeError, match="where: expected booleans"):
+            batch.random_step(where=np.zeros(6, dtype=np.int8))
+        with pytest.raises(ValueError, match="where: expected shape"):
+            batch.step(np.zeros(6, dtype=np.int64), where=np.zeros(5, dtype=np.bool_))
+
+
 def test_a_base_seed_and_reset() -> None:
     rules = gongzhu.load_rules()
     batch = HandBatch(rules, 3, seeds=10)

@@ -493,9 +493,10 @@ static PyObject *make_moves(Batch *b, PyObject **engines, Move *moves)
 /* Find every hand's move: from `actions` (int64, one per hand) or, when actions is NULL,
  * from `uniforms` (float64 in [0, 1): the int(u * n)-th of the n legal actions, in the
  * engine's order, as random_playout draws), the actions chosen written into `chosen`.
- * Then make them.  A finished hand's action is not read (its chosen action is -1). */
+ * Then make them.  A finished hand's action is not read (its chosen action is -1), nor the
+ * action of a hand `moving` (when not NULL) leaves out: such a hand does not move. */
 static PyObject *find_and_move(Batch *b, const int64_t *actions, const double *uniforms,
-                               int64_t *chosen)
+                               int64_t *chosen, const uint8_t *moving)
 {
     Move *moves;
     PyObject **engines;
@@ -533,7 +534,7 @@ static PyObject *find_and_move(Batch *b, const int64_t *actions, const double *u
                             "a play rule changed the batch's hands while it found their moves");
             goto done;
         }
-        if (h->s.phase == PHASE_OVER) {
+        if (h->s.phase == PHASE_OVER || (moving != NULL && !moving[i])) {
             if (chosen != NULL)
                 chosen[i] = -1;
             continue;
@@ -579,13 +580,38 @@ done:
     return result;
 }
 
-/* step(actions) -> the indices of the hands it finished: action actions[i] (int64) for each
- * hand i not over; ValueError (no hand changes) for one out of range or not legal. */
-static PyObject *batch_step(Batch *b, PyObject *actions)
+/* A copy of the optional `moving` mask (N bytes): *out NULL for None; 0, or -1 with an
+ * exception.  Read whole, as every input is: its owner may change it while a rule runs. */
+static int read_moving(Batch *b, PyObject *obj, uint8_t **out)
 {
     Py_buffer view;
-    PyObject *out;
+    *out = NULL;
+    if (obj == NULL || obj == Py_None)
+        return 0;
+    if (get_buffer(obj, &view, 0, 'm', b->n, "moving") < 0)
+        return -1;
+    *out = PyMem_Malloc((size_t)b->n);
+    if (*out == NULL) {
+        PyBuffer_Release(&view);
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(*out, view.buf, (size_t)b->n);
+    PyBuffer_Release(&view);
+    return 0;
+}
+
+/* step(actions[, moving]) -> the indices of the hands it finished: action actions[i] (int64)
+ * for each hand i not over (and moving, when a mask is given); ValueError (no hand changes)
+ * for one out of range or not legal. */
+static PyObject *batch_step(Batch *b, PyObject *args)
+{
+    Py_buffer view;
+    PyObject *actions, *moving_obj = NULL, *out;
     int64_t *copy;
+    uint8_t *moving;
+    if (!PyArg_ParseTuple(args, "O|O:step", &actions, &moving_obj))
+        return NULL;
     if (ready(b) < 0)
         return NULL;
     if (get_buffer(actions, &view, 0, 'q', b->n, "actions") < 0)
@@ -598,20 +624,26 @@ static PyObject *batch_step(Batch *b, PyObject *actions)
     }
     memcpy(copy, view.buf, (size_t)b->n * sizeof *copy);
     PyBuffer_Release(&view);
-    out = find_and_move(b, copy, NULL, NULL);
+    if (read_moving(b, moving_obj, &moving) < 0) {
+        PyMem_Free(copy);
+        return NULL;
+    }
+    out = find_and_move(b, copy, NULL, NULL, moving);
+    PyMem_Free(moving);
     PyMem_Free(copy);
     return out;
 }
 
-/* random_step(uniforms, out) -> the indices of the hands it finished: for each hand not
- * over, the int(u * n)-th of its n legal actions (the engine's order), u = uniforms[i]
+/* random_step(uniforms, out[, moving]) -> the indices of the hands it finished: for each
+ * hand not over (and moving, when a mask is given), the int(u * n)-th of its n legal actions (the engine's order), u = uniforms[i]
  * (float64 in [0, 1)); out (int64) gets the actions taken, -1 for a finished hand. */
 static PyObject *batch_random_step(Batch *b, PyObject *args)
 {
-    PyObject *uniforms_obj, *out_obj, *result;
+    PyObject *uniforms_obj, *out_obj, *moving_obj = NULL, *result;
     Py_buffer uniforms, out;
     double *copy;
-    if (!PyArg_ParseTuple(args, "OO:random_step", &uniforms_obj, &out_obj))
+    uint8_t *moving;
+    if (!PyArg_ParseTuple(args, "OO|O:random_step", &uniforms_obj, &out_obj, &moving_obj))
         return NULL;
     if (ready(b) < 0)
         return NULL;
@@ -624,12 +656,18 @@ static PyObject *batch_random_step(Batch *b, PyObject *args)
     }
     memcpy(copy, uniforms.buf, (size_t)b->n * sizeof *copy);
     PyBuffer_Release(&uniforms);
-    if (get_buffer(out_obj, &out, 1, 'q', b->n, "out") < 0) {
+    if (read_moving(b, moving_obj, &moving) < 0) {
         PyMem_Free(copy);
         return NULL;
     }
-    result = find_and_move(b, NULL, copy, (int64_t *)out.buf);
+    if (get_buffer(out_obj, &out, 1, 'q', b->n, "out") < 0) {
+        PyMem_Free(moving);
+        PyMem_Free(copy);
+        return NULL;
+    }
+    result = find_and_move(b, NULL, copy, (int64_t *)out.buf, moving);
     PyBuffer_Release(&out);
+    PyMem_Free(moving);
     PyMem_Free(copy);
     return result;
 }
@@ -1057,10 +1095,11 @@ static PyMethodDef batch_methods[] = {
      "legal_mask(out): each hand's legal actions into out (N x size bytes)"},
     {"seats", (PyCFunction)batch_seats, METH_O,
      "seats(out): each hand's seat to act into out (N int8), -1 when over"},
-    {"step", (PyCFunction)batch_step, METH_O,
-     "step(actions) -> the hands it finished: one action (int64) per hand"},
+    {"step", (PyCFunction)batch_step, METH_VARARGS,
+     "step(actions[, moving]) -> the hands it finished: one action (int64) per hand"},
     {"random_step", (PyCFunction)batch_random_step, METH_VARARGS,
-     "random_step(uniforms, out) -> the hands it finished: the int(u * n)-th legal action"},
+     "random_step(uniforms, out[, moving]) -> the hands it finished: the int(u * n)-th legal "
+     "action"},
     {"set_encoding", (PyCFunction)batch_set_encoding, METH_VARARGS,
      "set_encoding(ints, show_start, show_at, show_value, binds, first): the observations' layout"},
     {"observe", (PyCFunction)batch_observe, METH_O,

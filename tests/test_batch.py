@@ -218,9 +218,9 @@ def test_where_moves_only_the_hands_marked_and_restart_deals_afresh(name: str) -
             actions.append(batch.last_actions.tolist())
         assert actions[0] == actions[1]
         for batch, seen in zip(batches, before, strict=True):
-            for i in np.flatnonzero(~where):
-                assert batch.hand(int(i)).history == seen[i]
-                assert batch.last_actions is not None and batch.last_actions[i] == -1
+            for k in np.flatnonzero(~where).tolist():
+                assert batch.hand(k).history == seen[k]
+                assert batch.last_actions is not None and batch.last_actions[k] == -1
         mask = batches[0].legal_mask()
         assert (mask == batches[1].legal_mask()).all()
         chosen = np.array([np.flatnonzero(row)[0] for row in mask])

@@ -473,7 +473,11 @@ class HandBatch:
         return out
 
     def observe(
-        self, out: npt.NDArray[np.float32] | None = None, *, history: bool = False
+        self,
+        out: npt.NDArray[np.float32] | None = None,
+        *,
+        history: bool = False,
+        seats: npt.ArrayLike | None = None,
     ) -> npt.NDArray[np.float32]:
         """Each hand's seat to move's observation (with ``history``, its information state:
         the observation, then the history), as the :attr:`observations` table's encoder
@@ -482,6 +486,9 @@ class HandBatch:
 
         :param out: an ``N × size`` C-contiguous ``float32`` array to write into; ``None``:
             a new one.
+        :param seats: ``N`` seats (0-3, or -1 for the seat to move): hand ``i``'s row is
+            ``seats[i]``'s observation, a finished hand's too (a learner's last
+            observation of its hand, with ``auto_reset=False``).
         :raises ValueError: the batch was made without ``observations``, or ``out`` of
             another shape.
         :raises TypeError: ``out`` of another dtype.
@@ -498,11 +505,18 @@ class HandBatch:
             raise TypeError("out: expected a float32 numpy array")
         elif out.shape != (self._size, width) or not out.flags.c_contiguous:
             raise ValueError(f"out: expected a C-contiguous array of shape {(self._size, width)}")
+        viewers = None
+        if seats is not None:
+            viewers = np.ascontiguousarray(np.asarray(seats), dtype=np.int8)
+            if viewers.shape != (self._size,):
+                raise ValueError(f"seats: expected shape ({self._size},), got {viewers.shape}")
+            if ((viewers < -1) | (viewers > 3)).any():
+                raise ValueError("seats: expected seats 0 to 3, or -1 for the seat to move")
         if self.in_c:
-            self._core.observe(out)
+            self._core.observe(out, viewers)
             return out
         for i in range(self._size):
-            seat = int(self._seats[i])
+            seat = int(self._seats[i]) if viewers is None or viewers[i] < 0 else int(viewers[i])
             if seat < 0:
                 out[i] = 0
             else:

@@ -340,6 +340,13 @@ def test_observations_are_the_encoders(name: str, base: int, salt: int) -> None:
             assert seat is not None
             assert np.array_equal(observed[i], encoder.observation(seat))
             assert np.array_equal(states[i], encoder.information_state(seat))
+        viewers = rng.integers(0, 4, size=size).astype(np.int8)
+        seen = batch.observe(seats=viewers)  # any seat's view, a finished hand's too
+        told = batch.observe(seats=viewers, history=True)
+        for i, encoder in enumerate(encoders):
+            viewer = int(viewers[i])
+            assert np.array_equal(seen[i], encoder.observation(viewer)), (i, viewer)
+            assert np.array_equal(told[i], encoder.information_state(viewer))
         batch.random_step(rng)
         assert batch.last_actions is not None
         for i, hand in enumerate(hands):
@@ -360,6 +367,9 @@ def test_observations_on_python_engines_and_bad_input() -> None:
         for history in (False, True):
             a, b = (batch.observe(history=history) for batch in batches)
             assert np.array_equal(a, b)
+            seats = np.array([3, -1], dtype=np.int8)
+            a, b = (batch.observe(history=history, seats=seats) for batch in batches)
+            assert np.array_equal(a, b)
         for batch, r in zip(batches, rng, strict=True):
             batch.random_step(r)
     batch = batches[0]
@@ -369,6 +379,14 @@ def test_observations_on_python_engines_and_bad_input() -> None:
         batch.observe(np.zeros((2, table.observation_size + 1), np.float32))
     with pytest.raises(ValueError, match="without observations"):
         HandBatch(rules, 1).observe()
+    with pytest.raises(ValueError, match="seats: expected seats 0 to 3"):
+        batch.observe(seats=[0, 4])
+    with pytest.raises(ValueError, match="seats: expected shape"):
+        batch.observe(seats=[0])
+    with pytest.raises(ValueError, match=r"seats\[1\]: expected -1 to 3"):
+        batch._core.observe(
+            np.zeros((2, table.observation_size), np.float32), np.array([0, 9], np.int8)
+        )
     with pytest.raises(ValueError, match="not one of this ruleset"):
         HandBatch(gongzhu.load_rules(), 1, observations=table)
     core = batch._core

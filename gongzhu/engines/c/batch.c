@@ -891,20 +891,23 @@ static void add_counts(float *at, Mask m)
 
 /* Hand i's seat to move's observation into row (and its history after it, with `history`):
  * what HandEncoder.observation / information_state give it.  A finished hand's row: 0. */
-static void render(const Batch *b, Py_ssize_t i, float *row, int history)
+static void render(const Batch *b, Py_ssize_t i, float *row, int history, int viewer)
 {
     const Encoding *enc = b->enc;
     const long *at = enc->at;
     const GZHead *h = (const GZHead *)b->engines[i];
     const ShowState *s = &h->s;
     float *hist = row + at[E_OBS];
-    int viewer = s->seat, t, k, p, slot[52];
+    int t, k, p, slot[52];
     GZPlayView v;
     Voids voids;
 #define REL(seat) (((seat) - viewer) & 3)
     memset(row, 0, (size_t)(at[E_OBS] + (history ? at[E_HIST] : 0)) * sizeof *row);
-    if (s->phase == PHASE_OVER || viewer < 0)
-        return;
+    if (viewer < 0) { /* the seat to move's: none when the hand is over */
+        if (s->phase == PHASE_OVER || s->seat < 0)
+            return;
+        viewer = s->seat;
+    }
     h->ops->read(h, &v);
     memset(&voids, 0, sizeof voids);
     memset(slot, 0, sizeof slot);
@@ -920,7 +923,8 @@ static void render(const Batch *b, Py_ssize_t i, float *row, int history)
     if (at[E_PHASE_OF + s->phase] >= 0)
         row[at[E_PHASE] + at[E_PHASE_OF + s->phase]] = 1.0f;
     row[at[E_LEADER] + REL(v.trick_leader)] = 1.0f;
-    row[at[E_TO_MOVE]] = 1.0f; /* the viewer is the seat to move */
+    if (s->phase != PHASE_OVER && s->seat >= 0)
+        row[at[E_TO_MOVE] + REL(s->seat)] = 1.0f;
     if (history && at[E_FIRST_CARD] >= 0)
         hist[at[E_FIRST_CARD] + s->first_cards[viewer]] = 1.0f;
     for (k = 0; k < s->nlog; k++) {
@@ -983,27 +987,55 @@ static void render(const Batch *b, Py_ssize_t i, float *row, int history)
 #undef REL
 }
 
-/* observe(out): each hand's seat to move's observation into out (float32, N rows of the
- * observation's size, or of the observation's and the history's: the information
- * state); a finished hand's row is 0. */
-static PyObject *batch_observe(Batch *b, PyObject *out)
+/* observe(out[, seats]): each hand's seat to move's observation into out (float32, N rows of
+ * the observation's size, or of the observation's and the history's: the information
+ * state); a finished hand's row is 0.  With seats (N int8), hand i's row is seats[i]'s
+ * observation (-1: the seat to move's), a finished hand's included. */
+static PyObject *batch_observe(Batch *b, PyObject *args)
 {
-    Py_buffer view;
+    Py_buffer view, seats_view;
+    PyObject *out, *seats_obj = NULL;
     Py_ssize_t i, width;
     int history;
+    int8_t *seats = NULL;
+    if (!PyArg_ParseTuple(args, "O|O:observe", &out, &seats_obj))
+        return NULL;
     if (ready(b) < 0)
         return NULL;
+    if (seats_obj != NULL && seats_obj != Py_None) {
+        if (get_buffer(seats_obj, &seats_view, 0, 's', b->n, "seats") < 0)
+            return NULL;
+        seats = PyMem_Malloc((size_t)b->n); /* read whole, as every input */
+        if (seats == NULL) {
+            PyBuffer_Release(&seats_view);
+            return PyErr_NoMemory();
+        }
+        memcpy(seats, seats_view.buf, (size_t)b->n);
+        PyBuffer_Release(&seats_view);
+        for (i = 0; i < b->n; i++) {
+            if (seats[i] < -1 || seats[i] > 3) {
+                PyMem_Free(seats);
+                PyErr_Format(PyExc_ValueError, "seats[%zd]: expected -1 to 3, not %d", i,
+                             (int)seats[i]);
+                return NULL;
+            }
+        }
+    }
     if (b->enc == NULL) {
+        PyMem_Free(seats);
         PyErr_SetString(PyExc_ValueError, "observe: no encoding was set (set_encoding)");
         return NULL;
     }
-    if (PyObject_GetBuffer(out, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
+    if (PyObject_GetBuffer(out, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0) {
+        PyMem_Free(seats);
         return NULL;
+    }
     if (view.itemsize != 4 || view.format == NULL ||
         strcmp(view.format + (view.format[0] == '<' || view.format[0] == '=' ||
                               view.format[0] == '@'),
                "f")) {
         PyBuffer_Release(&view);
+        PyMem_Free(seats);
         PyErr_SetString(PyExc_TypeError, "observe: expected a buffer of float32");
         return NULL;
     }
@@ -1013,6 +1045,7 @@ static PyObject *batch_observe(Batch *b, PyObject *out)
         width += b->enc->at[E_HIST];
     else if (view.len != b->n * width * 4) {
         PyBuffer_Release(&view);
+        PyMem_Free(seats);
         PyErr_Format(PyExc_ValueError,
                      "observe: expected %zd rows of %ld (observations) or %ld (information "
                      "states) floats",
@@ -1022,12 +1055,14 @@ static PyObject *batch_observe(Batch *b, PyObject *out)
     for (i = 0; i < b->n; i++) {
         if (held(b, i) < 0) {
             PyBuffer_Release(&view);
+            PyMem_Free(seats);
             return NULL;
         }
     }
     for (i = 0; i < b->n; i++)
-        render(b, i, (float *)view.buf + i * width, history);
+        render(b, i, (float *)view.buf + i * width, history, seats == NULL ? -1 : seats[i]);
     PyBuffer_Release(&view);
+    PyMem_Free(seats);
     Py_RETURN_NONE;
 }
 
@@ -1102,8 +1137,9 @@ static PyMethodDef batch_methods[] = {
      "action"},
     {"set_encoding", (PyCFunction)batch_set_encoding, METH_VARARGS,
      "set_encoding(ints, show_start, show_at, show_value, binds, first): the observations' layout"},
-    {"observe", (PyCFunction)batch_observe, METH_O,
-     "observe(out): each hand's seat to move's observation (or information state) into out"},
+    {"observe", (PyCFunction)batch_observe, METH_VARARGS,
+     "observe(out[, seats]): each hand's seat to move's observation (or information state), "
+     "or seats[i]'s (int8, -1: the seat to move), into out"},
     {"engine", (PyCFunction)batch_engine, METH_O, "engine(i) -> hand i's engine"},
     {"replace", (PyCFunction)batch_replace, METH_VARARGS,
      "replace(i, engine): hand i is played on engine from now on"},

@@ -9,7 +9,11 @@ ruleset's :class:`~gongzhu.scoring.Scorer`.  It draws exactly as
 :meth:`HandState.play_out <gongzhu.hand.HandState.play_out>` does, because
 it is the same engine call; no action objects, history or score sheet are
 made.  Python is left with the deal's hash and what plug-ins decide once a
-hand (the opening lead, the normalisation, a scoring stage).
+hand (the opening lead, the normalisation, a scoring stage that is not data).
+On an engine that scores a hand itself (:attr:`Capability.SCORE
+<gongzhu.play.Capability.SCORE>`, the C engines) from the ruleset's compiled
+score data (:attr:`Scorer.native <gongzhu.scoring.Scorer.native>`), no facts
+are built.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from .deal import SEATS, Deal
 from .masks import CardMask
-from .play import HandEngine
+from .play import Capability, HandEngine
 from .scoring import HandFacts, Outcome
 from .showphase import ShowPhase, copy_record
 
@@ -70,6 +74,9 @@ class RandomHands:
         self._opening_lead = rules.opening_lead
         self._make = rules.make_engine
         self._shows = rules.show_phase
+        native = rules.scorer.native
+        self._native = native if self._spec.offers(Capability.SCORE) else None
+        self._normalise = rules.scorer.normalise
 
     def outcome(self, seed: int, random: Callable[[], float]) -> Outcome:
         """The outcome of the hand dealt from ``seed``, every choice drawn from ``random``.
@@ -87,4 +94,12 @@ class RandomHands:
         firsts = [order[(seat - first) & 3].index for seat in range(SEATS)]
         engine = self._make(self._spec, dealt, lead.seat, forced, first, firsts)
         engine.random_playout(random)
+        native = self._native
+        if native is not None:  # the engine scores from the compiled score data
+            try:
+                raw, full_hearts, slam = self._spec.capable(engine, Capability.SCORE).score(native)
+            except OverflowError:  # a score beyond 64 bits: Python's ints score it
+                pass
+            else:
+                return Outcome(self._normalise(raw), full_hearts, slam)
         return self._outcome(facts_of(engine, dealt, self._shows))

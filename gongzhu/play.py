@@ -75,6 +75,7 @@ __all__ = [
     "PlaySituation",
     "RedealEngine",
     "Refusal",
+    "ScoreEngine",
     "explain_refusal",
     "greedy_playout",
     "select_engines",
@@ -120,8 +121,8 @@ class Capability(enum.Flag):
     on the engine (the engine must have the method); callers then read the
     declaration (:meth:`EngineSpec.offers`), never probe the engine, and call
     the method through the typed handle that :meth:`EngineSpec.capable` gives
-    (a :class:`RedealEngine`, :class:`GreedyPlayoutEngine` or
-    :class:`LegalKeysEngine`).
+    (a :class:`RedealEngine`, :class:`GreedyPlayoutEngine`, :class:`LegalKeysEngine`
+    or :class:`ScoreEngine`).
     """
 
     NONE = 0
@@ -134,6 +135,11 @@ class Capability(enum.Flag):
     LEGAL_KEYS = enum.auto()
     """``legal_keys()``: the legal plays of the seat to act as play keys, in key order
     (two decks; with one deck :meth:`HandEngine.legal_mask` says it all)."""
+    SCORE = enum.auto()
+    """``score(data)``: the hand's raw scores, 满红 and 满贯, from the ruleset's compiled
+    score data as the engine reads it (:attr:`Scorer.native
+    <gongzhu.scoring.Scorer.native>`), so that bulk play scores a hand without building
+    its facts (:class:`~gongzhu.bulk.RandomHands`)."""
 
     @property
     def method(self) -> str:
@@ -145,6 +151,7 @@ _CAPABILITY_METHODS: Final = {
     Capability.REDEAL: "redeal",
     Capability.GREEDY_PLAYOUT: "greedy_playout",
     Capability.LEGAL_KEYS: "legal_keys",
+    Capability.SCORE: "score",
 }
 
 
@@ -838,6 +845,21 @@ class LegalKeysEngine(HandEngine, Protocol):
         """
 
 
+class ScoreEngine(HandEngine, Protocol):
+    """An engine that declares :attr:`Capability.SCORE`."""
+
+    def score(self, data: Any) -> tuple[tuple[int, ...], bool, bool]:
+        """The hand's raw scores (before normalising), and whether some seat took every
+        heart (满红) or every scoring card (满贯): :meth:`Scorer.outcome
+        <gongzhu.scoring.Scorer.outcome>`'s numbers before the normalisation, read from
+        ``data`` (:attr:`Scorer.native <gongzhu.scoring.Scorer.native>`).
+
+        :raises OverflowError: a score beyond 64 bits (score the facts in Python).
+        :raises TypeError: ``data`` is no score data of this engine's kind.
+        :raises ValueError: data of another deck count.
+        """
+
+
 _ENGINE_METHODS: Final = tuple(
     name
     for name, value in vars(HandEngine).items()
@@ -905,6 +927,8 @@ class EngineSpec:
     def capable(
         self, engine: HandEngine, capability: Literal[Capability.LEGAL_KEYS]
     ) -> LegalKeysEngine: ...
+    @overload
+    def capable(self, engine: HandEngine, capability: Literal[Capability.SCORE]) -> ScoreEngine: ...
     def capable(self, engine: HandEngine, capability: Capability) -> HandEngine:
         """``engine`` (one this spec made), typed as offering ``capability``.
 

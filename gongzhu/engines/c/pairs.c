@@ -12,9 +12,7 @@
 #define SHOWN_MAX (2 * MAX_SHOWABLE) /* shown copies in a hand */
 #define TRICK_SHOWS_MAX 8
 
-typedef struct {
-    int seat, index, kind; /* the seat that showed the copy, the card, the show kind's code */
-} Shown;
+typedef ShowRec Shown; /* the seat that showed the copy, the card, the show kind's code */
 
 typedef struct {
     GZHead h; /* the tables, the show phases, the version; then the play's plain state */
@@ -766,6 +764,21 @@ static PyObject *engine_shown_taken(Engine *e, PyObject *unused)
     return out;
 }
 
+/* score(data) -> ((raw scores), full_hearts, slam): the hand scored from the ruleset's
+ * ScoreData (see score.c), its normalisation left to the caller. */
+static PyObject *engine_score(Engine *e, PyObject *data)
+{
+    ShowRec shows[SCORE_SHOWS_MAX];
+    const ShowRec *shown[4];
+    int n, s;
+    if (gz_check_score_data(data, 2, e->h.tables) < 0)
+        return NULL;
+    n = gz_shows_of_log(e->h.tables, &e->h.s, shows);
+    for (s = 0; s < 4; s++)
+        shown[s] = e->taken_shows[s];
+    return gz_score_result((ScoreData *)data, e->taken, e->h.s.dealt, shows, n, shown, e->ntaken);
+}
+
 /* -- attributes ---------------------------------------------------------------------------- */
 
 static PyObject *get_holdings(Engine *e, void *c) { (void)c; return gz_masks_tuple(e->hands); }
@@ -812,6 +825,8 @@ static PyMethodDef engine_methods[] = {
      "random_playout(random): play to the end, one draw per decision"},
     {"redeal", (PyCFunction)engine_redeal, METH_O,
      "redeal(holdings): each seat holds holdings[seat] now (the play phase)"},
+    {"score", (PyCFunction)engine_score, METH_O,
+     "score(data) -> ((raw scores), full_hearts, slam), from the ruleset's ScoreData"},
     {"shown_taken", (PyCFunction)engine_shown_taken, METH_NOARGS,
      "per seat, the shown copies it took: (seat that showed it, card index, kind code)"},
     {NULL, NULL, 0, NULL},

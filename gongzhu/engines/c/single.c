@@ -783,6 +783,23 @@ static PyObject *engine_shown_taken(Engine *e, PyObject *unused)
     Py_RETURN_NONE; /* one deck: a shown card is one card */
 }
 
+/* score(data) -> ((raw scores), full_hearts, slam): the hand scored from the ruleset's
+ * ScoreData (see score.c), its normalisation left to the caller. */
+static PyObject *engine_score(Engine *e, PyObject *data)
+{
+    ShowRec shows[SCORE_SHOWS_MAX];
+    Mask taken[4];
+    int n, s;
+    if (gz_check_score_data(data, 1, e->h.tables) < 0)
+        return NULL;
+    n = gz_shows_of_log(e->h.tables, &e->h.s, shows);
+    for (s = 0; s < 4; s++) {
+        taken[s].lo = e->taken[s];
+        taken[s].hi = 0;
+    }
+    return gz_score_result((ScoreData *)data, taken, e->h.s.dealt, shows, n, NULL, NULL);
+}
+
 static PyGetSetDef engine_getset[] = {
     {"phase", (getter)gz_get_phase, NULL, "the phase (gongzhu.play.ENGINE_PHASES)", NULL},
     {"seat", (getter)gz_get_seat, NULL, "the seat to act, or -1 when over", NULL},
@@ -814,6 +831,8 @@ static PyMethodDef engine_methods[] = {
      "redeal(holdings): each seat holds holdings[seat] now (the play phase)"},
     {"greedy_playout", (PyCFunction)engine_greedy_playout, METH_VARARGS,
      "greedy_playout(values, random, teams=None): the greedy playout policy of gongzhu.bots.playout"},
+    {"score", (PyCFunction)engine_score, METH_O,
+     "score(data) -> ((raw scores), full_hearts, slam), from the ruleset's ScoreData"},
     {"shown_taken", (PyCFunction)engine_shown_taken, METH_NOARGS, "None: one deck"},
     {NULL, NULL, 0, NULL},
 };

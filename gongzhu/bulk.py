@@ -18,10 +18,10 @@ are built.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Final
 
-from .deal import SEATS, Deal
+from .deal import SEATS, Deal, seed_digest
 from .masks import CardMask
 from .play import Capability, HandEngine
 from .scoring import HandFacts, Outcome
@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 __all__ = ["RandomHands", "facts_of"]
+
+CHUNK: Final = 1024
+"""How many hands :meth:`RandomHands.outcomes` has the engine play at a time."""
 
 
 def facts_of(engine: HandEngine, dealt: Sequence[CardMask], shows: ShowPhase) -> HandFacts:
@@ -77,6 +80,12 @@ class RandomHands:
         native = rules.scorer.native
         self._native = native if self._spec.offers(Capability.SCORE) else None
         self._normalise = rules.scorer.normalise
+        lead = rules.compiled.lead_rule
+        self._lead: tuple[int, int] | None = None
+        batch = self._spec.offers(Capability.RANDOM_HANDS)
+        if self._native is not None and lead is not None and batch:
+            self._lead = (-1 if lead.card is None else lead.card.index, int(lead.forced))
+        self._scratch: Any = None  # the engine random_hands plays on, made when first used
 
     def outcome(self, seed: int, random: Callable[[], float]) -> Outcome:
         """The outcome of the hand dealt from ``seed``, every choice drawn from ``random``.
@@ -103,3 +112,46 @@ class RandomHands:
             else:
                 return Outcome(self._normalise(raw), full_hearts, slam)
         return self._outcome(facts_of(engine, dealt, self._shows))
+
+    def outcomes(
+        self, count: int, seed: Callable[[], int], random: Callable[[], float]
+    ) -> Iterator[Outcome]:
+        """The outcomes of ``count`` hands, the ``i``-th dealt from the ``i``-th ``seed()``:
+        what :meth:`outcome` gives hand after hand, ``outcome(seed(), random)``, drawing
+        the same numbers in the same order.
+
+        Where the engine plays whole hands itself (:attr:`Capability.RANDOM_HANDS
+        <gongzhu.play.Capability.RANDOM_HANDS>`), the scoring is data
+        (:attr:`Scorer.native <gongzhu.scoring.Scorer.native>`) and so is the opening
+        lead (:attr:`CompiledRules.lead_rule <gongzhu.compile.CompiledRules.lead_rule>`),
+        Python is asked per hand only for its seed's digest and the normalisation, and
+        the hands are played :data:`CHUNK` at a time: ``seed`` and ``random`` are called
+        ahead of the outcomes given so far.
+
+        :param count: how many hands.
+        :param seed: gives each hand's seed, called once a hand before its draws.
+        :param random: as for :meth:`outcome`.
+        """
+        lead = self._lead
+        if lead is None:
+            for _ in range(count):
+                yield self.outcome(seed(), random)
+            return
+        cards = 52 * self._copies
+
+        def next_digest() -> bytes:
+            return seed_digest(seed(), cards)
+
+        engine = self._scratch
+        if engine is None:
+            deal, dealt = Deal.shuffled_with_masks(0, self._copies)
+            made = self._make(self._spec, dealt, 0, 0, 0, [card.index for card in deal.order[:4]])
+            engine = self._scratch = self._spec.capable(made, Capability.RANDOM_HANDS)
+        native, normalise = self._native, self._normalise
+        while count > 0:
+            chunk = min(count, CHUNK)
+            count -= chunk
+            for raw, full_hearts, slam in engine.random_hands(
+                native, chunk, next_digest, random, lead
+            ):
+                yield Outcome(normalise(raw), full_hearts, slam)

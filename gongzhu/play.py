@@ -73,6 +73,7 @@ __all__ = [
     "PlayMoment",
     "PlayRule",
     "PlaySituation",
+    "RandomHandsEngine",
     "RedealEngine",
     "Refusal",
     "ScoreEngine",
@@ -121,8 +122,8 @@ class Capability(enum.Flag):
     on the engine (the engine must have the method); callers then read the
     declaration (:meth:`EngineSpec.offers`), never probe the engine, and call
     the method through the typed handle that :meth:`EngineSpec.capable` gives
-    (a :class:`RedealEngine`, :class:`GreedyPlayoutEngine`, :class:`LegalKeysEngine`
-    or :class:`ScoreEngine`).
+    (a :class:`RedealEngine`, :class:`GreedyPlayoutEngine`, :class:`LegalKeysEngine`,
+    :class:`ScoreEngine` or :class:`RandomHandsEngine`).
     """
 
     NONE = 0
@@ -140,6 +141,10 @@ class Capability(enum.Flag):
     score data as the engine reads it (:attr:`Scorer.native
     <gongzhu.scoring.Scorer.native>`), so that bulk play scores a hand without building
     its facts (:class:`~gongzhu.bulk.RandomHands`)."""
+    RANDOM_HANDS = enum.auto()
+    """``random_hands(data, count, next_digest, random, lead)``: whole random hands
+    dealt, played and scored inside the engine, which is their scratch space
+    (:meth:`RandomHands.outcomes <gongzhu.bulk.RandomHands.outcomes>`)."""
 
     @property
     def method(self) -> str:
@@ -152,6 +157,7 @@ _CAPABILITY_METHODS: Final = {
     Capability.GREEDY_PLAYOUT: "greedy_playout",
     Capability.LEGAL_KEYS: "legal_keys",
     Capability.SCORE: "score",
+    Capability.RANDOM_HANDS: "random_hands",
 }
 
 
@@ -860,6 +866,32 @@ class ScoreEngine(HandEngine, Protocol):
         """
 
 
+class RandomHandsEngine(HandEngine, Protocol):
+    """An engine that declares :attr:`Capability.RANDOM_HANDS`."""
+
+    def random_hands(
+        self,
+        data: Any,
+        count: int,
+        next_digest: Callable[[], bytes],
+        random: Callable[[], float],
+        lead: tuple[int, int],
+    ) -> list[tuple[tuple[int, ...], bool, bool]]:
+        """Play ``count`` hands at random on this engine's tables, each to its
+        :meth:`ScoreEngine.score` numbers.
+
+        Hand ``i`` is dealt from the ``i``-th ``next_digest()``
+        (:func:`~gongzhu.deal.seed_digest` of its seed, the first seat 0), led as
+        ``lead`` says (``(card index, forced)`` of a :class:`~gongzhu.plugin.LeadRule`,
+        the index -1 for the first seat), played as :meth:`HandEngine.random_playout`
+        plays (the same draws) and scored from ``data``.  The engine holds the last
+        hand afterwards.
+
+        :raises ValueError: a digest of the wrong size, a bad lead, or ``data`` of
+            another deck count.
+        """
+
+
 _ENGINE_METHODS: Final = tuple(
     name
     for name, value in vars(HandEngine).items()
@@ -929,6 +961,10 @@ class EngineSpec:
     ) -> LegalKeysEngine: ...
     @overload
     def capable(self, engine: HandEngine, capability: Literal[Capability.SCORE]) -> ScoreEngine: ...
+    @overload
+    def capable(
+        self, engine: HandEngine, capability: Literal[Capability.RANDOM_HANDS]
+    ) -> RandomHandsEngine: ...
     def capable(self, engine: HandEngine, capability: Capability) -> HandEngine:
         """``engine`` (one this spec made), typed as offering ``capability``.
 

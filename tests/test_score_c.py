@@ -19,12 +19,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gongzhu
+import gongzhu.bulk
+import gongzhu.deal
 import gongzhu_variants.two_deck
 from gongzhu import PIG, SHEEP, TRANSFORMER, ShowKind
 from gongzhu.bulk import RandomHands, facts_of
 from gongzhu.deal import SEATS, Deal
 from gongzhu.play import Capability
-from gongzhu.plugin import Options, VariantInfo, hookimpl
+from gongzhu.plugin import (
+    LeadRule,
+    OpeningLead,
+    Options,
+    VariantInfo,
+    hookimpl,
+    lead_rule_of,
+    opening_lead_rule,
+)
 from gongzhu.scoring import (
     CopyFactors,
     HandFacts,
@@ -231,17 +241,99 @@ def _huge(copy: TakenCopy, options: Options) -> CopyFactors | None:
     return CopyFactors(own=1 << 24)
 
 
-def test_a_score_beyond_64_bits_is_left_to_python() -> None:
+def test_a_score_that_could_leave_64_bits_is_left_to_python() -> None:
     rules = gongzhu.Rules.from_plugins(gongzhu_variants.two_deck, plugin("huge", _huge))
-    assert rules.scorer.native is not None
-    scoring = rules.table.scoring_mask
-    facts = HandFacts((scoring, 0, 0, 0), (scoring, 0, 0, 0), (), ((),) * 4)
-    with pytest.raises(OverflowError):
-        native_outcome(rules, facts)
+    assert rules.scorer.compiled is not None and rules.scorer.native is None
     hands = RandomHands(rules)
-    slow = RandomHands(rules)
-    slow._native = None
+    assert hands._lead is None
+    slow = [hands.outcome(seed, random.Random(seed).random) for seed in range(5)]
+    assert slow  # scored in Python
+    # the interpreter checks its arithmetic all the same: such data raises, never wraps
+    plain = gongzhu.load_rules("two-deck")
+    data = score_data(plain.table, plain.options, plain.scorer.stages)
+    assert data is not None
+    effects = tuple(
+        (seat, card.index, 0, own, 1 << 24, 1)
+        for seat in range(4)
+        for card in (PIG, SHEEP, TRANSFORMER)
+        for own in (0, 1)
+    )
+    native = speedups.ScoreData((*data[:8], PIG.bit | SHEEP.bit | TRANSFORMER.bit, effects, 1))
+    scoring = rules.table.scoring_mask
+    with pytest.raises(OverflowError):
+        native.raw((scoring, 0, 0, 0), (scoring, 0, 0, 0), (), None)
+
+
+# -- whole hands in C: RandomHands.outcomes and simulate ------------------------------------
+
+
+@pytest.mark.parametrize("names", shipped_rulesets(), ids="+".join)
+def test_outcomes_are_outcome_hand_after_hand(
+    names: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gongzhu.bulk, "CHUNK", 7)  # chunks end inside the run
+    rules = gongzhu.load_rules(*names)
+    hands = RandomHands(rules)
+    assert (hands._lead is not None) == (rules.scorer.native is not None)
+    fast, slow = random.Random(3), random.Random(3)
+    outcomes = list(hands.outcomes(30, lambda: fast.getrandbits(63), fast.random))
+    assert outcomes == [hands.outcome(slow.getrandbits(63), slow.random) for _ in range(30)]
+    assert fast.random() == slow.random()  # the same draws, no more
+
+
+def _python_lead(deal: Deal) -> OpeningLead:
+    return OpeningLead(deal.first_receiver(PIG))
+
+
+def test_a_plain_opening_lead_is_asked_per_hand() -> None:
+    plain = types.SimpleNamespace(
+        gongzhu_variant_info=hookimpl(lambda: VariantInfo(name="lead", title="l", summary="x")),
+        gongzhu_opening_lead=hookimpl(_python_lead),
+    )
+    rules = gongzhu.Rules.from_plugins(plain)
+    assert rules.compiled.lead_rule is None and rules.scorer.native is not None
+    hands = RandomHands(rules)
+    assert hands._lead is None
+    rng = random.Random(1)
+    assert len(list(hands.outcomes(3, lambda: rng.getrandbits(63), rng.random))) == 3
+    assert gongzhu.load_rules("huapai").compiled.lead_rule == LeadRule(gongzhu.Card.parse("3S"))
+
+
+def test_lead_rules_lead_as_their_functions() -> None:
     for seed in range(20):
-        assert hands.outcome(seed, random.Random(seed).random) == slow.outcome(
-            seed, random.Random(seed).random
+        deal = Deal.shuffled(seed)
+        for rule in (LeadRule(), LeadRule(PIG), LeadRule(PIG, forced=True)):
+            lead = opening_lead_rule(rule)(deal)
+            assert lead == rule.lead(deal)
+            assert lead.seat == (0 if rule.card is None else deal.first_receiver(PIG))
+            assert lead.card == (PIG if rule.forced else None)
+    assert lead_rule_of(_python_lead) is None and lead_rule_of(len) is None
+
+
+def test_random_hands_rejects_bad_input() -> None:
+    rules = gongzhu.load_rules()
+    engine, _dealt = play(rules, 1)
+    native = rules.scorer.native
+    digest = gongzhu.deal.seed_digest(1, 52)
+    draw = random.Random(1).random
+    with pytest.raises(ValueError, match="416 bytes"):
+        engine.random_hands(native, 1, lambda: digest[:-1], draw, (-1, 0))
+    with pytest.raises(ValueError):
+        engine.random_hands(native, 1, lambda: digest, draw, (52, 0))
+    with pytest.raises(ValueError):
+        engine.random_hands(native, 1, lambda: digest, draw, (-1, 1))
+    with pytest.raises(ValueError):
+        engine.random_hands(native, -1, lambda: digest, draw, (-1, 0))
+    with pytest.raises(TypeError):
+        engine.random_hands(native, 1, None, draw, (-1, 0))
+    with pytest.raises(ValueError):
+        engine.random_hands(
+            gongzhu.load_rules("two-deck").scorer.native, 1, lambda: digest, draw, (-1, 0)
         )
+    with pytest.raises(ValueError, match="random"):
+        engine.random_hands(native, 1, lambda: digest, lambda: 1.0, (-1, 0))
+    with pytest.raises(ZeroDivisionError):
+        engine.random_hands(native, 1, lambda: 1 // 0, draw, (-1, 0))
+    assert engine.random_hands(native, 0, lambda: digest, draw, (-1, 0)) == []
+    ((raw, _full, _slam),) = engine.random_hands(native, 1, lambda: digest, draw, (-1, 0))
+    assert len(raw) == 4

@@ -447,6 +447,8 @@ def score_data(
         for key, (own, alone) in sorted(effects.items())
         if (own, alone) != (1, 1)
     )
+    if _bound(table.copies, values, factors, effects) >= _SCORE_LIMIT:
+        return None  # a score could leave 64 bits: Python's ints score the ruleset
     return (
         table.copies,
         -1 if heart is None else heart.index,
@@ -460,6 +462,26 @@ def score_data(
         rows,
         1 if copy_stages else 0,
     )
+
+
+_SCORE_LIMIT: Final = 1 << 62
+
+
+def _bound(
+    copies: int,
+    values: Sequence[int],
+    factors: Sequence[int | None],
+    effects: Mapping[tuple[int, int, int, int], Sequence[int]],
+) -> int:
+    """More than any value the C scorer works out on the way to a raw score: every card's
+    value at the largest factors, the transformers' multipliers at theirs."""
+    show = max([1, *(abs(f) for f in factors if f is not None)]) ** copies
+    own = max([1, *(abs(pair[0]) for pair in effects.values())])
+    alone = max([1, *(abs(pair[1]) for pair in effects.values())])
+    hearts = sum(abs(v) for v in values) * copies * (own + 1) * show
+    others = (abs(PIG_VALUE) + abs(SHEEP_VALUE)) * copies * show * own
+    multiplier = (abs(TRANSFORMER_MULTIPLIER) * show * own) ** copies
+    return max((hearts + others) * multiplier, copies * abs(TRANSFORMER_ALONE) * show * own * alone)
 
 
 def _plain(value: object) -> bool:

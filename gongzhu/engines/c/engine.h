@@ -260,6 +260,10 @@ PyObject *gz_trick_log(const int *leaders, const int *keys, const int *winners,
                        const int *takers, int ntricks);
 
 PyObject *gz_shuffle_deck(PyObject *self, PyObject *args);
+/* The deal of shuffle_deck from a digest of 8 bytes per card of `copies` decks, the first
+ * seat 0: each seat's cards into dealt[4], and the card index dealt at each position into
+ * order (52 * copies). */
+void gz_deal(const unsigned char *digest, int copies, Mask *dealt, int *order);
 
 /* -- scoring from the compiled score data (score.c) ----------------------------------------- */
 
@@ -301,10 +305,25 @@ extern PyTypeObject GZ_ScoreDataType;
 int gz_score_hand(const ScoreData *d, const Mask *taken, const Mask *dealt, const ShowRec *shows,
                   int nshows, const ShowRec *const *shown_taken, const int *nshown_taken,
                   long long *raw, int *full_hearts, int *slam);
-/* gz_score_hand as ((raw scores), full_hearts, slam), or NULL with an exception. */
-PyObject *gz_score_result(const ScoreData *d, const Mask *taken, const Mask *dealt,
-                          const ShowRec *shows, int nshows, const ShowRec *const *shown_taken,
-                          const int *nshown_taken);
+/* gz_score_hand's results as ((raw scores), full_hearts, slam), or NULL with an exception
+ * for its code -1 (OverflowError) or -2 (ValueError). */
+PyObject *gz_score_return(int code, const long long *raw, int full_hearts, int slam);
+/* -- bulk play: whole random hands dealt, played and scored in C (shows.c) ------------------ */
+
+/* What gz_random_hands asks of an engine type. */
+typedef struct {
+    int copies;
+    /* the engine set up for a new hand (its tables kept), as its __init__ does */
+    void (*reset)(GZHead *h, const Mask *dealt, const ShowState *start);
+    /* random_playout: 0, or -1 with an exception */
+    int (*playout)(GZHead *h, PyObject *random);
+    /* gz_score_hand of the finished hand */
+    int (*score)(GZHead *h, const ScoreData *d, long long *raw, int *full_hearts, int *slam);
+} HandOps;
+
+/* random_hands(data, count, next_digest, random, lead) of both engine types: see shows.c. */
+PyObject *gz_random_hands(GZHead *h, PyObject *args, const HandOps *ops);
+
 /* The shown copies of an engine's show log, in the order shown (at most SCORE_SHOWS_MAX:
  * a ruleset's show table holds no more); their number. */
 int gz_shows_of_log(const Tables *t, const ShowState *s, ShowRec *out);

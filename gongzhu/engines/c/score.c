@@ -393,14 +393,8 @@ static int read_records(PyObject *seq, ShowRec *out, int max, int *n, const char
     return 0;
 }
 
-PyObject *gz_score_result(const ScoreData *d, const Mask *taken, const Mask *dealt,
-                          const ShowRec *shows, int nshows, const ShowRec *const *shown_taken,
-                          const int *nshown_taken)
+PyObject *gz_score_return(int code, const long long *raw, int full_hearts, int slam)
 {
-    long long raw[4];
-    int full_hearts, slam;
-    int code = gz_score_hand(d, taken, dealt, shows, nshows, shown_taken, nshown_taken, raw,
-                             &full_hearts, &slam);
     if (code == -1) {
         PyErr_SetString(PyExc_OverflowError, "a raw score beyond 64 bits: score in Python");
         return NULL;
@@ -420,8 +414,9 @@ static PyObject *score_raw(ScoreData *d, PyObject *args)
     Mask taken[4], dealt[4];
     ShowRec shows[SCORE_SHOWS_MAX], shown[4][SCORE_SHOWS_MAX];
     const ShowRec *shown_ptr[4];
-    int nshows = 0, nshown[4] = {0, 0, 0, 0}, s;
+    int nshows = 0, nshown[4] = {0, 0, 0, 0}, s, code, full_hearts, slam;
     int kind = d->copies == 2 ? MASK_TWO_DECKS : MASK_ONE_DECK;
+    long long raw[4];
     if (!d->ready) {
         PyErr_SetString(PyExc_ValueError, "ScoreData is not initialised");
         return NULL;
@@ -455,8 +450,10 @@ static PyObject *score_raw(ScoreData *d, PyObject *args)
     }
     for (s = 0; s < 4; s++)
         shown_ptr[s] = shown[s];
-    return gz_score_result(d, taken, dealt_obj == Py_None ? NULL : dealt, shows, nshows,
-                           shown_ptr, nshown);
+    code = gz_score_hand(d, taken, dealt_obj == Py_None ? NULL : dealt, shows, nshows,
+                         shown_obj == Py_None ? NULL : shown_ptr, nshown, raw, &full_hearts,
+                         &slam);
+    return gz_score_return(code, raw, full_hearts, slam);
 }
 
 int gz_check_score_data(PyObject *data, int copies, const Tables *tables)

@@ -19,6 +19,7 @@ are built.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from random import Random
 from typing import TYPE_CHECKING, Any, Final
 
 from .deal import SEATS, Deal, seed_digest
@@ -142,6 +143,40 @@ class RandomHands:
         def next_digest() -> bytes:
             return seed_digest(seed(), cards)
 
+        yield from self._in_engine(count, next_digest, random, lead)
+
+    def seeded_outcomes(self, seeds: Sequence[int]) -> Iterator[Outcome]:
+        """The outcome of the hand dealt from each of ``seeds``, each drawing from its own
+        ``random.Random(seed).random``: what :meth:`outcome` gives for each (and
+        ``rules.new_hand(seed)`` then :meth:`HandState.play_out
+        <gongzhu.hand.HandState.play_out>` with that generator), hand by hand in C where
+        :meth:`outcomes` plays in C.
+
+        :param seeds: the deals' seeds.
+        """
+        lead = self._lead
+        if lead is None:
+            for seed in seeds:
+                yield self.outcome(seed, Random(seed).random)
+            return
+        cards = 52 * self._copies
+        pending = iter(seeds)
+
+        def next_hand() -> tuple[bytes, Callable[[], float]]:
+            seed = next(pending)
+            return seed_digest(seed, cards), Random(seed).random
+
+        yield from self._in_engine(len(seeds), next_hand, None, lead)
+
+    def _in_engine(
+        self,
+        count: int,
+        next_hand: Callable[[], object],
+        random: Callable[[], float] | None,
+        lead: tuple[int, int],
+    ) -> Iterator[Outcome]:
+        """``count`` hands played by the engine itself (``random_hands``), :data:`CHUNK` a
+        call, on a scratch engine made once."""
         engine = self._scratch
         if engine is None:
             deal, dealt = Deal.shuffled_with_masks(0, self._copies)
@@ -152,6 +187,6 @@ class RandomHands:
             chunk = min(count, CHUNK)
             count -= chunk
             for raw, full_hearts, slam in engine.random_hands(
-                native, chunk, next_digest, random, lead
+                native, chunk, next_hand, random, lead
             ):
                 yield Outcome(normalise(raw), full_hearts, slam)

@@ -873,15 +873,17 @@ class RandomHandsEngine(HandEngine, Protocol):
         self,
         data: Any,
         count: int,
-        next_digest: Callable[[], bytes],
-        random: Callable[[], float],
+        next_digest: Callable[[], object],
+        random: Callable[[], float] | None,
         lead: tuple[int, int],
     ) -> list[tuple[tuple[int, ...], bool, bool]]:
         """Play ``count`` hands at random on this engine's tables, each to its
         :meth:`ScoreEngine.score` numbers.
 
         Hand ``i`` is dealt from the ``i``-th ``next_digest()``
-        (:func:`~gongzhu.deal.seed_digest` of its seed, the first seat 0), led as
+        (:func:`~gongzhu.deal.seed_digest` of its seed, the first seat 0; or a pair
+        of it and the ``random`` the hand draws from instead, ``random`` then
+        perhaps ``None``), led as
         ``lead`` says (``(card index, forced)`` of a :class:`~gongzhu.plugin.LeadRule`,
         the index -1 for the first seat), played as :meth:`HandEngine.random_playout`
         plays (the same draws) and scored from ``data``.  The engine holds the last

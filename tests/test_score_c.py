@@ -279,6 +279,10 @@ def test_outcomes_are_outcome_hand_after_hand(
     outcomes = list(hands.outcomes(30, lambda: fast.getrandbits(63), fast.random))
     assert outcomes == [hands.outcome(slow.getrandbits(63), slow.random) for _ in range(30)]
     assert fast.random() == slow.random()  # the same draws, no more
+    seeds = [fast.getrandbits(63) for _ in range(20)]
+    assert list(hands.seeded_outcomes(seeds)) == [
+        hands.outcome(seed, random.Random(seed).random) for seed in seeds
+    ]
 
 
 def _python_lead(deal: Deal) -> OpeningLead:
@@ -334,6 +338,14 @@ def test_random_hands_rejects_bad_input() -> None:
         engine.random_hands(native, 1, lambda: digest, lambda: 1.0, (-1, 0))
     with pytest.raises(ZeroDivisionError):
         engine.random_hands(native, 1, lambda: 1 // 0, draw, (-1, 0))
+    with pytest.raises(TypeError, match="without a random"):
+        engine.random_hands(native, 1, lambda: digest, None, (-1, 0))
+    with pytest.raises(TypeError, match="without a random"):
+        engine.random_hands(native, 1, lambda: (digest, 3), draw, (-1, 0))
+    with pytest.raises(TypeError):
+        engine.random_hands(native, 1, lambda: digest, 3, (-1, 0))
+    own = engine.random_hands(native, 1, lambda: (digest, random.Random(4).random), None, (-1, 0))
+    assert own == engine.random_hands(native, 1, lambda: digest, random.Random(4).random, (-1, 0))
     assert engine.random_hands(native, 0, lambda: digest, draw, (-1, 0)) == []
     ((raw, _full, _slam),) = engine.random_hands(native, 1, lambda: digest, draw, (-1, 0))
     assert len(raw) == 4

@@ -305,7 +305,8 @@ PyObject *gz_get_show_log(GZHead *h, void *closure)
 
 /* random_hands(data, count, next_digest, random, lead) -> list of ((raw scores), full_hearts,
  * slam): `count` hands, each dealt from the digest next_digest() returns (bytes, 8 per card:
- * gongzhu.deal.Deal.shuffled_with_masks's, the first seat 0), led as `lead` says ((card
+ * gongzhu.deal.Deal.shuffled_with_masks's, the first seat 0; or a pair (digest, random): the
+ * hand draws from that random, `random` may then be None), led as `lead` says ((card
  * index, forced): the seat dealt the card's first copy leads, leading it when forced; card
  * -1: the first seat leads any card), played as random_playout plays (one random() draw per
  * decision) and scored from `data` (a ScoreData of the engine's decks).  The engine is the
@@ -324,8 +325,9 @@ PyObject *gz_random_hands(GZHead *h, PyObject *args, const HandOps *ops)
         PyErr_SetString(PyExc_ValueError, "random_hands: count >= 0, lead (card -1..51, forced)");
         return NULL;
     }
-    if (!PyCallable_Check(next_digest) || !PyCallable_Check(random)) {
-        PyErr_SetString(PyExc_TypeError, "random_hands: next_digest and random are callables");
+    if (!PyCallable_Check(next_digest) || (random != Py_None && !PyCallable_Check(random))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "random_hands: next_digest is a callable, random a callable or None");
         return NULL;
     }
     Py_INCREF(data); /* the data and the tables live through the calls below */
@@ -333,21 +335,31 @@ PyObject *gz_random_hands(GZHead *h, PyObject *args, const HandOps *ops)
     if (out == NULL)
         goto fail;
     for (i = 0; i < count; i++) {
-        PyObject *digest = PyObject_CallNoArgs(next_digest), *item;
+        PyObject *got = PyObject_CallNoArgs(next_digest), *digest = got, *draw = random, *item;
         ShowState start;
         Mask dealt[4];
-        int order[104], k, full_hearts, slam, code;
+        int order[104], k, full_hearts, slam, code, played;
         long long raw[4];
-        if (digest == NULL)
+        if (got == NULL)
             goto fail;
+        if (PyTuple_Check(got) && PyTuple_GET_SIZE(got) == 2) { /* the hand's own random */
+            digest = PyTuple_GET_ITEM(got, 0);
+            draw = PyTuple_GET_ITEM(got, 1);
+        }
         if (!PyBytes_Check(digest) || PyBytes_GET_SIZE(digest) != size) {
-            Py_DECREF(digest);
-            PyErr_Format(PyExc_ValueError, "next_digest() must return %d bytes", size);
+            Py_DECREF(got);
+            PyErr_Format(PyExc_ValueError,
+                         "next_digest() must return %d bytes, or them and a random", size);
+            goto fail;
+        }
+        if (!PyCallable_Check(draw)) {
+            Py_DECREF(got);
+            PyErr_SetString(PyExc_TypeError, "random_hands: a hand without a random callable");
             goto fail;
         }
         gz_deal((const unsigned char *)PyBytes_AS_STRING(digest), ops->copies, dealt, order);
-        Py_DECREF(digest);
         if (h->tables == NULL) {
+            Py_DECREF(got);
             PyErr_SetString(PyExc_RuntimeError, "the engine was cleared under random_hands");
             goto fail;
         }
@@ -361,7 +373,9 @@ PyObject *gz_random_hands(GZHead *h, PyObject *args, const HandOps *ops)
             start.forced = forced ? 1ULL << card : 0;
         }
         ops->reset(h, dealt, &start);
-        if (ops->playout(h, random) < 0)
+        played = ops->playout(h, draw); /* (`got` keeps the hand's random alive) */
+        Py_DECREF(got);
+        if (played < 0)
             goto fail;
         code = ops->score(h, (const ScoreData *)data, raw, &full_hearts, &slam);
         if (code < 0) {

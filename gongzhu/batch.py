@@ -60,7 +60,7 @@ import attrs
 
 from ._accel import accelerator
 from .actions import ONE_CARD_KEYS, PLAY_KEYS, Action, play_of_key
-from .bulk import RandomHands, facts_of
+from .bulk import RandomHands
 from .deal import SEATS
 from .masks import CardMask
 from .play import OVER_PHASE, PLAY_PHASE, HandEngine
@@ -676,8 +676,10 @@ class HandBatch:
     def _score(
         self, engine: HandEngine, dealt: Sequence[CardMask]
     ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """The raw and final scores of a finished hand: the one place the batch scores."""
-        raw = self._scorer.raw(facts_of(engine, dealt, self._shows))
+        """The raw and final scores of a finished hand: the one place the batch scores (as
+        bulk play does: :meth:`RandomHands.raw_scores <gongzhu.bulk.RandomHands.raw_scores>`,
+        in C from the compiled score data where it can)."""
+        raw = self._hands.raw_scores(engine, dealt)
         return raw, self._scorer.normalise(raw)
 
     # -- hands on request ---------------------------------------------------------------

@@ -30,7 +30,7 @@ from .cards import TRANSFORMER, Card, Rank, Suit, parse_cards
 from .deal import SEATS
 from .errors import IncompatibleVariants, InvalidCard, PluginError
 from .play import EngineRegistry, EngineSpec, PlayConfig, PlayConfigurator, select_engines
-from .plugin import Options, VariantInfo
+from .plugin import LeadRule, Options, VariantInfo, lead_rule_of
 from .scoring import Scorer, ScoreStage, ScoreTable, core_stages
 from .showphase import ShowPhase, build_show_phase
 
@@ -70,6 +70,10 @@ class CompiledRules:
     """The show phases, compiled."""
     opening_lead: Callable[..., Any]
     """:func:`~gongzhu.hookspecs.gongzhu_opening_lead` as a plain function (keywords)."""
+    lead_rule: LeadRule | None
+    """The opening lead as data, when the implementation that answers first is made by
+    :func:`~gongzhu.plugin.opening_lead_rule` (it always answers, so it decides every
+    deal); ``None`` when a plain function may answer (it is asked per hand)."""
     normalise: Callable[..., Any]
     """:func:`~gongzhu.hookspecs.gongzhu_normalise` as a plain function (keywords)."""
     normalisation_note: str
@@ -168,6 +172,7 @@ def compile_rules(
         first_shows=ShowKind.FIRST in kinds,
         show_phase=show_phase,
         opening_lead=first_result_chain(hook.gongzhu_opening_lead),
+        lead_rule=_lead_rule(hook.gongzhu_opening_lead),
         normalise=normalise,
         normalisation_note=note,
         scorer=Scorer(table, options, score_stages, normalised, note),
@@ -276,6 +281,16 @@ def hook_implementations(caller: Any) -> list[tuple[str, Callable[..., Any], tup
         for impl in reversed(caller.get_hookimpls())
         if not (impl.hookwrapper or impl.wrapper)
     ]
+
+
+def _lead_rule(caller: Any) -> LeadRule | None:
+    """The :class:`~gongzhu.plugin.LeadRule` of the opening-lead implementation pluggy
+    asks first, when it is one made by :func:`~gongzhu.plugin.opening_lead_rule` and no
+    wrapper can change its answer; else ``None``."""
+    if _has_wrappers(caller):
+        return None
+    implementations = hook_implementations(caller)
+    return lead_rule_of(implementations[0][1]) if implementations else None
 
 
 def first_answering(caller: Any, arguments: Mapping[str, Any]) -> str | None:

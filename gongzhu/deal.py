@@ -20,7 +20,7 @@ from ._accel import accelerator
 from .cards import Card, full_deck, parse_cards
 from .errors import InvalidCard, times
 
-__all__ = ["SEATS", "Deal", "dealt_masks", "put_first"]
+__all__ = ["SEATS", "Deal", "dealt_masks", "put_first", "seed_digest"]
 
 SEATS: Final = 4
 """The number of seats at the table."""
@@ -97,10 +97,7 @@ class Deal:
         if first_seat not in range(SEATS):
             raise InvalidCard(f"first_seat must be 0-3, not {first_seat!r}")
         deck = _DECKS[copies] if copies in _DECKS else full_deck(copies)
-        size = (seed.bit_length() + 8) // 8
-        shake_256 = _SHAKE_256 or _import_shake_256()
-        digest = shake_256(seed.to_bytes(size, "little", signed=True)).digest(8 * len(deck))
-        order, masks = _shuffle(digest, deck)
+        order, masks = _shuffle(seed_digest(seed, len(deck)), deck)
         if first_seat:
             holdings = [0, 0, 0, 0]
             for k in range(SEATS):
@@ -161,6 +158,15 @@ class Deal:
 
 
 _DECKS: Final = {1: full_deck(1), 2: full_deck(2)}
+
+
+def seed_digest(seed: int, cards: int) -> bytes:
+    """The bytes a deal of ``cards`` cards is shuffled by (:meth:`Deal.shuffled`): 8 a
+    card of the SHAKE-256 digest of ``seed``'s two's-complement bytes, little-endian."""
+    shake_256 = _SHAKE_256 or _import_shake_256()
+    size = (seed.bit_length() + 8) // 8
+    digest: bytes = shake_256(seed.to_bytes(size, "little", signed=True)).digest(8 * cards)
+    return digest
 
 
 def put_first(

@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 
 from .actions import ShowKind
 from .cards import HEART_ACE, PIG, SHEEP, TRANSFORMER, Card, Rank
-from .plugin import Deal, OpeningLead, Options, hookimpl
+from .plugin import LeadRule, Options, hookimpl, opening_lead_rule
 from .scoring import DEFAULT_CARD_VALUES, DEFAULT_HEART_VALUES, DEFAULT_SHOW_FACTORS
 
 NAME = "gongzhu.defaults"
@@ -42,9 +42,8 @@ def gongzhu_show_kinds() -> Collection[ShowKind]:
     return (ShowKind.OPEN,)
 
 
-@hookimpl(trylast=True)
-def gongzhu_opening_lead(deal: Deal) -> OpeningLead:
-    return OpeningLead(deal.first_seat)
+gongzhu_opening_lead = hookimpl(trylast=True)(opening_lead_rule(LeadRule()))
+"""The deal's first seat leads, any card (a rule as data: bulk play reads it in C)."""
 
 
 @hookimpl(trylast=True)

@@ -239,6 +239,11 @@ def gongzhu_opening_lead(deal: Deal, options: Options) -> OpeningLead | None:
     Called when a hand is dealt without an explicit ``leader``.  Default: the
     deal's first seat leads any card.  Stops at the first non-``None`` result.
 
+    A rule of the form "the seat dealt the first copy of a card leads (it)" is best
+    stated as data, ``gongzhu_opening_lead = hookimpl(opening_lead_rule(LeadRule(card,
+    forced=True)))`` (:func:`~gongzhu.plugin.opening_lead_rule`): then
+    :func:`gongzhu.simulate` leads each hand in C instead of asking Python.
+
     :param deal: the deal, in dealing order.
     :param options: the resolved option values.
     """

@@ -73,8 +73,10 @@ __all__ = [
     "PlayMoment",
     "PlayRule",
     "PlaySituation",
+    "RandomHandsEngine",
     "RedealEngine",
     "Refusal",
+    "ScoreEngine",
     "explain_refusal",
     "greedy_playout",
     "select_engines",
@@ -120,8 +122,8 @@ class Capability(enum.Flag):
     on the engine (the engine must have the method); callers then read the
     declaration (:meth:`EngineSpec.offers`), never probe the engine, and call
     the method through the typed handle that :meth:`EngineSpec.capable` gives
-    (a :class:`RedealEngine`, :class:`GreedyPlayoutEngine` or
-    :class:`LegalKeysEngine`).
+    (a :class:`RedealEngine`, :class:`GreedyPlayoutEngine`, :class:`LegalKeysEngine`,
+    :class:`ScoreEngine` or :class:`RandomHandsEngine`).
     """
 
     NONE = 0
@@ -134,6 +136,15 @@ class Capability(enum.Flag):
     LEGAL_KEYS = enum.auto()
     """``legal_keys()``: the legal plays of the seat to act as play keys, in key order
     (two decks; with one deck :meth:`HandEngine.legal_mask` says it all)."""
+    SCORE = enum.auto()
+    """``score(data)``: the hand's raw scores, 满红 and 满贯, from the ruleset's compiled
+    score data as the engine reads it (:attr:`Scorer.native
+    <gongzhu.scoring.Scorer.native>`), so that bulk play scores a hand without building
+    its facts (:class:`~gongzhu.bulk.RandomHands`)."""
+    RANDOM_HANDS = enum.auto()
+    """``random_hands(data, count, next_digest, random, lead)``: whole random hands
+    dealt, played and scored inside the engine, which is their scratch space
+    (:meth:`RandomHands.outcomes <gongzhu.bulk.RandomHands.outcomes>`)."""
 
     @property
     def method(self) -> str:
@@ -145,6 +156,8 @@ _CAPABILITY_METHODS: Final = {
     Capability.REDEAL: "redeal",
     Capability.GREEDY_PLAYOUT: "greedy_playout",
     Capability.LEGAL_KEYS: "legal_keys",
+    Capability.SCORE: "score",
+    Capability.RANDOM_HANDS: "random_hands",
 }
 
 
@@ -838,6 +851,49 @@ class LegalKeysEngine(HandEngine, Protocol):
         """
 
 
+class ScoreEngine(HandEngine, Protocol):
+    """An engine that declares :attr:`Capability.SCORE`."""
+
+    def score(self, data: Any) -> tuple[tuple[int, ...], bool, bool]:
+        """The hand's raw scores (before normalising), and whether some seat took every
+        heart (满红) or every scoring card (满贯): :meth:`Scorer.outcome
+        <gongzhu.scoring.Scorer.outcome>`'s numbers before the normalisation, read from
+        ``data`` (:attr:`Scorer.native <gongzhu.scoring.Scorer.native>`).
+
+        :raises OverflowError: a score beyond 64 bits (score the facts in Python).
+        :raises TypeError: ``data`` is no score data of this engine's kind.
+        :raises ValueError: data of another deck count.
+        """
+
+
+class RandomHandsEngine(HandEngine, Protocol):
+    """An engine that declares :attr:`Capability.RANDOM_HANDS`."""
+
+    def random_hands(
+        self,
+        data: Any,
+        count: int,
+        next_digest: Callable[[], object],
+        random: Callable[[], float] | None,
+        lead: tuple[int, int],
+    ) -> list[tuple[tuple[int, ...], bool, bool]]:
+        """Play ``count`` hands at random on this engine's tables, each to its
+        :meth:`ScoreEngine.score` numbers.
+
+        Hand ``i`` is dealt from the ``i``-th ``next_digest()``
+        (:func:`~gongzhu.deal.seed_digest` of its seed, the first seat 0; or a pair
+        of it and the ``random`` the hand draws from instead, ``random`` then
+        perhaps ``None``), led as
+        ``lead`` says (``(card index, forced)`` of a :class:`~gongzhu.plugin.LeadRule`,
+        the index -1 for the first seat), played as :meth:`HandEngine.random_playout`
+        plays (the same draws) and scored from ``data``.  The engine holds the last
+        hand afterwards.
+
+        :raises ValueError: a digest of the wrong size, a bad lead, or ``data`` of
+            another deck count.
+        """
+
+
 _ENGINE_METHODS: Final = tuple(
     name
     for name, value in vars(HandEngine).items()
@@ -905,6 +961,12 @@ class EngineSpec:
     def capable(
         self, engine: HandEngine, capability: Literal[Capability.LEGAL_KEYS]
     ) -> LegalKeysEngine: ...
+    @overload
+    def capable(self, engine: HandEngine, capability: Literal[Capability.SCORE]) -> ScoreEngine: ...
+    @overload
+    def capable(
+        self, engine: HandEngine, capability: Literal[Capability.RANDOM_HANDS]
+    ) -> RandomHandsEngine: ...
     def capable(self, engine: HandEngine, capability: Capability) -> HandEngine:
         """``engine`` (one this spec made), typed as offering ``capability``.
 

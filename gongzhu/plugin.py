@@ -28,7 +28,8 @@ first use (PEP 562), so importing this module imports none of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
@@ -128,6 +129,7 @@ __all__ = [
     "HandState",
     "IncompatibleVariants",
     "InvalidOption",
+    "LeadRule",
     "MaskScoring",
     "OpeningLead",
     "Option",
@@ -162,7 +164,9 @@ __all__ = [
     "hookimpl",
     "hookspec",
     "indices",
+    "lead_rule_of",
     "mask_of",
+    "opening_lead_rule",
     "parse_cards",
     "plays_of_mask",
     "refuse_show_kinds",
@@ -444,6 +448,54 @@ class OpeningLead:
 
     seat: int
     card: Card | None = None
+
+
+@attrs.frozen
+class LeadRule:
+    """An opening-lead rule as data, which bulk play reads without asking Python per hand
+    (:func:`opening_lead_rule` makes the hook implementation from it).
+
+    :ivar card: ``None``: the deal's first seat leads, any card; else the seat dealt
+        the first copy of ``card`` leads.
+    :ivar forced: whether that seat must lead ``card``.
+    """
+
+    card: Card | None = None
+    forced: bool = False
+
+    def lead(self, deal: Deal) -> OpeningLead:
+        """The opening lead of ``deal`` under this rule."""
+        if self.card is None:
+            return OpeningLead(deal.first_seat)
+        return OpeningLead(deal.first_receiver(self.card), self.card if self.forced else None)
+
+
+_LEAD_RULES: Final[weakref.WeakKeyDictionary[Any, LeadRule]] = weakref.WeakKeyDictionary()
+
+
+def opening_lead_rule(rule: LeadRule) -> Callable[[Deal], OpeningLead]:
+    """A :func:`~gongzhu.hookspecs.gongzhu_opening_lead` implementation that answers by
+    ``rule`` (decorate it with ``hookimpl``): the rule, stated once as data, which
+    :func:`gongzhu.simulate` reads in C where a plain function would be asked once a
+    hand.
+
+    >>> gongzhu_opening_lead = hookimpl(opening_lead_rule(LeadRule(Card.parse("2C"), True)))
+    """
+
+    def gongzhu_opening_lead(deal: Deal) -> OpeningLead:
+        return rule.lead(deal)
+
+    _LEAD_RULES[gongzhu_opening_lead] = rule
+    return gongzhu_opening_lead
+
+
+def lead_rule_of(implementation: Callable[..., Any]) -> LeadRule | None:
+    """The :class:`LeadRule` a hook implementation made by :func:`opening_lead_rule`
+    answers by, or ``None`` for any other function."""
+    try:
+        return _LEAD_RULES.get(implementation)
+    except TypeError:  # (not weakly referable: no rule)
+        return None
 
 
 @attrs.frozen

@@ -111,12 +111,13 @@ def _play_chunk(args: tuple[Job, int, int]) -> Chunk:
     # random hands and no record to build: the outcome without a HandState, drawn as
     # play_out draws it
     quick = bulk and not job.records and not job.matches
-    outcome = RandomHands(rules).outcome if quick else None
+    if quick:
+        seeds = [hand_seed(job.seed, index) for index in range(start, start + count)]
+        for outcome in RandomHands(rules).seeded_outcomes(seeds):
+            summary.add_scores(*outcome)
+        return Chunk(summary, lines)
     for index in range(start, start + count):
         seed = hand_seed(job.seed, index)
-        if outcome is not None:
-            summary.add_scores(*outcome(seed, random.Random(seed).random))
-            continue
         if job.matches:
             match = rules.new_match(seed, target=job.target)
             bots = [make_bot(name, seed + seat, rules=rules) for seat, name in enumerate(job.bots)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 import attrs
@@ -82,7 +83,10 @@ def simulate(rules: Rules, hands: int, *, seed: int = 0) -> SimulationSummary:
     :class:`~gongzhu.bulk.RandomHands` deals, shows and scores each hand
     from card masks, and the play engine plays the cards inside itself (no
     action objects, no per-card calls from here), which makes this the
-    fastest way to play many hands.  Hand ``i`` is dealt from the ``i``-th
+    fastest way to play many hands.  With the C engines, a ruleset whose
+    scoring and opening lead are data has each hand dealt, played and scored
+    in C (:meth:`RandomHands.outcomes <gongzhu.bulk.RandomHands.outcomes>`):
+    Python only hashes the seed and normalises the scores.  Hand ``i`` is dealt from the ``i``-th
     seed drawn from ``random.Random(seed)``, and every choice comes from
     that generator (as :meth:`HandState.play_out
     <gongzhu.hand.HandState.play_out>` draws), so equal arguments give equal
@@ -93,13 +97,10 @@ def simulate(rules: Rules, hands: int, *, seed: int = 0) -> SimulationSummary:
     if hands < 1:
         raise ValueError(f"simulate needs at least one hand, not {hands!r}")
     rng = random.Random(seed)
-    draw = rng.random
-    seeds = rng.getrandbits
-    outcome = RandomHands(rules).outcome
     add = ScoreStats.add_scores
     stats = ScoreStats()
-    for _ in range(hands):
-        add(stats, *outcome(seeds(63), draw))
+    for outcome in RandomHands(rules).outcomes(hands, partial(rng.getrandbits, 63), rng.random):
+        add(stats, *outcome)
     return SimulationSummary(
         hands,
         tuple(stats.mean(seat) for seat in range(4)),

@@ -38,14 +38,14 @@ from typing import TYPE_CHECKING
 from gongzhu.plugin import (
     PIG,
     Card,
-    Deal,
-    OpeningLead,
+    LeadRule,
     Options,
     OptionSet,
     PlayConfigurator,
     ShownCardLock,
     VariantInfo,
     hookimpl,
+    opening_lead_rule,
 )
 
 if TYPE_CHECKING:
@@ -68,9 +68,8 @@ def gongzhu_variant_info() -> VariantInfo:
     )
 
 
-@hookimpl
-def gongzhu_opening_lead(deal: Deal) -> OpeningLead:
-    return OpeningLead(deal.first_receiver(OPENING_CARD), OPENING_CARD)
+gongzhu_opening_lead = hookimpl(opening_lead_rule(LeadRule(OPENING_CARD, forced=True)))
+"""The first seat dealt ♣2 leads it (a rule as data: bulk play reads it in C)."""
 
 
 @hookimpl

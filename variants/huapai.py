@@ -42,8 +42,7 @@ from gongzhu.plugin import (
     TRANSFORMER,
     Card,
     CopyFactors,
-    Deal,
-    OpeningLead,
+    LeadRule,
     Options,
     OptionSet,
     PlayConfigurator,
@@ -54,6 +53,7 @@ from gongzhu.plugin import (
     TakenCopy,
     VariantInfo,
     hookimpl,
+    opening_lead_rule,
 )
 
 NAME = "huapai"
@@ -96,9 +96,8 @@ def gongzhu_add_options(options: OptionSet) -> None:
     )
 
 
-@hookimpl
-def gongzhu_opening_lead(deal: Deal) -> OpeningLead:
-    return OpeningLead(deal.first_receiver(OPENING_CARD))
+gongzhu_opening_lead = hookimpl(opening_lead_rule(LeadRule(OPENING_CARD)))
+"""The first seat dealt ♠3 leads, any card (a rule as data: bulk play reads it in C)."""
 
 
 @hookimpl

@@ -112,7 +112,10 @@ def gongzhu_play_engines(engines: EngineRegistry) -> None:
                 _SINGLE,
                 100,
                 "single-deck hands in C",
-                Capability.REDEAL | Capability.GREEDY_PLAYOUT,
+                Capability.REDEAL
+                | Capability.GREEDY_PLAYOUT
+                | Capability.SCORE
+                | Capability.RANDOM_HANDS,
                 _prepare_c,
             )
         )
@@ -123,7 +126,10 @@ def gongzhu_play_engines(engines: EngineRegistry) -> None:
                 _PAIRS,
                 100,
                 "two-deck hands with pairs in C",
-                Capability.REDEAL | Capability.LEGAL_KEYS,
+                Capability.REDEAL
+                | Capability.LEGAL_KEYS
+                | Capability.SCORE
+                | Capability.RANDOM_HANDS,
                 _prepare_c,
             )
         )

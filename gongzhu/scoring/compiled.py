@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
+from ..actions import ShowKind
 from ..cards import PIG, SHEEP, TRANSFORMER, Card, Rank, Suit
-from ..masks import SECOND_COPY
+from ..masks import SECOND_COPY, indices
+from .copies import CopyFactorMasks, CopyFactors, TakenCopy
 from .pipeline import MaskStageFunc, ScoreStage
 from .stages import core_stages
 from .table import (
@@ -28,12 +30,13 @@ from .table import (
     TRANSFORMER_MULTIPLIER,
     ScoreTable,
     ShowRecord,
+    show_record,
 )
 
 if TYPE_CHECKING:
     from ..plugin import Options
 
-__all__ = ["CompiledScorer", "MaskScoring"]
+__all__ = ["CompiledScorer", "MaskScoring", "ScoreData", "score_data"]
 
 
 def _per_seat() -> list[dict[int, int]]:
@@ -370,3 +373,147 @@ class CompiledScorer:
             if bit & mask & _HEARTS_BOTH:
                 extra += self._heart_list[(bit.bit_length() - 1) % 52 - 13] * (factor - 1)
         return extra
+
+
+ScoreData = tuple[
+    int,
+    int,
+    tuple[int, ...],
+    tuple[int | None, ...],
+    int,
+    int,
+    int,
+    tuple[int, int, int, int],
+    int,
+    tuple[tuple[int, int, int, int, int, int], ...],
+    int,
+]
+"""What :func:`score_data` gives: the compiled score data as plain ints and tuples."""
+
+_KINDS: Final = tuple(ShowKind)  # the show kinds by code (gongzhu.showphase.KINDS)
+_VALUE_LIMIT: Final = 1 << 24  # larger values or factors: scored in Python (engines/c/score.c)
+
+
+def score_data(
+    table: ScoreTable, options: Options, stages: Sequence[ScoreStage]
+) -> ScoreData | None:
+    """The data the :class:`CompiledScorer` scores from, as the C scorer reads it
+    (``engines/c/score.c``), or ``None`` where scoring is not data alone.
+
+    The data: the decks, the showable heart (its index, or -1), the heart values by rank,
+    the show factors by kind code (``None``: a kind the ruleset lacks), the pig's, sheep's and
+    transformer's indices, their values (the pig's, the sheep's, the transformer's
+    multiplier and alone-value), the cards the per-copy stages concern, and their answers:
+    per seat, card, copy state (0 unshown, else ``1 + show seat × kinds + kind code``) and
+    whether the copy is the seat's own, the product of the stages' factors on its own value
+    and on its alone-value (only those not both 1), and whether there are such stages.
+
+    ``None`` unless the compiled scorer fits (:meth:`CompiledScorer.fits`, the core's
+    scoring cards), every added stage is a per-copy stage (:meth:`ScoreStage.copy_factor
+    <gongzhu.scoring.ScoreStage.copy_factor>`: its answers depend on its arguments alone,
+    so they can be asked once here), and every answer and value is a plain int below
+    2**24; a stage whose function raises or answers something else is left to Python,
+    whose pipeline reports it.
+    """
+    if not table.is_standard or not CompiledScorer.fits(stages, table.copies):
+        return None
+    masks = [stage.on_masks for stage in stages if stage.on_masks is not None]
+    copy_stages = [m for m in masks if isinstance(m, CopyFactorMasks)]
+    if len(copy_stages) != len(masks):
+        return None
+    heart = table.showable_heart
+    values = tuple(table.heart_values[Rank(r + 2)] for r in range(13))
+    factors = tuple(table.show_factors.get(kind) for kind in _KINDS)
+    constants = (PIG_VALUE, SHEEP_VALUE, TRANSFORMER_MULTIPLIER, TRANSFORMER_ALONE)
+    if not all(_plain(v) for v in (*values, *constants)) or not all(
+        f is None or _plain(f) for f in factors
+    ):
+        return None
+    effects: dict[tuple[int, int, int, int], list[int]] = {}
+    concerned = 0
+    try:
+        for stage in copy_stages:
+            cards = table.showable if stage.cards is None else stage.cards
+            mask = sum(card.bit for card in cards) & table.scoring_mask & ((1 << 52) - 1)
+            concerned |= mask
+            for index in indices(mask):
+                _ask_copies(stage, options, table, Card.from_index(index), effects)
+    except Exception:  # the pipeline asks again, and names the plug-in
+        return None
+    if not all(_plain(f) for pair in effects.values() for f in pair):
+        return None
+    rows = tuple(
+        (*key, own, alone)
+        for key, (own, alone) in sorted(effects.items())
+        if (own, alone) != (1, 1)
+    )
+    if _bound(table.copies, values, factors, effects) >= _SCORE_LIMIT:
+        return None  # a score could leave 64 bits: Python's ints score the ruleset
+    return (
+        table.copies,
+        -1 if heart is None else heart.index,
+        values,
+        factors,
+        PIG.index,
+        SHEEP.index,
+        TRANSFORMER.index,
+        constants,
+        concerned,
+        rows,
+        1 if copy_stages else 0,
+    )
+
+
+_SCORE_LIMIT: Final = 1 << 62
+
+
+def _bound(
+    copies: int,
+    values: Sequence[int],
+    factors: Sequence[int | None],
+    effects: Mapping[tuple[int, int, int, int], Sequence[int]],
+) -> int:
+    """More than any value the C scorer works out on the way to a raw score: every card's
+    value at the largest factors, the transformers' multipliers at theirs."""
+    show = max([1, *(abs(f) for f in factors if f is not None)]) ** copies
+    own = max([1, *(abs(pair[0]) for pair in effects.values())])
+    alone = max([1, *(abs(pair[1]) for pair in effects.values())])
+    hearts = sum(abs(v) for v in values) * copies * (own + 1) * show
+    others = (abs(PIG_VALUE) + abs(SHEEP_VALUE)) * copies * show * own
+    multiplier = (abs(TRANSFORMER_MULTIPLIER) * show * own) ** copies
+    return max((hearts + others) * multiplier, copies * abs(TRANSFORMER_ALONE) * show * own * alone)
+
+
+def _plain(value: object) -> bool:
+    return type(value) is int and -_VALUE_LIMIT <= value <= _VALUE_LIMIT
+
+
+def _ask_copies(
+    stage: CopyFactorMasks,
+    options: Options,
+    table: ScoreTable,
+    card: Card,
+    effects: dict[tuple[int, int, int, int], list[int]],
+) -> None:
+    """Multiply the answers of ``stage`` for every copy of ``card`` a seat can take into
+    ``effects``: unshown or shown (by any seat, any of the ruleset's kinds), its own or
+    not (a shown copy is its own only for the seat that showed it)."""
+    kinds = [(code, kind) for code, kind in enumerate(_KINDS) if kind in table.show_factors]
+    for seat in range(4):
+        states: list[tuple[int, ShowRecord | None]] = [(0, None)]
+        for shower in range(4):
+            for code, kind in kinds:
+                states.append((1 + shower * len(_KINDS) + code, show_record(shower, card, kind)))
+        for state, record in states:
+            for own in (0, 1):
+                if own and record is not None and record.seat != seat:
+                    continue  # (no such copy)
+                answer = stage.factor(TakenCopy(seat, card, record, bool(own)), options)
+                if answer is None:
+                    continue
+                if not isinstance(answer, CopyFactors):
+                    raise TypeError(answer)
+                alone = answer.alone if card == TRANSFORMER else 1
+                entry = effects.setdefault((seat, card.index, state, own), [1, 1])
+                entry[0] *= answer.own
+                entry[1] *= alone

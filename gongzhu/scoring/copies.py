@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CopyFactor",
+    "CopyFactorMasks",
     "CopyFactors",
     "TakenCopy",
     "copy_factor_masks",
@@ -246,24 +247,35 @@ Effects = tuple[tuple[int, int, int], ...]
 its copy bit, its factor on its own value, and its factor on its alone-value."""
 
 
-def copy_factor_masks(
-    factor: CopyFactor, cards: frozenset[Card] | None
-) -> Callable[[MaskScoring], None]:
-    """The card-mask form of a per-copy stage: each copy's factors into
-    :attr:`MaskScoring.copy_own <gongzhu.scoring.MaskScoring.copy_own>` and
-    :attr:`MaskScoring.copy_alone <gongzhu.scoring.MaskScoring.copy_alone>`, at the
-    copy's bit as :func:`copy_owners` numbers it (one deck and two).
+class CopyFactorMasks:
+    """The card-mask form of a per-copy stage (:func:`copy_factor_masks` makes it): a
+    :data:`~gongzhu.scoring.MaskStageFunc` that keeps its :attr:`factor` and :attr:`cards`,
+    so that the compiled score data can hold its answers
+    (:func:`~gongzhu.scoring.compiled.score_data`).
+
+    Called on a :class:`~gongzhu.scoring.MaskScoring`, it multiplies each copy's factors
+    into :attr:`MaskScoring.copy_own <gongzhu.scoring.MaskScoring.copy_own>` and
+    :attr:`MaskScoring.copy_alone <gongzhu.scoring.MaskScoring.copy_alone>`, at the copy's
+    bit as :func:`copy_owners` numbers it (one deck and two).
 
     What ``factor`` says of a seat's copies of a card depends only on what
     :func:`copy_owners` reads, so it is asked once for each such case and the
     answer kept, for the options of the last hand scored.
 
-    :param cards: the concerned cards; ``None``: the ruleset's showable cards.
+    :ivar factor: the function asked per copy.
+    :ivar cards: the concerned cards; ``None``: the ruleset's showable cards.
     """
-    known: dict[tuple[object, ...], Effects] = {}
-    known_for: list[Options] = []  # the options ``known`` holds answers under
 
-    def effects(
+    __slots__ = ("_known", "_known_for", "cards", "factor")
+
+    def __init__(self, factor: CopyFactor, cards: frozenset[Card] | None) -> None:
+        self.factor = factor
+        self.cards = cards
+        self._known: dict[tuple[object, ...], Effects] = {}
+        self._known_for: list[Options] = []  # the options ``_known`` holds answers under
+
+    def _effects(
+        self,
         options: Options,
         seat: int,
         index: int,
@@ -277,24 +289,32 @@ def copy_factor_masks(
         out = []
         owners = copy_owners(seat, counts[0], shown, counts[1], counts[2])
         for number, (record, own) in enumerate(owners):
-            factors = factor(TakenCopy(seat, card, record, own), options)
+            factors = self.factor(TakenCopy(seat, card, record, own), options)
             if factors is not None and (factors.own != 1 or factors.alone != 1):
                 alone = factors.alone if card is TRANSFORMER else 1
                 out.append((1 << (index + SECOND_COPY * number), factors.own, alone))
         return tuple(out)
 
-    def on_masks(hand: MaskScoring) -> None:
+    def __call__(self, hand: MaskScoring) -> None:
         table, options = hand.table, hand.options
+        known, known_for = self._known, self._known_for
         if not known_for or known_for[0] is not options:
             known.clear()
             known_for[:] = [options]
+        cards = self.cards
         concerned = _mask_of(table.showable if cards is None else cards) & table.scoring_mask
         if table.copies == 1:
-            _one_deck(hand, concerned, known, effects)
+            _one_deck(hand, concerned, known, self._effects)
         else:
-            _two_decks(hand, concerned, known, effects)
+            _two_decks(hand, concerned, known, self._effects)
 
-    return on_masks
+
+def copy_factor_masks(factor: CopyFactor, cards: frozenset[Card] | None) -> CopyFactorMasks:
+    """The card-mask form of a per-copy stage (a :class:`CopyFactorMasks`).
+
+    :param cards: the concerned cards; ``None``: the ruleset's showable cards.
+    """
+    return CopyFactorMasks(factor, cards)
 
 
 def _apply(changes: Effects, own: dict[int, int], alone: dict[int, int]) -> None:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
+from .._accel import accelerator
 from ..cards import Card, Suit, full_deck
 from ..errors import IncompatibleVariants
 from ..masks import CardMask, cards_of_mask
-from .compiled import CompiledScorer, MaskScoring
+from .compiled import CompiledScorer, MaskScoring, score_data
 from .pipeline import MaskStageFunc, ScoreStage, ScoringContext, run_pipeline
 from .sheet import Lines, ScoreSheet
 from .table import ScoreTable, ShowRecord
@@ -110,6 +111,23 @@ class Scorer:
         alone, ``raw_of_masks(taken, factors)``, where :attr:`masks_suffice`: many hands of
         the same shows are scored with the factors worked out once (a search's playouts).
         Elsewhere it raises :class:`ValueError` (the scoring reads more)."""
+        self._native: Any = _UNMADE
+
+    @property
+    def native(self) -> Any:
+        """The compiled scorer's data as the C scorer reads it
+        (:func:`~gongzhu.scoring.compiled.score_data` in a ``gongzhu._speedups.ScoreData``,
+        made when first read), for engines that score a hand themselves
+        (:attr:`Capability.SCORE <gongzhu.play.Capability.SCORE>`); ``None`` without the
+        C accelerator, or when the scoring is not data alone (a plug-in's stage that only
+        Python can run)."""
+        native = self._native
+        if native is _UNMADE:
+            data = None
+            if self.compiled is not None and _speedups is not None:
+                data = score_data(self.table, self.options, self.stages)
+            native = self._native = None if data is None else _speedups.ScoreData(data)
+        return native
 
     @property
     def masks_suffice(self) -> bool:
@@ -328,6 +346,8 @@ class Scorer:
 
 
 _NONE_TAKEN: Final[tuple[tuple[ShowRecord, ...], ...]] = ((), (), (), ())
+_speedups: Any = accelerator("_speedups")
+_UNMADE: Final = object()
 
 
 def _masks_do_not_suffice(_taken: object, _factors: object) -> tuple[int, ...]:

@@ -14,6 +14,48 @@ static int compare_keys(const void *a, const void *b)
     return x->position < y->position ? -1 : x->position > y->position;
 }
 
+/* The deck's positions sorted by their keys in digest (see shuffle_deck), into keys: the
+ * order qsort with compare_keys gives (a total order: positions differ), found faster by a
+ * stable counting sort on the keys' top byte, then an insertion sort of what is left
+ * (keys sharing a top byte, out of order by a few places at most). */
+static void sort_positions(const unsigned char *digest, int n, SortKey *keys)
+{
+    SortKey spread[104];
+    int count[257], i, j;
+    memset(count, 0, sizeof count);
+    for (i = 0; i < n; i++) {
+        const unsigned char *b = digest + 8 * i;
+        uint64_t key = 0;
+        for (j = 7; j >= 0; j--)
+            key = (key << 8) | b[j];
+        spread[i].key = key;
+        spread[i].position = i;
+        count[(key >> 56) + 1]++;
+    }
+    for (i = 1; i < 257; i++)
+        count[i] += count[i - 1];
+    for (i = 0; i < n; i++) /* in position order: stable */
+        keys[count[spread[i].key >> 56]++] = spread[i];
+    for (i = 1; i < n; i++) {
+        SortKey k = keys[i];
+        for (j = i; j > 0 && compare_keys(&keys[j - 1], &k) > 0; j--)
+            keys[j] = keys[j - 1];
+        keys[j] = k;
+    }
+}
+
+void gz_deal(const unsigned char *digest, int copies, Mask *dealt, int *order)
+{
+    SortKey keys[104];
+    int n = 52 * copies, i;
+    sort_positions(digest, n, keys);
+    memset(dealt, 0, 4 * sizeof *dealt);
+    for (i = 0; i < n; i++) {
+        order[i] = keys[i].position / copies;
+        add_copy(&dealt[i & 3], order[i]);
+    }
+}
+
 /* shuffle_deck(digest, deck) -> (order, masks): the deck's cards sorted by the
  * 64-bit little-endian keys of digest (8 bytes per card; equal keys keep deck
  * order, as Python's stable sort does), and the card masks of the four seats
@@ -42,15 +84,7 @@ PyObject *gz_shuffle_deck(PyObject *self, PyObject *args)
         goto done;
     }
     copies = (int)(n / 52);
-    for (i = 0; i < n; i++) {
-        const unsigned char *b = (const unsigned char *)digest.buf + 8 * i;
-        uint64_t key = 0;
-        for (j = 7; j >= 0; j--)
-            key = (key << 8) | b[j];
-        keys[i].key = key;
-        keys[i].position = (int)i;
-    }
-    qsort(keys, (size_t)n, sizeof keys[0], compare_keys);
+    sort_positions((const unsigned char *)digest.buf, (int)n, keys);
     order = PyTuple_New(n);
     if (order == NULL)
         goto done;

@@ -12,6 +12,7 @@
  *   pairs.c   PairsEngine: two decks with pairs
  *   deal.c    shuffle_deck
  *   batch.c   Batch: N engines of one type stepped together, masks and actions as buffers
+ *   score.c   ScoreData: a ruleset's compiled score data, and gz_score_hand, its interpreter
  *   module.c  the module
  *
  * Everything that crosses into C is checked, so that no input can crash the
@@ -289,6 +290,76 @@ PyObject *gz_trick_log(const int *leaders, const int *keys, const int *winners,
                        const int *takers, int ntricks);
 
 PyObject *gz_shuffle_deck(PyObject *self, PyObject *args);
+/* The deal of shuffle_deck from a digest of 8 bytes per card of `copies` decks, the first
+ * seat 0: each seat's cards into dealt[4], and the card index dealt at each position into
+ * order (52 * copies). */
+void gz_deal(const unsigned char *digest, int copies, Mask *dealt, int *order);
+
+/* -- scoring from the compiled score data (score.c) ----------------------------------------- */
+
+#define SCORE_KINDS 3                       /* show kind codes (gongzhu.showphase.KINDS) */
+#define SCORE_STATES (1 + 4 * SCORE_KINDS) /* a copy unshown, or shown by a seat, a kind */
+#define SCORE_SHOWS_MAX 16                  /* shown copies in a hand (8 cards, 5 x 2 copies) */
+
+typedef struct {
+    int seat, index, kind; /* who showed the copy, the card, the show kind's code */
+} ShowRec;
+
+/* What gongzhu.scoring.compiled.score_data exports (see score.c). */
+typedef struct {
+    PyObject_HEAD
+    int ready;
+    int copies, heart_index, nkinds; /* heart_index: the showable heart, or -1 */
+    long long heart_value[13];       /* by rank - 2 */
+    long long show_factor[SCORE_KINDS]; /* by kind code */
+    int has_kind[SCORE_KINDS];          /* whether the ruleset has the kind */
+    int pig, sheep, transformer;        /* card indices */
+    long long pig_value, sheep_value, multiplier, alone;
+    uint64_t scoring;   /* the scoring cards (first-copy bits) */
+    uint64_t concerned; /* the cards a per-copy stage may change */
+    int copy_stages;    /* whether the per-copy stages' factors below are read */
+    /* per seat, card, copy state (0 unshown, 1 + show seat * nkinds + kind), whether the
+     * copy is the seat's own: the product of the per-copy stages' factors on the copy's own
+     * value, and on a transformer's alone-value */
+    long long copy_own[4][52][SCORE_STATES][2], copy_alone[4][52][SCORE_STATES][2];
+} ScoreData;
+
+extern PyTypeObject GZ_ScoreDataType;
+
+/* The raw scores of a finished hand, and whether some seat took every heart (满红) or every
+ * scoring card (满贯), as gongzhu.scoring.Scorer.outcome has them before normalising.
+ * taken, dealt (NULL: unknown): per seat; shows: every shown copy, in the order shown;
+ * shown_taken, nshown_taken (two decks): per seat, the shown copies it took, in order.
+ * 0; -1 when a score leaves 64 bits; -2 for a show the data does not know (no exception
+ * is set: the caller scores in Python or raises). */
+int gz_score_hand(const ScoreData *d, const Mask *taken, const Mask *dealt, const ShowRec *shows,
+                  int nshows, const ShowRec *const *shown_taken, const int *nshown_taken,
+                  long long *raw, int *full_hearts, int *slam);
+/* gz_score_hand's results as ((raw scores), full_hearts, slam), or NULL with an exception
+ * for its code -1 (OverflowError) or -2 (ValueError). */
+PyObject *gz_score_return(int code, const long long *raw, int full_hearts, int slam);
+/* -- bulk play: whole random hands dealt, played and scored in C (shows.c) ------------------ */
+
+/* What gz_random_hands asks of an engine type. */
+typedef struct {
+    int copies;
+    /* the engine set up for a new hand (its tables kept), as its __init__ does */
+    void (*reset)(GZHead *h, const Mask *dealt, const ShowState *start);
+    /* random_playout: 0, or -1 with an exception */
+    int (*playout)(GZHead *h, PyObject *random);
+    /* gz_score_hand of the finished hand */
+    int (*score)(GZHead *h, const ScoreData *d, long long *raw, int *full_hearts, int *slam);
+} HandOps;
+
+/* random_hands(data, count, next_digest, random, lead) of both engine types: see shows.c. */
+PyObject *gz_random_hands(GZHead *h, PyObject *args, const HandOps *ops);
+
+/* The shown copies of an engine's show log, in the order shown (at most SCORE_SHOWS_MAX:
+ * a ruleset's show table holds no more); their number. */
+int gz_shows_of_log(const Tables *t, const ShowState *s, ShowRec *out);
+/* 0 when `data` is a ready ScoreData of `copies` decks and `tables` is set; else -1 with
+ * TypeError / ValueError. */
+int gz_check_score_data(PyObject *data, int copies, const Tables *tables);
 
 extern PyTypeObject GZ_SingleEngineType;
 extern PyTypeObject GZ_PairsEngineType;

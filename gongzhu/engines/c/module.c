@@ -24,8 +24,8 @@ static PyMethodDef module_methods[] = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "gongzhu._speedups",
-    .m_doc = "Optional C accelerator: the C twins of gongzhu.engines' engines, and the deal's "
-             "sort.",
+    .m_doc = "Optional C accelerator: the C twins of gongzhu.engines' engines, the deal's "
+             "sort, and the interpreter of the compiled score data.",
     .m_size = -1,
     .m_methods = module_methods,
 };
@@ -51,6 +51,7 @@ PyMODINIT_FUNC PyInit__speedups(void)
         add_type(m, "SingleEngine", &GZ_SingleEngineType) < 0 ||
         add_type(m, "PairsEngine", &GZ_PairsEngineType) < 0 ||
         add_type(m, "Batch", &GZ_BatchType) < 0 ||
+        add_type(m, "ScoreData", &GZ_ScoreDataType) < 0 ||
         /* the constants the Python side defines too, for tests/test_engine_contract.py */
         PyModule_AddIntConstant(m, "PHASE_FIRST_SHOW", PHASE_FIRST_SHOW) < 0 ||
         PyModule_AddIntConstant(m, "PHASE_SHOW", PHASE_SHOW) < 0 ||

@@ -12,9 +12,7 @@
 #define SHOWN_MAX (2 * MAX_SHOWABLE) /* shown copies in a hand */
 #define TRICK_SHOWS_MAX 8
 
-typedef struct {
-    int seat, index, kind; /* the seat that showed the copy, the card, the show kind's code */
-} Shown;
+typedef ShowRec Shown; /* the seat that showed the copy, the card, the show kind's code */
 
 typedef struct {
     GZHead h; /* the tables, the show phases, the version; then the play's plain state */
@@ -683,25 +681,33 @@ static PyObject *engine_refusal(Engine *e, PyObject *arg)
 }
 
 /* random_playout(random): play to the end from any phase, one draw per decision. */
-static PyObject *engine_random_playout(Engine *e, PyObject *random)
+static int playout(GZHead *h, PyObject *random)
 {
+    Engine *e = (Engine *)h;
     if (gz_random_shows(&e->h, random) < 0)
-        return NULL;
+        return -1;
     while (e->h.s.phase == PHASE_PLAY) {
         int pick, key;
         unsigned long version;
         if (compute_legal(e) < 0)
-            return NULL;
+            return -1;
         version = e->h.version;
         if (gz_draw(random, e->nlegal, &pick) < 0)
-            return NULL;
+            return -1;
         if (e->h.version != version || e->h.tables == NULL) {
             PyErr_SetString(PyExc_RuntimeError, "random() changed the engine under random_playout");
-            return NULL;
+            return -1;
         }
         key = e->legal[pick];
         play_key(e, key);
     }
+    return 0;
+}
+
+static PyObject *engine_random_playout(Engine *e, PyObject *random)
+{
+    if (playout(&e->h, random) < 0)
+        return NULL;
     Py_RETURN_NONE;
 }
 
@@ -798,6 +804,48 @@ static PyObject *engine_shown_taken(Engine *e, PyObject *unused)
     return out;
 }
 
+/* The finished hand scored from the ruleset's ScoreData (gz_score_hand's code). */
+static int score_hand(GZHead *h, const ScoreData *d, long long *raw, int *full_hearts, int *slam)
+{
+    Engine *e = (Engine *)h;
+    ShowRec shows[SCORE_SHOWS_MAX];
+    const ShowRec *shown[4];
+    int n = gz_shows_of_log(h->tables, &h->s, shows), s;
+    for (s = 0; s < 4; s++)
+        shown[s] = e->taken_shows[s];
+    return gz_score_hand(d, e->taken, h->s.dealt, shows, n, shown, e->ntaken, raw, full_hearts,
+                         slam);
+}
+
+/* score(data) -> ((raw scores), full_hearts, slam): the hand scored from the ruleset's
+ * ScoreData (see score.c), its normalisation left to the caller. */
+static PyObject *engine_score(Engine *e, PyObject *data)
+{
+    long long raw[4];
+    int full_hearts, slam, code;
+    if (gz_check_score_data(data, 2, e->h.tables) < 0)
+        return NULL;
+    code = score_hand(&e->h, (ScoreData *)data, raw, &full_hearts, &slam);
+    return gz_score_return(code, raw, full_hearts, slam);
+}
+
+/* A new hand on the engine's tables, as engine_init sets one up. */
+static void reset(GZHead *h, const Mask *dealt, const ShowState *start)
+{
+    Engine *e = (Engine *)h;
+    gz_engine_begin(h, (PyObject *)h->tables, sizeof(Engine), start, dealt, &engine_ops);
+    memcpy(e->hands, dealt, sizeof e->hands);
+    e->unled = ALL_CARDS;
+    e->trick_leader = start->leader;
+}
+
+static const HandOps hand_ops = {2, reset, playout, score_hand};
+
+static PyObject *engine_random_hands(Engine *e, PyObject *args)
+{
+    return gz_random_hands(&e->h, args, &hand_ops);
+}
+
 /* -- attributes ---------------------------------------------------------------------------- */
 
 static PyObject *get_holdings(Engine *e, void *c) { (void)c; return gz_masks_tuple(e->hands); }
@@ -844,6 +892,10 @@ static PyMethodDef engine_methods[] = {
      "random_playout(random): play to the end, one draw per decision"},
     {"redeal", (PyCFunction)engine_redeal, METH_O,
      "redeal(holdings): each seat holds holdings[seat] now (the play phase)"},
+    {"score", (PyCFunction)engine_score, METH_O,
+     "score(data) -> ((raw scores), full_hearts, slam), from the ruleset's ScoreData"},
+    {"random_hands", (PyCFunction)engine_random_hands, METH_VARARGS,
+     "random_hands(data, count, next_digest, random, lead) -> [((raw), full_hearts, slam)]"},
     {"shown_taken", (PyCFunction)engine_shown_taken, METH_NOARGS,
      "per seat, the shown copies it took: (seat that showed it, card index, kind code)"},
     {NULL, NULL, 0, NULL},

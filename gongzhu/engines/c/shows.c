@@ -300,3 +300,99 @@ PyObject *gz_get_show_log(GZHead *h, void *closure)
     (void)closure;
     return gz_show_log(&h->s);
 }
+
+/* -- bulk play -------------------------------------------------------------------------------- */
+
+/* random_hands(data, count, next_digest, random, lead) -> list of ((raw scores), full_hearts,
+ * slam): `count` hands, each dealt from the digest next_digest() returns (bytes, 8 per card:
+ * gongzhu.deal.Deal.shuffled_with_masks's, the first seat 0; or a pair (digest, random): the
+ * hand draws from that random, `random` may then be None), led as `lead` says ((card
+ * index, forced): the seat dealt the card's first copy leads, leading it when forced; card
+ * -1: the first seat leads any card), played as random_playout plays (one random() draw per
+ * decision) and scored from `data` (a ScoreData of the engine's decks).  The engine is the
+ * scratch space: it holds the last hand afterwards. */
+PyObject *gz_random_hands(GZHead *h, PyObject *args, const HandOps *ops)
+{
+    PyObject *data, *next_digest, *random, *out;
+    Py_ssize_t count, i;
+    int card, forced, size = 8 * 52 * ops->copies;
+    if (!PyArg_ParseTuple(args, "OnOO(ii):random_hands", &data, &count, &next_digest, &random,
+                          &card, &forced))
+        return NULL;
+    if (gz_check_score_data(data, ops->copies, h->tables) < 0)
+        return NULL;
+    if (count < 0 || card < -1 || card > 51 || forced < 0 || forced > 1 || (card < 0 && forced)) {
+        PyErr_SetString(PyExc_ValueError, "random_hands: count >= 0, lead (card -1..51, forced)");
+        return NULL;
+    }
+    if (!PyCallable_Check(next_digest) || (random != Py_None && !PyCallable_Check(random))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "random_hands: next_digest is a callable, random a callable or None");
+        return NULL;
+    }
+    Py_INCREF(data); /* the data and the tables live through the calls below */
+    out = PyList_New(count);
+    if (out == NULL)
+        goto fail;
+    for (i = 0; i < count; i++) {
+        PyObject *got = PyObject_CallNoArgs(next_digest), *digest = got, *draw = random, *item;
+        ShowState start;
+        Mask dealt[4];
+        int order[104], k, full_hearts, slam, code, played;
+        long long raw[4];
+        if (got == NULL)
+            goto fail;
+        if (PyTuple_Check(got) && PyTuple_GET_SIZE(got) == 2) { /* the hand's own random */
+            digest = PyTuple_GET_ITEM(got, 0);
+            draw = PyTuple_GET_ITEM(got, 1);
+        }
+        if (!PyBytes_Check(digest) || PyBytes_GET_SIZE(digest) != size) {
+            Py_DECREF(got);
+            PyErr_Format(PyExc_ValueError,
+                         "next_digest() must return %d bytes, or them and a random", size);
+            goto fail;
+        }
+        if (!PyCallable_Check(draw)) {
+            Py_DECREF(got);
+            PyErr_SetString(PyExc_TypeError, "random_hands: a hand without a random callable");
+            goto fail;
+        }
+        gz_deal((const unsigned char *)PyBytes_AS_STRING(digest), ops->copies, dealt, order);
+        if (h->tables == NULL) {
+            Py_DECREF(got);
+            PyErr_SetString(PyExc_RuntimeError, "the engine was cleared under random_hands");
+            goto fail;
+        }
+        memset(&start, 0, sizeof start);
+        for (k = 0; k < 4; k++)
+            start.first_cards[k] = order[k];
+        if (card >= 0) {
+            for (k = 0; order[k] != card; k++)
+                ;
+            start.leader = k & 3;
+            start.forced = forced ? 1ULL << card : 0;
+        }
+        ops->reset(h, dealt, &start);
+        played = ops->playout(h, draw); /* (`got` keeps the hand's random alive) */
+        Py_DECREF(got);
+        if (played < 0)
+            goto fail;
+        code = ops->score(h, (const ScoreData *)data, raw, &full_hearts, &slam);
+        if (code < 0) {
+            PyErr_SetString(code == -1 ? PyExc_OverflowError : PyExc_ValueError,
+                            "random_hands: a hand the score data cannot score");
+            goto fail;
+        }
+        item = Py_BuildValue("((LLLL)OO)", raw[0], raw[1], raw[2], raw[3],
+                             full_hearts ? Py_True : Py_False, slam ? Py_True : Py_False);
+        if (item == NULL)
+            goto fail;
+        PyList_SET_ITEM(out, i, item);
+    }
+    Py_DECREF(data);
+    return out;
+fail:
+    Py_DECREF(data);
+    Py_XDECREF(out);
+    return NULL;
+}

@@ -468,32 +468,40 @@ static PyObject *engine_refusal(Engine *e, PyObject *arg)
 }
 
 /* random_playout(random): play to the end from any phase, one draw per decision. */
-static PyObject *engine_random_playout(Engine *e, PyObject *random)
+static int playout(GZHead *h, PyObject *random)
 {
+    Engine *e = (Engine *)h;
     if (gz_random_shows(&e->h, random) < 0)
-        return NULL;
+        return -1;
     while (e->h.s.phase == PHASE_PLAY) {
         uint64_t mask;
         int n, skip;
         unsigned long version;
         if (legal_mask(e, &mask) < 0)
-            return NULL;
+            return -1;
         n = __builtin_popcountll(mask);
         if (n == 0) {
             PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
-            return NULL;
+            return -1;
         }
         version = e->h.version;
         if (gz_draw(random, n, &skip) < 0)
-            return NULL;
+            return -1;
         if (e->h.version != version || e->h.tables == NULL) {
             PyErr_SetString(PyExc_RuntimeError, "random() changed the engine under random_playout");
-            return NULL;
+            return -1;
         }
         while (skip-- > 0)
             mask &= mask - 1;
         play_key(e, __builtin_ctzll(mask));
     }
+    return 0;
+}
+
+static PyObject *engine_random_playout(Engine *e, PyObject *random)
+{
+    if (playout(&e->h, random) < 0)
+        return NULL;
     Py_RETURN_NONE;
 }
 
@@ -819,6 +827,51 @@ static PyObject *engine_shown_taken(Engine *e, PyObject *unused)
     Py_RETURN_NONE; /* one deck: a shown card is one card */
 }
 
+/* The finished hand scored from the ruleset's ScoreData (gz_score_hand's code). */
+static int score_hand(GZHead *h, const ScoreData *d, long long *raw, int *full_hearts, int *slam)
+{
+    Engine *e = (Engine *)h;
+    ShowRec shows[SCORE_SHOWS_MAX];
+    Mask taken[4];
+    int n = gz_shows_of_log(h->tables, &h->s, shows), s;
+    for (s = 0; s < 4; s++) {
+        taken[s].lo = e->taken[s];
+        taken[s].hi = 0;
+    }
+    return gz_score_hand(d, taken, h->s.dealt, shows, n, NULL, NULL, raw, full_hearts, slam);
+}
+
+/* score(data) -> ((raw scores), full_hearts, slam): the hand scored from the ruleset's
+ * ScoreData (see score.c), its normalisation left to the caller. */
+static PyObject *engine_score(Engine *e, PyObject *data)
+{
+    long long raw[4];
+    int full_hearts, slam, code;
+    if (gz_check_score_data(data, 1, e->h.tables) < 0)
+        return NULL;
+    code = score_hand(&e->h, (ScoreData *)data, raw, &full_hearts, &slam);
+    return gz_score_return(code, raw, full_hearts, slam);
+}
+
+/* A new hand on the engine's tables, as engine_init sets one up. */
+static void reset(GZHead *h, const Mask *dealt, const ShowState *start)
+{
+    Engine *e = (Engine *)h;
+    int seat;
+    gz_engine_begin(h, (PyObject *)h->tables, sizeof(Engine), start, dealt, &engine_ops);
+    for (seat = 0; seat < 4; seat++)
+        e->hands[seat] = dealt[seat].lo;
+    e->unled = ALL_CARDS;
+    e->trick_leader = start->leader;
+}
+
+static const HandOps hand_ops = {1, reset, playout, score_hand};
+
+static PyObject *engine_random_hands(Engine *e, PyObject *args)
+{
+    return gz_random_hands(&e->h, args, &hand_ops);
+}
+
 static PyGetSetDef engine_getset[] = {
     {"phase", (getter)gz_get_phase, NULL, "the phase (gongzhu.play.ENGINE_PHASES)", NULL},
     {"seat", (getter)gz_get_seat, NULL, "the seat to act, or -1 when over", NULL},
@@ -850,6 +903,10 @@ static PyMethodDef engine_methods[] = {
      "redeal(holdings): each seat holds holdings[seat] now (the play phase)"},
     {"greedy_playout", (PyCFunction)engine_greedy_playout, METH_VARARGS,
      "greedy_playout(values, random, teams=None): the greedy playout policy of gongzhu.bots.playout"},
+    {"score", (PyCFunction)engine_score, METH_O,
+     "score(data) -> ((raw scores), full_hearts, slam), from the ruleset's ScoreData"},
+    {"random_hands", (PyCFunction)engine_random_hands, METH_VARARGS,
+     "random_hands(data, count, next_digest, random, lead) -> [((raw), full_hearts, slam)]"},
     {"shown_taken", (PyCFunction)engine_shown_taken, METH_NOARGS, "None: one deck"},
     {NULL, NULL, 0, NULL},
 };

@@ -266,16 +266,25 @@ def test_match_env_plays_until_the_ruleset_ends_the_match(
         MatchEnv(rules="39baobao")
 
 
-def test_vector_env_steps_hands_together() -> None:
+@pytest.mark.parametrize("batched", [False, True])
+def test_vector_env_steps_hands_together(batched: bool) -> None:
     from gongzhu.envs.gymnasium import SeatVectorEnv
 
-    vector = SeatVectorEnv(3, rules="39baobao", bots="random")
+    vector = SeatVectorEnv(3, rules="39baobao", bots="random", batched=batched)
+    assert vector.batched is batched and (vector.batch is not None) is batched
     observations, info = vector.reset(seed=10)
-    assert observations.shape == (3, encoding.observation_size(vector.envs[0].rules))
+    assert observations.shape == (3, encoding.observation_size(vector.rules))
     assert vector.observation_space.contains(observations)
     single = SeatEnv(rules="39baobao", bots="random")
-    first, _ = single.reset(seed=11)
-    assert np.array_equal(observations[1], first)  # hand i is seeded seed + i
+    if batched:  # hand i is dealt from b + i, b drawn from the seed's generator
+        assert vector.batch is not None
+        base = int(np.random.default_rng(10).integers(0, 2**62))
+        assert vector.batch.seeds.tolist() == [base, base + 1, base + 2]
+        dealt = vector.batch.hand(1).dealt_masks
+        assert dealt == vector.rules.new_hand(base + 1).dealt_masks
+    else:
+        first, _ = single.reset(seed=11)
+        assert np.array_equal(observations[1], first)  # hand i is seeded seed + i
     finished = 0
     rewards = []
     for _ in range(60):
@@ -296,7 +305,7 @@ def test_vector_env_steps_hands_together() -> None:
     illegal = np.array([np.flatnonzero(m == 0)[0] for m in vector.action_masks()])
     _obs, reward, terminated, _t, info = vector.step(illegal)
     assert terminated.all() and info["illegal_action"].all()
-    assert (reward == vector.envs[0].illegal_reward).all()
+    assert (reward == vector.illegal_reward).all()
     assert vector.action_masks().any(axis=1).all()  # reset in the same step
 
 
@@ -346,7 +355,8 @@ def _lowest(observation: np.ndarray, mask: np.ndarray) -> int:
     return int(np.flatnonzero(mask)[0])
 
 
-def test_a_batch_policy_is_asked_once_for_every_hand_waiting() -> None:
+@pytest.mark.parametrize("batched", [False, True])
+def test_a_batch_policy_is_asked_once_for_every_hand_waiting(batched: bool) -> None:
     """Issue 40: self-play called the opponent's model once per decision; a BatchPolicy is
     called once per round of opponent moves, for all the hands waiting, and plays as the
     same policy asked a decision at a time."""
@@ -360,21 +370,27 @@ def test_a_batch_policy_is_asked_once_for_every_hand_waiting() -> None:
         return np.array([_lowest(o, m) for o, m in zip(observations, masks, strict=True)])
 
     width = 16
-    batched = SeatVectorEnv(width, rules="huapai", bots=BatchPolicy(lowest_many))
-    single = SeatVectorEnv(width, rules="huapai", bots=_lowest)
-    ours, _ = batched.reset(seed=3)
+    together = SeatVectorEnv(width, rules="huapai", bots=BatchPolicy(lowest_many), batched=batched)
+    single = SeatVectorEnv(width, rules="huapai", bots=_lowest, batched=batched)
+    ours, _ = together.reset(seed=3)
     theirs, _ = single.reset(seed=3)
     assert np.array_equal(ours, theirs)
     for _ in range(40):
         calls.clear()
-        actions = np.array([np.flatnonzero(m)[0] for m in batched.action_masks()])
-        ours, our_rewards, our_ends, _t, _i = batched.step(actions)
+        actions = np.array([np.flatnonzero(m)[0] for m in together.action_masks()])
+        ours, our_rewards, our_ends, _t, _i = together.step(actions)
         theirs, their_rewards, their_ends, _t, _i = single.step(actions)
         assert np.array_equal(ours, theirs) and np.array_equal(our_rewards, their_rewards)
         assert np.array_equal(our_ends, their_ends)
         # every hand's opponents move in rounds: a few calls, not one per decision
-        assert len(calls) <= 8 and sum(calls) >= width
-    assert [e._hand().history for e in batched.envs] == [e._hand().history for e in single.envs]
+        assert len(calls) <= 12 and sum(calls) >= width
+    if batched:
+        assert together.batch is not None and single.batch is not None
+        histories = [together.batch.hand(i).history for i in range(width)]
+        assert histories == [single.batch.hand(i).history for i in range(width)]
+    else:
+        histories = [e._hand().history for e in together.envs]
+        assert histories == [e._hand().history for e in single.envs]
 
 
 def test_a_batch_policy_answering_wrongly_is_refused() -> None:
@@ -505,7 +521,7 @@ def test_the_information_state_in_every_gymnasium_env() -> None:
         check_env(match)
     observation, _info = match.reset(seed=2)
     assert observation.shape == (size + 5,) and match.observation_space.contains(observation)
-    vector = SeatVectorEnv(num_envs=2, rules=rules, observation="information_state")
+    vector = SeatVectorEnv(num_envs=2, rules=rules, observation="information_state", batched=False)
     rows, _info = vector.reset(seed=4)
     single = SeatEnv(rules=rules, observation="information_state")
     assert rows.shape == (2, size) and vector.observation_space.contains(rows)
@@ -513,3 +529,123 @@ def test_the_information_state_in_every_gymnasium_env() -> None:
     masks = vector.action_masks()
     rows, *_ = vector.step(np.array([np.flatnonzero(m)[0] for m in masks]))
     assert rows.shape == (2, size)
+
+
+# -- issue 40: the vector environment on the batch ---------------------------------------------
+
+
+def _replayed_lowest(hand: Any, seat: int) -> bool:
+    """Whether every move of the seats other than ``seat`` in ``hand`` was their lowest legal
+    action index (as :func:`_lowest` chooses)."""
+    rules = hand.rules
+    again = rules.new_hand(deal=hand.deal)  # the opening lead (and its card) as dealt
+    for who, action in hand.history:
+        if who != seat:
+            mask = encoding.action_mask(rules, again.legal_actions())
+            if encoding.encode_action(rules, action) != int(np.flatnonzero(mask)[0]):
+                return False
+        again.apply(action)
+    return True
+
+
+@pytest.mark.parametrize(
+    ("rules", "reward", "observation", "batch_policy"),
+    [
+        ("39baobao", "raw", "observation", False),
+        ("huapai+anmai", "team", "information_state", True),
+        ("two-deck", "final", "observation", True),
+    ],
+)
+def test_the_batched_vector_env_is_its_hands_seen_from_the_agents_seat(
+    rules: str, reward: encoding.RewardKind, observation: Any, batch_policy: bool
+) -> None:
+    """Every row is the agent's observation of its hand (the encoder's), every mask its legal
+    actions, every reward the hand's reward at the agent's seat, every final observation
+    the finished hand's; the policy opponents play their own (lowest) choices, a policy
+    asked once a round."""
+    from gongzhu.envs.fast import HandEncoder
+    from gongzhu.envs.gymnasium import BatchPolicy, SeatVectorEnv
+
+    calls: list[int] = []
+
+    def lowest_many(observations: np.ndarray, masks: np.ndarray) -> list[int]:
+        calls.append(len(masks))
+        return [_lowest(o, m) for o, m in zip(observations, masks, strict=True)]
+
+    seat = 2
+    bots: Any = BatchPolicy(lowest_many) if batch_policy else _lowest
+    width = 5
+    vector = SeatVectorEnv(
+        width, rules=rules, seat=seat, bots=bots, reward=reward, observation=observation
+    )
+    batch = vector.batch
+    assert vector.batched and batch is not None
+    made = encoding.make_reward(reward)
+    history = observation == "information_state"
+    rng = np.random.default_rng(4)
+    observations, info = vector.reset(seed=3)
+    ended = 0
+    for _ in range(45):
+        for i in range(width):
+            hand = batch.hand(i)
+            assert hand.to_move == seat
+            encoder = HandEncoder(vector.rules, information_state=history)
+            encoder.reset(hand)
+            expected = encoder.information_state(seat) if history else encoder.observation(seat)
+            assert np.array_equal(observations[i], expected)
+            legal = encoding.action_mask(vector.rules, hand.legal_actions())
+            assert np.array_equal(info["action_mask"][i], legal)
+        calls.clear()
+        actions = [int(rng.choice(np.flatnonzero(mask))) for mask in info["action_mask"]]
+        observations, rewards, terminated, _truncated, info = vector.step(actions)
+        if batch_policy:
+            assert len(calls) <= 8  # a round at a time, not a call per decision
+        for i in np.flatnonzero(terminated).tolist():
+            ended += 1
+            done = batch.hand(i, finished=True)
+            assert done.is_over and _replayed_lowest(done, seat)
+            assert rewards[i] == pytest.approx(made.of(done)[seat])
+            encoder = HandEncoder(vector.rules, information_state=history)
+            encoder.reset(done)
+            last = encoder.information_state(seat) if history else encoder.observation(seat)
+            assert np.array_equal(info["final_obs"][i], last)
+            assert info["final_info"]["action_mask"][i].all()
+        assert not rewards[~terminated].any()
+    assert ended >= width
+
+
+def test_the_batched_vector_env_refuses_and_ends_on_bad_actions() -> None:
+    from gongzhu.envs.gymnasium import SeatVectorEnv
+
+    vector = SeatVectorEnv(4, bots="random")
+    _obs, info = vector.reset(seed=1)
+    assert vector.batch is not None
+    before = [vector.batch.hand(i).history for i in range(4)]
+    seeds = vector.batch.seeds.tolist()
+    legal = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
+    wrong = [int(np.flatnonzero(m == 0)[0]) for m in info["action_mask"]]
+    actions = [wrong[0], -1, legal[2], 10**6]
+    _obs, rewards, terminated, _t, info = vector.step(actions)
+    assert terminated.tolist() == [True, True, False, True]
+    assert info["illegal_action"].tolist() == [True, True, False, True]
+    assert rewards[[0, 1, 3]].tolist() == [vector.illegal_reward] * 3
+    assert info["final_obs"][0] is not None and info["final_obs"][2] is None
+    assert vector.batch.seeds[[0, 1, 3]].tolist() != [seeds[0], seeds[1], seeds[3]]
+    assert vector.batch.hand(2).history[: len(before[2]) + 1][-1][0] == 0  # the agent moved
+    with pytest.raises(ValueError, match="3 actions for 4"):
+        vector.step(legal[:3])
+    with pytest.raises(ValueError, match="deals its own hands"):
+        vector.reset(options={"deal": gongzhu.Deal.shuffled(1)})
+    with pytest.raises(ValueError, match="batched=True needs opponents"):
+        SeatVectorEnv(2, bots="heuristic", batched=True)
+    assert not SeatVectorEnv(2, bots="heuristic").batched
+
+
+def test_make_vec_on_the_batch_is_five_times_seat_v0_or_so() -> None:
+    """Not a timing test (the benchmark measures): the vector env made by make_vec is the
+    batched one, in C where the C engines are built."""
+    import gongzhu.engines
+
+    vec = gymnasium.make_vec("gongzhu/Seat-v0", num_envs=4, vectorization_mode="vector_entry_point")
+    assert vec.batched and vec.batch is not None
+    assert vec.batch.in_c is gongzhu.engines.ACCELERATED

@@ -764,6 +764,22 @@ class Reward:
         scale = self.scale
         return tuple(score * scale for score in self.scores(hand))
 
+    def of_arrays(
+        self, rules: Rules, raw: npt.NDArray[Any], final: npt.NDArray[Any]
+    ) -> npt.NDArray[np.float64]:
+        """Each seat's reward for many finished hands at once: :meth:`of` of each, from
+        their ``(hands, 4)`` raw and final scores (as :class:`gongzhu.batch.HandBatch`
+        gives them), as an ``(hands, 4)`` array.
+
+        :param rules: the hands' ruleset (a team reward's weights are its).
+        """
+        import numpy as np
+
+        scores = np.asarray(raw if self.base == "raw" else final, dtype=np.float64)
+        if self.team:
+            scores = scores @ np.asarray(_team_weights(rules), dtype=np.float64).T
+        return scores * self.scale
+
     def bounds(self, rules: Rules) -> tuple[float, float]:
         """The lowest and the highest reward of a hand of ``rules`` (:func:`score_bounds`).
 

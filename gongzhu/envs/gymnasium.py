@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from gymnasium import Env
     from gymnasium.vector import VectorEnv
 
+    from ..batch import HandBatch
     from ..hand import HandState
     from ..match import Match
     from ..rules import Rules
@@ -672,7 +673,7 @@ class MatchEnv(SeatEnv):
 
 
 class SeatVectorEnv(VectorEnv):
-    """``num_envs`` :class:`SeatEnv` hands stepped together, behind Gymnasium's vector API.
+    """``num_envs`` hands of :class:`SeatEnv` stepped together, behind Gymnasium's vector API.
 
     One process, no pickling: each step takes a batch of actions and returns
     batched observations (``num_envs`` rows written in place), rewards and
@@ -686,20 +687,61 @@ class SeatVectorEnv(VectorEnv):
     ``info["action_mask"]`` is the ``(num_envs, actions)`` ``int8`` masks and
     :meth:`action_masks` the same as booleans.
 
+    **Batched** (the default when every opponent is ``"random"``, a
+    :data:`Policy`, a :class:`BatchPolicy` or a model with ``predict``): the
+    hands are one :class:`gongzhu.batch.HandBatch`, stepped in C on the C
+    engines, their observations written in C; the random opponents choose in
+    C, and each policy is asked once a round for all the hands waiting on it
+    (a :data:`Policy` row by row, a :class:`BatchPolicy` in one call).  A
+    ``reset(seed=s)`` deals hand ``i`` from seed ``b + i``, ``b`` drawn from
+    ``numpy.random.default_rng(s)``, and the hands dealt later from the seeds
+    after them; the random opponents draw from the same generator.
+    **One by one** (``batched=False``, and always with bots by name other than
+    ``"random"`` or bot objects, which read views): ``num_envs``
+    :class:`SeatEnv`, hand ``i`` reset with seed ``s + i``, their opponents
+    played a round at a time (a :class:`BatchPolicy` asked once a round).
+
     :param num_envs: how many hands at once.
+    :param batched: ``True``, ``False``, or ``None`` for batched when the
+        opponents allow it.
     :param kwargs: :class:`SeatEnv`'s parameters, the same for every hand.
+    :raises ValueError: ``batched=True`` with opponents that need views.
     """
 
-    def __init__(self, num_envs: int = 8, **kwargs: Any) -> None:
+    def __init__(self, num_envs: int = 8, *, batched: bool | None = None, **kwargs: Any) -> None:
         import numpy
         from gymnasium.vector import AutoresetMode
         from gymnasium.vector.utils import batch_space
 
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs!r}")
-        self.envs = [SeatEnv(**kwargs) for _ in range(num_envs)]
-        """The hands' environments."""
-        first = self.envs[0]
+        first = SeatEnv(**kwargs)
+        can_batch = all(
+            isinstance(seat, _Random | _PolicySeat | _BatchSeat)
+            for seat in first._opponent_seats.values()
+        )
+        if batched is None:
+            batched = can_batch
+        elif batched and not can_batch:
+            raise ValueError(
+                "batched=True needs opponents that read no view: 'random', policies and "
+                "models (bots by name and bot objects play with batched=False)"
+            )
+        self.batched = bool(batched)
+        """Whether the hands are one :class:`~gongzhu.batch.HandBatch` (else
+        :attr:`envs`)."""
+        self.envs: list[SeatEnv] = (
+            [first] + [SeatEnv(**kwargs) for _ in range(num_envs - 1)] if not batched else []
+        )
+        """The hands' environments, one by one (empty when :attr:`batched`)."""
+        self.rules: Rules = first.rules
+        """The ruleset played."""
+        self.seat = first.seat
+        """The agent's seat."""
+        self.reward: encoding.Reward = first.reward
+        """What a hand pays."""
+        self.illegal_reward = first.illegal_reward
+        """The reward of an illegal action (it ends the episode)."""
         self.num_envs = num_envs
         self.metadata = {
             "autoreset_mode": AutoresetMode.SAME_STEP,
@@ -717,6 +759,12 @@ class SeatVectorEnv(VectorEnv):
         self._rewards = numpy.zeros(num_envs, dtype=numpy.float64)
         self._terminated = numpy.zeros(num_envs, dtype=numpy.bool_)
         self._truncated = numpy.zeros(num_envs, dtype=numpy.bool_)
+        self._hands = _BatchedHands(first, num_envs, self._obs, self._masks) if batched else None
+
+    @property
+    def batch(self) -> HandBatch | None:
+        """The hands, when :attr:`batched` (``None`` otherwise)."""
+        return None if self._hands is None else self._hands.batch
 
     def _row(self, i: int) -> None:
         env = self.envs[i]
@@ -726,7 +774,18 @@ class SeatVectorEnv(VectorEnv):
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Reset every hand; ``seed`` an int seeds hand ``i`` with ``seed + i``."""
+        """Reset every hand (see the class docs for how ``seed`` seeds them).
+
+        :raises ValueError: ``options`` giving a deal (a vector deals its own hands), or
+            one-by-one seeds that are not ``num_envs``.
+        """
+        if (options or {}).get("deal") is not None:
+            raise ValueError("a vector environment deals its own hands: no options={'deal': ...}")
+        if self._hands is not None:
+            if seed is not None and not isinstance(seed, int):
+                raise ValueError("a batched vector environment takes one int seed, or None")
+            self._hands.reset(seed)
+            return self._obs.copy(), {"action_mask": self._masks.copy()}
         seeds: list[int | None]
         if seed is None:
             seeds = [None] * self.num_envs
@@ -756,11 +815,23 @@ class SeatVectorEnv(VectorEnv):
         """Step every hand with its action; hands that end are reset at once.
 
         The opponents of all the hands then play, a round at a time: the decisions
-        waiting for one :class:`BatchPolicy` are asked of it in one call."""
+        waiting for one :class:`BatchPolicy` are asked of it in one call.
+
+        :raises ValueError: not ``num_envs`` actions.
+        """
+        if len(actions) != self.num_envs:
+            raise ValueError(f"{len(actions)} actions for {self.num_envs} environments")
         info: dict[str, Any] = {}
+        if self._hands is not None:
+            info = self._hands.step(actions, self._rewards, self._terminated)
+            return (
+                self._obs.copy(),
+                self._rewards.copy(),
+                self._terminated.copy(),
+                self._truncated.copy(),
+                info,
+            )
         envs = self.envs
-        if len(actions) != len(envs):
-            raise ValueError(f"{len(actions)} actions for {len(envs)} environments")
         illegal = [env._agent_action(actions[i]) for i, env in enumerate(envs)]
         _play_opponents(envs)
         ended: list[SeatEnv] = []
@@ -798,6 +869,182 @@ class SeatVectorEnv(VectorEnv):
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release."""
+
+
+class _BatchedHands:
+    """:class:`SeatVectorEnv`'s hands as one :class:`~gongzhu.batch.HandBatch`: the agent's
+    actions, the opponents' rounds, the rewards and the same-step resets, on arrays."""
+
+    def __init__(
+        self,
+        template: SeatEnv,
+        size: int,
+        obs: npt.NDArray[np.float32],
+        masks: npt.NDArray[np.int8],
+    ) -> None:
+        import numpy
+
+        from ..batch import HandBatch
+        from .fast import batch_observations
+
+        rules = template.rules
+        self.rules = rules
+        self.seat = template.seat
+        self.reward = template.reward
+        self.illegal_reward = template.illegal_reward
+        self.history = template.observation == "information_state"
+        self.batch = HandBatch(
+            rules,
+            size,
+            actions=encoding.batch_actions(rules),
+            observations=batch_observations(rules),
+            auto_reset=False,
+        )
+        self.size = size
+        self.obs = obs
+        self.masks = masks
+        self.rng = numpy.random.default_rng()
+        opponents = template._opponent_seats
+        # per seat (index -1: a hand over), whether a random opponent sits there, and
+        # which policy group: lookups, not searches, at every round
+        self.at_random = numpy.zeros(_SEATS + 1, dtype=numpy.bool_)
+        self.group_of = numpy.full(_SEATS + 1, -1, dtype=numpy.int8)
+        groups: dict[int, tuple[Any, list[int]]] = {}
+        for seat, opponent in opponents.items():
+            if isinstance(opponent, _Random):
+                self.at_random[seat] = True
+                continue
+            assert isinstance(opponent, _PolicySeat | _BatchSeat)
+            key = id(opponent.policy)
+            groups.setdefault(key, (opponent, []))[1].append(seat)
+        self.groups = [opponent for opponent, _seats in groups.values()]
+        for number, (_opponent, seats) in enumerate(groups.values()):
+            self.group_of[seats] = number
+        self.opponent_obs = numpy.zeros_like(obs)
+        self.opponent_masks = numpy.zeros_like(masks)
+        self.agent = numpy.full(size, self.seat, dtype=numpy.int8)
+        self.ones = numpy.ones(masks.shape[1], dtype=numpy.int8)
+
+    def reset(self, seed: int | None) -> None:
+        import numpy
+
+        self.rng = numpy.random.default_rng(seed)
+        self.batch.reset(int(self.rng.integers(0, 2**62)))
+        self._opponents()
+        self._outputs()
+
+    def _outputs(self) -> None:
+        self.batch.observe(self.obs, history=self.history)
+        self.batch.legal_mask(self.masks)
+
+    def _opponents(self) -> None:
+        """The opponents of every hand move, a round at a time, until each hand waits for
+        the agent (or is over)."""
+
+        batch = self.batch
+        while True:
+            to_move = batch.to_move.copy()
+            waiting = (to_move >= 0) & (to_move != self.seat)
+            if not waiting.any():
+                return
+            at_random = waiting & self.at_random[to_move]
+            at_policy = waiting & ~at_random
+            if at_policy.any():
+                self._policies(to_move, at_policy)
+            if at_random.any():
+                batch.random_step(self.rng, where=at_random)
+
+    def _policies(self, to_move: npt.NDArray[np.int8], waiting: npt.NDArray[np.bool_]) -> None:
+        import numpy
+
+        batch = self.batch
+        observations = batch.observe(self.opponent_obs, history=self.history)
+        masks = batch.legal_mask(self.opponent_masks)
+        chosen = numpy.zeros(self.size, dtype=numpy.int64)
+        group = self.group_of[to_move]
+        for number, opponent in enumerate(self.groups):
+            rows = numpy.flatnonzero(waiting & (group == number))
+            if not len(rows):
+                continue
+            if isinstance(opponent, _BatchSeat):
+                answer = opponent.policy(observations[rows], masks[rows])
+                if len(answer) != len(rows):
+                    raise GongzhuError(
+                        f"a BatchPolicy answered {len(answer)} actions for {len(rows)} observations"
+                    )
+                picked = [int(a) for a in answer]
+            else:
+                picked = [int(opponent.policy(observations[i], masks[i])) for i in rows]
+            for i, index in zip(rows.tolist(), picked, strict=True):
+                mask = masks[i]
+                if not 0 <= index < len(mask) or not mask[index]:
+                    seat = int(to_move[i])
+                    raise IllegalAction(
+                        encoding.decode_action(self.rules, index)
+                        if 0 <= index < len(mask)
+                        else index,
+                        seat,
+                        f"the policy at seat {seat} chose action {index}, outside its action mask",
+                    )
+                chosen[i] = index
+        batch.step(chosen, where=waiting)
+
+    def step(
+        self,
+        actions: Any,
+        rewards: npt.NDArray[np.float64],
+        terminated: npt.NDArray[np.bool_],
+    ) -> dict[str, Any]:
+        import numpy
+
+        batch = self.batch
+        given = numpy.asarray(actions)
+        if given.dtype.kind not in "iu":
+            given = given.astype(numpy.int64)
+        given = given.astype(numpy.int64, copy=False)
+        inside = (given >= 0) & (given < self.masks.shape[1])
+        legal = inside.copy()
+        legal[inside] = self.masks[numpy.flatnonzero(inside), given[inside]] != 0
+        illegal = ~legal
+        batch.step(numpy.where(legal, given, 0), where=legal)
+        self._opponents()
+        finished = batch.to_move < 0
+        ended = finished | illegal
+        terminated[:] = ended
+        rewards[:] = 0.0
+        info: dict[str, Any] = {}
+        if ended.any():
+            which = numpy.flatnonzero(ended)
+            if finished.any():
+                paid = self.reward.of_arrays(self.rules, batch.raw_scores, batch.returns)
+                rewards[finished] = paid[finished, self.seat]
+            rewards[illegal] = self.illegal_reward
+            last = batch.observe(history=self.history, seats=self.agent)
+            final_obs = numpy.empty(self.size, dtype=object)
+            for i in which.tolist():
+                final_obs[i] = last[i]
+            final_masks = numpy.zeros_like(self.masks)
+            final_masks[ended] = self.ones
+            final_info: dict[str, Any] = {
+                "action_mask": final_masks,
+                "_action_mask": ended.copy(),
+            }
+            if illegal.any():
+                final_info["illegal_action"] = illegal.copy()
+                final_info["_illegal_action"] = illegal.copy()
+            info = {
+                "final_obs": final_obs,
+                "_final_obs": ended.copy(),
+                "final_info": final_info,
+                "_final_info": ended.copy(),
+                "illegal_action": illegal & ended,
+                "_illegal_action": ended.copy(),
+            }
+            batch.restart(which)
+            self._opponents()
+        self._outputs()
+        info["action_mask"] = self.masks.copy()
+        return info
 
 
 def _play_opponents(envs: Sequence[SeatEnv]) -> None:

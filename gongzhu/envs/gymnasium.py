@@ -821,16 +821,22 @@ class SeatVectorEnv(VectorEnv):
         """
         if len(actions) != self.num_envs:
             raise ValueError(f"{len(actions)} actions for {self.num_envs} environments")
-        info: dict[str, Any] = {}
         if self._hands is not None:
             info = self._hands.step(actions, self._rewards, self._terminated)
-            return (
-                self._obs.copy(),
-                self._rewards.copy(),
-                self._terminated.copy(),
-                self._truncated.copy(),
-                info,
-            )
+        else:
+            info = self._step_one_by_one(actions)
+        return (
+            self._obs.copy(),
+            self._rewards.copy(),
+            self._terminated.copy(),
+            self._truncated.copy(),
+            info,
+        )
+
+    def _step_one_by_one(self, actions: Any) -> dict[str, Any]:
+        """:meth:`step` of the hands one by one (:attr:`envs`): the info; the rows, rewards
+        and flags written in place."""
+        info: dict[str, Any] = {}
         envs = self.envs
         illegal = [env._agent_action(actions[i]) for i, env in enumerate(envs)]
         _play_opponents(envs)
@@ -855,13 +861,7 @@ class SeatVectorEnv(VectorEnv):
         for i in range(len(envs)):
             self._row(i)
         info["action_mask"] = self._masks.copy()
-        return (
-            self._obs.copy(),
-            self._rewards.copy(),
-            self._terminated.copy(),
-            self._truncated.copy(),
-            info,
-        )
+        return info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Each hand's legal actions now, as a ``(num_envs, actions)`` boolean array."""

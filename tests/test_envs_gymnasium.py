@@ -649,3 +649,54 @@ def test_make_vec_on_the_batch_is_five_times_seat_v0_or_so() -> None:
     vec = gymnasium.make_vec("gongzhu/Seat-v0", num_envs=4, vectorization_mode="vector_entry_point")
     assert vec.batched and vec.batch is not None
     assert vec.batch.in_c is gongzhu.engines.ACCELERATED
+
+
+def test_the_batched_vector_env_keeps_gymnasiums_vector_conventions() -> None:
+    """What Gymnasium's checker asks of a single environment, asked of the vector one:
+    equal seeds give equal runs, returned arrays are not written again, the spaces
+    hold what is returned; and the same-step reset's infos are batched as Gymnasium's
+    own vector environments batch them."""
+    from gymnasium.vector import SyncVectorEnv
+
+    from gongzhu.envs.gymnasium import SeatVectorEnv
+
+    runs = []
+    for _ in range(2):
+        vector = SeatVectorEnv(6, rules="huapai", bots="random")
+        observations, info = vector.reset(seed=9)
+        rng = np.random.default_rng(1)
+        seen = [(observations, info["action_mask"])]
+        for _ in range(30):
+            actions = (rng.random(info["action_mask"].shape) * info["action_mask"]).argmax(1)
+            observations, rewards, terminated, truncated, info = vector.step(actions)
+            assert vector.observation_space.contains(observations)
+            assert rewards.dtype == np.float64 and terminated.dtype == truncated.dtype == bool
+            seen.append((observations, info["action_mask"]))
+        firsts = [(o.copy(), m.copy()) for o, m in seen]
+        assert all(
+            np.array_equal(o, c) and np.array_equal(m, k)
+            for (o, m), (c, k) in zip(seen, firsts, strict=True)
+        )
+        runs.append(firsts)
+    assert all(
+        np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+        for a, b in zip(runs[0], runs[1], strict=True)
+    )
+    # the infos' shape, as SyncVectorEnv (same-step autoreset) gives them for the same ends
+    ours = SeatVectorEnv(3, bots="random")
+    theirs = SyncVectorEnv(
+        [lambda: SeatEnv(bots="random") for _ in range(3)],
+        autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP,
+    )
+    _o, info = ours.reset(seed=2)
+    _t, their_info = theirs.reset(seed=2)
+    for _ in range(200):
+        our_step = ours.step([int(np.flatnonzero(m)[0]) for m in info["action_mask"]])
+        their_step = theirs.step([int(np.flatnonzero(m)[0]) for m in their_info["action_mask"]])
+        info, their_info = our_step[4], their_step[4]
+        if our_step[2].any() and their_step[2].any():
+            break
+    assert set(info) >= {"final_obs", "_final_obs", "final_info", "_final_info", "action_mask"}
+    assert set(info) - {"illegal_action", "_illegal_action"} == set(their_info)
+    assert set(info["final_info"]) == set(their_info["final_info"])
+    assert info["final_obs"].dtype == their_info["final_obs"].dtype == object

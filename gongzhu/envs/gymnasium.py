@@ -785,7 +785,7 @@ class SeatVectorEnv(VectorEnv):
             if seed is not None and not isinstance(seed, int):
                 raise ValueError("a batched vector environment takes one int seed, or None")
             self._hands.reset(seed)
-            return self._obs.copy(), {"action_mask": self._masks.copy()}
+            return self._obs.copy(), self._mask_info({})
         seeds: list[int | None]
         if seed is None:
             seeds = [None] * self.num_envs
@@ -801,7 +801,7 @@ class SeatVectorEnv(VectorEnv):
         for i, env in enumerate(self.envs):
             env._after_opponents()
             self._row(i)
-        return self._obs.copy(), {"action_mask": self._masks.copy()}
+        return self._obs.copy(), self._mask_info({})
 
     def step(
         self, actions: Any
@@ -822,7 +822,7 @@ class SeatVectorEnv(VectorEnv):
         if len(actions) != self.num_envs:
             raise ValueError(f"{len(actions)} actions for {self.num_envs} environments")
         if self._hands is not None:
-            info = self._hands.step(actions, self._rewards, self._terminated)
+            info = self._mask_info(self._hands.step(actions, self._rewards, self._terminated))
         else:
             info = self._step_one_by_one(actions)
         return (
@@ -860,7 +860,15 @@ class SeatVectorEnv(VectorEnv):
                 env._after_opponents()
         for i in range(len(envs)):
             self._row(i)
+        return self._mask_info(info)
+
+    def _mask_info(self, info: dict[str, Any]) -> dict[str, Any]:
+        """``info`` with the masks, batched as Gymnasium batches an info's entries (each
+        key with its ``_key``: which hands have it, here all)."""
+        import numpy
+
         info["action_mask"] = self._masks.copy()
+        info["_action_mask"] = numpy.ones(self.num_envs, dtype=numpy.bool_)
         return info
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
@@ -1043,7 +1051,6 @@ class _BatchedHands:
             batch.restart(which)
             self._opponents()
         self._outputs()
-        info["action_mask"] = self.masks.copy()
         return info
 
 

@@ -53,6 +53,7 @@ numpy is imported on first use, not when this module is imported.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -388,6 +389,12 @@ class HandBatch:
             seeds = 0
         if isinstance(seeds, bool):
             raise TypeError("seeds: an int or a sequence of ints, not a bool")
+        if (
+            not isinstance(seeds, int)
+            and hasattr(seeds, "__index__")
+            and not hasattr(seeds, "__len__")
+        ):
+            seeds = operator.index(seeds)  # a numpy integer
         if isinstance(seeds, int):
             chosen = list(range(seeds, seeds + size))
         else:
@@ -507,7 +514,12 @@ class HandBatch:
             raise ValueError(f"out: expected a C-contiguous array of shape {(self._size, width)}")
         viewers = None
         if seats is not None:
-            viewers = np.ascontiguousarray(np.asarray(seats), dtype=np.int8)
+            given = np.asarray(seats)
+            if given.dtype.kind not in "iu":
+                raise TypeError(f"seats: expected integers, not {given.dtype}")
+            if ((given < -1) | (given > 3)).any():
+                raise ValueError("seats: expected seats 0 to 3, or -1 for the seat to move")
+            viewers = np.ascontiguousarray(given, dtype=np.int8)
             if viewers.shape != (self._size,):
                 raise ValueError(f"seats: expected shape ({self._size},), got {viewers.shape}")
             if ((viewers < -1) | (viewers > 3)).any():
@@ -618,14 +630,25 @@ class HandBatch:
         return np.ascontiguousarray(chosen)
 
     def restart(self, hands: npt.ArrayLike) -> None:
-        """Start ``hands`` (indices) again at once, each from the next seed, unfinished
-        and unscored (a hand abandoned: an agent's illegal action, a time limit).
+        """Start ``hands`` again at once, each from the next seed, unfinished and unscored
+        (a hand abandoned: an agent's illegal action, a time limit).
 
+        :param hands: the hands' indices, or ``N`` booleans marking them (as :meth:`step`
+            returns and ``where=`` takes).
+        :raises TypeError: neither integers nor booleans.
         :raises IndexError: an index outside the batch.
+        :raises ValueError: booleans that are not ``N``.
         """
         import numpy as np
 
-        which = [self._index(int(i)) for i in np.asarray(hands, dtype=np.int64).ravel()]
+        given = np.asarray(hands)
+        if given.dtype == np.bool_:
+            if given.shape != (self._size,):
+                raise ValueError(f"hands: expected {self._size} booleans, got {given.shape}")
+            given = np.flatnonzero(given)
+        elif given.size and given.dtype.kind not in "iu":
+            raise TypeError(f"hands: expected indices or booleans, not {given.dtype}")
+        which = [self._index(i) for i in given.ravel().tolist()]
         for i in which:
             seed = self._next_seed
             self._next_seed = seed + 1
@@ -722,8 +745,12 @@ class HandBatch:
         return self._core.engine(self._index(i)).legal()
 
     def _index(self, i: int) -> int:
-        if not isinstance(i, int) or isinstance(i, bool):
-            raise TypeError(f"a hand's index is an int, not {type(i).__name__}")
+        if isinstance(i, bool):
+            raise TypeError("a hand's index is an int, not bool")
+        try:
+            i = operator.index(i)  # an int, or a numpy integer
+        except TypeError:
+            raise TypeError(f"a hand's index is an int, not {type(i).__name__}") from None
         if not 0 <= i < self._size:
             raise IndexError(f"hand {i}: the batch holds hands 0 to {self._size - 1}")
         return i

@@ -700,3 +700,72 @@ def test_the_batched_vector_env_keeps_gymnasiums_vector_conventions() -> None:
     assert set(info) - {"illegal_action", "_illegal_action"} == set(their_info)
     assert set(info["final_info"]) == set(their_info["final_info"])
     assert info["final_obs"].dtype == their_info["final_obs"].dtype == object
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_a_step_that_raised_is_not_followed_by_a_silent_one(batched: bool) -> None:
+    """Review of issue 40: an opponent's policy raising mid-round left a hand with an
+    opponent to move, and the next step played the agent's action as that opponent's."""
+    from gongzhu.envs.gymnasium import BatchPolicy, SeatVectorEnv
+
+    fail = {"on": False}
+
+    def opponent(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if fail["on"]:
+            fail["on"] = False
+            raise RuntimeError("opponent hiccup")
+        return masks.argmax(1)
+
+    vector = SeatVectorEnv(2, bots=BatchPolicy(opponent), batched=batched)
+    _obs, info = vector.reset(seed=0)
+    fail["on"] = True
+    with pytest.raises(RuntimeError, match="hiccup"):
+        vector.step(info["action_mask"].argmax(1))
+    with pytest.raises(RuntimeError, match="a previous step raised"):
+        vector.step(vector.action_masks().argmax(1))
+    _obs, info = vector.reset(seed=1)  # and reset() mends it
+    vector.step(info["action_mask"].argmax(1))
+
+
+def test_the_batched_vector_env_seeds_as_gymnasium_does() -> None:
+    """Review of issue 40: a reset without a seed drew fresh entropy, so a seeded run's
+    second episode differed from run to run; numpy and list seeds were refused; a step
+    before any reset paid the illegal reward; a policy got rows it could not keep."""
+    from gongzhu.envs.gymnasium import SeatVectorEnv
+
+    runs = []
+    for _ in range(2):
+        vector = SeatVectorEnv(3, bots="random")
+        vector.reset(seed=np.int64(5))
+        again, _info = vector.reset()
+        runs.append(again)
+    assert np.array_equal(runs[0], runs[1])
+    listed = SeatVectorEnv(3, bots="random")
+    listed.reset(seed=[7, 8, 9])
+    assert listed.batch is not None and listed.batch.seeds.tolist() == [7, 8, 9]
+    with pytest.raises(RuntimeError, match="reset"):
+        SeatVectorEnv(2).step([0, 0])
+    kept: list[np.ndarray] = []
+
+    def keeper(observation: np.ndarray, mask: np.ndarray) -> int:
+        kept.append(observation)
+        return int(np.flatnonzero(mask)[0])
+
+    vector = SeatVectorEnv(2, bots=keeper)
+    _obs, info = vector.reset(seed=3)
+    copies = [k.copy() for k in kept]
+    vector.step(info["action_mask"].argmax(1))
+    assert all(np.array_equal(k, c) for k, c in zip(kept, copies, strict=False))
+
+
+def test_restart_takes_the_masks_step_returns() -> None:
+    from gongzhu.batch import HandBatch
+
+    batch = HandBatch(gongzhu.load_rules(), 4, seeds=0, auto_reset=False)
+    batch.restart(np.array([False, False, True, False]))
+    assert batch.seeds.tolist() == [0, 1, 4, 3]
+    with pytest.raises(TypeError, match="indices or booleans"):
+        batch.restart([1.9])
+    with pytest.raises(ValueError, match="4 booleans"):
+        batch.restart(np.array([True]))
+    assert batch.hand(np.int64(1)).to_move is not None

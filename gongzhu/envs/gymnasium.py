@@ -43,6 +43,8 @@ builds); building an environment then raises :class:`ImportError`.
 from __future__ import annotations
 
 import abc
+import numbers
+import operator
 import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, SupportsFloat, TypeAlias
@@ -536,6 +538,11 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         hand = self._hand()
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
+        if hand.to_move != self.seat:  # an opponent's move raised mid-way: the hand is stuck
+            raise RuntimeError(
+                f"seat {hand.to_move} is to move, not the agent: a previous step raised; "
+                "call reset()"
+            )
         try:
             hand.apply(self._codec.decode(int(action)))
         except (IllegalAction, ValueError):
@@ -781,10 +788,16 @@ class SeatVectorEnv(VectorEnv):
         """
         if (options or {}).get("deal") is not None:
             raise ValueError("a vector environment deals its own hands: no options={'deal': ...}")
+        if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+            seed = int(seed)  # a numpy integer too
         if self._hands is not None:
             if seed is not None and not isinstance(seed, int):
-                raise ValueError("a batched vector environment takes one int seed, or None")
-            self._hands.reset(seed)
+                given = [operator.index(s) for s in seed if s is not None]
+                if len(given) != self.num_envs:
+                    raise ValueError(f"{len(given)} int seeds for {self.num_envs} environments")
+                self._hands.reset(given)
+            else:
+                self._hands.reset(seed)
             return self._obs.copy(), self._mask_info({})
         seeds: list[int | None]
         if seed is None:
@@ -932,12 +945,22 @@ class _BatchedHands:
         self.opponent_masks = numpy.zeros_like(masks)
         self.agent = numpy.full(size, self.seat, dtype=numpy.int8)
         self.ones = numpy.ones(masks.shape[1], dtype=numpy.int8)
+        self.started = False
 
-    def reset(self, seed: int | None) -> None:
+    def reset(self, seed: int | list[int] | None) -> None:
+        """Deal every hand anew: from the seeds given, or from ``b + i`` with ``b`` drawn
+        from the generator (seeded with ``seed``; ``None`` carries on the generator, as
+        Gymnasium's environments do)."""
         import numpy
 
-        self.rng = numpy.random.default_rng(seed)
-        self.batch.reset(int(self.rng.integers(0, 2**62)))
+        if isinstance(seed, list):
+            self.rng = numpy.random.default_rng(seed)
+            self.batch.reset(seed)
+        else:
+            if seed is not None:
+                self.rng = numpy.random.default_rng(seed)
+            self.batch.reset(int(self.rng.integers(0, 2**62)))
+        self.started = True
         self._opponents()
         self._outputs()
 
@@ -981,8 +1004,10 @@ class _BatchedHands:
                         f"a BatchPolicy answered {len(answer)} actions for {len(rows)} observations"
                     )
                 picked = [int(a) for a in answer]
-            else:
-                picked = [int(opponent.policy(observations[i], masks[i])) for i in rows]
+            else:  # each its own arrays, as SeatEnv gives them (a policy may keep them)
+                picked = [
+                    int(opponent.policy(observations[i].copy(), masks[i].copy())) for i in rows
+                ]
             for i, index in zip(rows.tolist(), picked, strict=True):
                 mask = masks[i]
                 if not 0 <= index < len(mask) or not mask[index]:
@@ -1006,6 +1031,11 @@ class _BatchedHands:
         import numpy
 
         batch = self.batch
+        if not self.started:
+            raise RuntimeError("call reset() before step()")
+        to_move = batch.to_move
+        if ((to_move >= 0) & (to_move != self.seat)).any():  # an opponent's move raised
+            raise RuntimeError("an opponent is to move: a previous step raised; call reset()")
         given = numpy.asarray(actions)
         if given.dtype.kind not in "iu":
             given = given.astype(numpy.int64)

@@ -736,7 +736,7 @@ def test_the_batched_vector_env_seeds_as_gymnasium_does() -> None:
     runs = []
     for _ in range(2):
         vector = SeatVectorEnv(3, bots="random")
-        vector.reset(seed=np.int64(5))
+        vector.reset(seed=np.int64(5))  # type: ignore[arg-type]
         again, _info = vector.reset()
         runs.append(again)
     assert np.array_equal(runs[0], runs[1])
@@ -768,4 +768,4 @@ def test_restart_takes_the_masks_step_returns() -> None:
         batch.restart([1.9])
     with pytest.raises(ValueError, match="4 booleans"):
         batch.restart(np.array([True]))
-    assert batch.hand(np.int64(1)).to_move is not None
+    assert batch.hand(np.int64(1)).to_move is not None  # type: ignore[arg-type]

@@ -13,7 +13,5 @@ import importlib.util
 collect_ignore: list[str] = []
 if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("h11") is None:
     collect_ignore.append("gongzhu/web/transport.py")
-if any(
-    importlib.util.find_spec(name) is None for name in ("numpy", "pettingzoo", "gymnasium")
-):
+if any(importlib.util.find_spec(name) is None for name in ("numpy", "pettingzoo", "gymnasium")):
     collect_ignore.append("docs/envs.rst")

@@ -769,3 +769,35 @@ def test_restart_takes_the_masks_step_returns() -> None:
     with pytest.raises(ValueError, match="4 booleans"):
         batch.restart(np.array([True]))
     assert batch.hand(np.int64(1)).to_move is not None  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_the_vector_envs_opponents_change_between_moves(batched: bool) -> None:
+    """Review of issue 40: a vector env's opponents could not be changed (a self-play pool
+    of checkpoints meant a new env); set_opponents seats them in every hand."""
+    from gongzhu.envs.gymnasium import BatchPolicy, SeatVectorEnv
+
+    calls: list[int] = []
+
+    def lowest_many(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        calls.append(len(masks))
+        return masks.argmax(1)
+
+    vector = SeatVectorEnv(3, bots="random", batched=batched)
+    _obs, info = vector.reset(seed=2)
+    vector.set_opponents(BatchPolicy(lowest_many))
+    for _ in range(20):
+        _obs, _r, _t, _tr, info = vector.step(info["action_mask"].argmax(1))
+    assert calls
+    if batched:
+        with pytest.raises(ValueError, match="read no view"):
+            vector.set_opponents("heuristic")
+        calls.clear()
+        vector.step(info["action_mask"].argmax(1))
+        assert calls  # the batch policy still sits there
+    else:  # bots by name are built at a reset, as SeatEnv's
+        vector.set_opponents("heuristic")
+        _obs, info = vector.reset()
+        vector.step(info["action_mask"].argmax(1))
+    with pytest.raises(ValueError, match="one opponent or three"):
+        vector.set_opponents(["random", "random"])

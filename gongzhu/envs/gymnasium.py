@@ -723,10 +723,7 @@ class SeatVectorEnv(VectorEnv):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs!r}")
         first = SeatEnv(**kwargs)
-        can_batch = all(
-            isinstance(seat, _Random | _PolicySeat | _BatchSeat)
-            for seat in first._opponent_seats.values()
-        )
+        can_batch = _batchable(first)
         if batched is None:
             batched = can_batch
         elif batched and not can_batch:
@@ -767,6 +764,31 @@ class SeatVectorEnv(VectorEnv):
         self._terminated = numpy.zeros(num_envs, dtype=numpy.bool_)
         self._truncated = numpy.zeros(num_envs, dtype=numpy.bool_)
         self._hands = _BatchedHands(first, num_envs, self._obs, self._masks) if batched else None
+        self._template = first
+
+    def set_opponents(self, bots: Opponent | Sequence[Opponent]) -> None:
+        """Seat other opponents in every hand (see :data:`Opponent`), as
+        :meth:`SeatEnv.set_opponents` does (policies from the next move on, bots by name
+        from the next reset): a pool of past checkpoints in self-play, say.  Batched, they
+        must read no view (``"random"``, policies, batch policies, models).
+
+        :raises ValueError: neither one opponent nor three; batched, one that reads views.
+        :raises UnknownBot: an unknown bot name.
+        """
+        template = self._template
+        if self._hands is None:
+            for env in self.envs:
+                env.set_opponents(bots)
+            return
+        previous = template._opponent_seats, template.bot_names
+        template.set_opponents(bots)
+        if not _batchable(template):
+            template._opponent_seats, template.bot_names = previous
+            raise ValueError(
+                "a batched vector environment seats opponents that read no view: 'random', "
+                "policies and models (bots by name and bot objects need batched=False)"
+            )
+        self._hands.seat_opponents(template._opponent_seats)
 
     @property
     def batch(self) -> HandBatch | None:
@@ -892,6 +914,14 @@ class SeatVectorEnv(VectorEnv):
         """Nothing to release."""
 
 
+def _batchable(env: SeatEnv) -> bool:
+    """Whether ``env``'s opponents read no view (so its hands may be batched)."""
+    return all(
+        isinstance(seat, _Random | _PolicySeat | _BatchSeat)
+        for seat in env._opponent_seats.values()
+    )
+
+
 class _BatchedHands:
     """:class:`SeatVectorEnv`'s hands as one :class:`~gongzhu.batch.HandBatch`: the agent's
     actions, the opponents' rounds, the rewards and the same-step resets, on arrays."""
@@ -925,7 +955,17 @@ class _BatchedHands:
         self.obs = obs
         self.masks = masks
         self.rng = numpy.random.default_rng()
-        opponents = template._opponent_seats
+        self.seat_opponents(template._opponent_seats)
+        self.opponent_obs = numpy.zeros_like(obs)
+        self.opponent_masks = numpy.zeros_like(masks)
+        self.agent = numpy.full(size, self.seat, dtype=numpy.int8)
+        self.ones = numpy.ones(masks.shape[1], dtype=numpy.int8)
+        self.started = False
+
+    def seat_opponents(self, opponents: dict[int, _Seat]) -> None:
+        """Seat ``opponents`` (each batchable: random, a policy, a batch policy)."""
+        import numpy
+
         # per seat (index -1: a hand over), whether a random opponent sits there, and
         # which policy group: lookups, not searches, at every round
         self.at_random = numpy.zeros(_SEATS + 1, dtype=numpy.bool_)
@@ -941,11 +981,6 @@ class _BatchedHands:
         self.groups = [opponent for opponent, _seats in groups.values()]
         for number, (_opponent, seats) in enumerate(groups.values()):
             self.group_of[seats] = number
-        self.opponent_obs = numpy.zeros_like(obs)
-        self.opponent_masks = numpy.zeros_like(masks)
-        self.agent = numpy.full(size, self.seat, dtype=numpy.int8)
-        self.ones = numpy.ones(masks.shape[1], dtype=numpy.int8)
-        self.started = False
 
     def reset(self, seed: int | list[int] | None) -> None:
         """Deal every hand anew: from the seeds given, or from ``b + i`` with ``b`` drawn

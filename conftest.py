@@ -2,8 +2,6 @@
 
 ``gongzhu.web.transport`` subclasses uvicorn's protocols, so it imports uvicorn
 as it is loaded; the other modules of the extras import theirs when called.
-``docs/envs.rst`` builds the adapters' environments in its examples: it runs where
-the research extras are installed (CI's research stage runs it by name).
 """
 
 from __future__ import annotations
@@ -13,5 +11,3 @@ import importlib.util
 collect_ignore: list[str] = []
 if importlib.util.find_spec("uvicorn") is None or importlib.util.find_spec("h11") is None:
     collect_ignore.append("gongzhu/web/transport.py")
-if any(importlib.util.find_spec(name) is None for name in ("numpy", "pettingzoo", "gymnasium")):
-    collect_ignore.append("docs/envs.rst")

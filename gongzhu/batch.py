@@ -73,7 +73,7 @@ if TYPE_CHECKING:
     from .hand import HandState
     from .rules import Rules
 
-__all__ = ["OBSERVATION_INTS", "ActionTable", "HandBatch", "ObservationTable"]
+__all__ = ["OBSERVATION_INTS", "ActionTable", "HandBatch", "HandObserver", "ObservationTable"]
 
 _speedups: Any = accelerator("_speedups")
 _C_ENGINES: Final = () if _speedups is None else (_speedups.SingleEngine, _speedups.PairsEngine)
@@ -303,11 +303,74 @@ class _PythonBatch:
     def random_step(self, uniforms: Any, out: Any, moving: Any = None) -> tuple[int, ...]:
         return self._move(None, uniforms, out, moving)
 
+    def random_until(self, uniforms: Any, out: Any, stop: int) -> tuple[int, ...]:
+        finished: list[int] = []
+        out[...] = -1
+        for r in range(len(uniforms)):
+            moving = [
+                engine.phase != OVER_PHASE and engine.seat >= 0 and engine.seat != stop
+                for engine in self._engines
+            ]
+            if not any(moving):
+                break
+            finished.extend(self._move(None, uniforms[r], out[r], moving))
+        return tuple(finished)
+
     def engine(self, i: int) -> HandEngine:
         return self._engines[i]
 
     def replace(self, i: int, engine: HandEngine) -> None:
         self._engines[i] = engine
+
+
+class HandObserver:
+    """Any seat's observation or information state of one hand, written in C from its
+    engine's state: the rendering a :class:`HandBatch` does, for one hand that is played
+    elsewhere (:class:`gongzhu.envs.fast.HandEncoder` reads its hand through one).
+
+    :param engine: the hand's engine, a C engine (:meth:`renders` says whether).
+    :param actions: the ruleset's action numbering (the observation's layout needs its
+        show choices).
+    :param observations: the layout, as data.
+    :raises TypeError: an engine the C rendering cannot read.
+    """
+
+    __slots__ = ("_core", "_seats", "_size", "_width")
+
+    @staticmethod
+    def renders(engine: object) -> bool:
+        """Whether ``engine`` is one the C rendering reads (a C engine)."""
+        return type(engine) in _C_ENGINES
+
+    def __init__(
+        self, engine: HandEngine, actions: ActionTable, observations: ObservationTable
+    ) -> None:
+        import numpy as np
+
+        if not self.renders(engine):
+            raise TypeError(f"the C rendering reads the C engines, not {type(engine).__name__}")
+        self._core = _speedups.Batch([engine], actions.plays, actions.shows, actions.size)
+        table = observations
+        self._core.set_encoding(
+            table.ints, table.show_start, table.show_at, table.show_value, table.binds, table.first
+        )
+        self._seats = np.zeros(1, dtype=np.int8)
+        self._size = table.observation_size
+        self._width = table.information_state_size
+
+    def write(self, seat: int, out: npt.NDArray[np.float32], *, history: bool = False) -> None:
+        """``seat``'s observation (with ``history``, its information state) into ``out``, a
+        C-contiguous ``float32`` vector of the right size.
+
+        :raises ValueError: a seat outside 0-3, or ``out`` of another size.
+        """
+        if not 0 <= seat <= 3:
+            raise ValueError(f"seat must be 0-3, not {seat!r}")
+        self._seats[0] = seat
+        width = self._width if history else self._size
+        if out.shape != (width,):
+            raise ValueError(f"out: expected shape ({width},), got {out.shape}")
+        self._core.observe(out.reshape(1, width), self._seats)
 
 
 class HandBatch:
@@ -614,6 +677,37 @@ class HandBatch:
         chosen = np.empty(self._size, dtype=np.int64)
         finished = self._core.random_step(uniforms, chosen, self._where(where))
         self.last_actions = chosen
+        return self._after(finished)
+
+    def random_until(
+        self, seat: int, rng: np.random.Generator | None = None, *, rounds: int = 16
+    ) -> npt.NDArray[np.bool_]:
+        """Random steps of the hands whose seat to move is not ``seat``, round after round
+        (each as :meth:`random_step` draws), until every hand waits for ``seat`` or is over,
+        or ``rounds`` rounds are played: a learner's random opponents, played in one call
+        (in C on the C engines).  :attr:`last_actions` is then ``None``.
+
+        :param seat: the seat the hands are played up to (0-3).
+        :param rng: the generator; ``None``: the batch's own.
+        :param rounds: the most rounds played (a hand may be left waiting for another seat
+            after them: check :attr:`to_move`).
+        :return: which hands finished (see :meth:`step`).
+        :raises ValueError: a seat outside 0-3, or fewer than one round.
+        """
+        import numpy as np
+
+        if not 0 <= seat <= 3:
+            raise ValueError(f"seat must be 0-3, not {seat!r}")
+        if rounds < 1:
+            raise ValueError(f"rounds must be at least 1, not {rounds!r}")
+        if rng is None:
+            if self._rng is None:
+                self._rng = np.random.default_rng()
+            rng = self._rng
+        uniforms = rng.random((rounds, self._size))
+        chosen = np.empty((rounds, self._size), dtype=np.int64)
+        finished = self._core.random_until(uniforms, chosen, seat)
+        self.last_actions = None
         return self._after(finished)
 
     def _where(self, where: npt.ArrayLike | None) -> npt.NDArray[np.bool_] | None:

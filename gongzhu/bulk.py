@@ -82,7 +82,7 @@ class RandomHands:
         native = rules.scorer.native
         self._native = native if self._spec.offers(Capability.SCORE) else None
         self._normalise = rules.scorer.normalise
-        lead = rules.compiled.lead_rule
+        lead = self._lead_rule = rules.compiled.lead_rule
         self._lead: tuple[int, int] | None = None
         batch = self._spec.offers(Capability.RANDOM_HANDS)
         if self._native is not None and lead is not None and batch:
@@ -102,12 +102,22 @@ class RandomHands:
         :param seed: the deal's seed (:meth:`Deal.shuffled <gongzhu.deal.Deal.shuffled>`).
         """
         deal, dealt = Deal.shuffled_with_masks(seed, self._copies)
-        lead = self._opening_lead(deal)
-        forced = 0 if lead.card is None else 1 << lead.card.index
         order = deal.order
         first = deal.first_seat
         firsts = [order[(seat - first) & 3].index for seat in range(SEATS)]
-        return self._make(self._spec, dealt, lead.seat, forced, first, firsts), dealt
+        rule = self._lead_rule
+        if rule is None or self._copies != 1:
+            lead = self._opening_lead(deal)
+            forced = 0 if lead.card is None else 1 << lead.card.index
+            return self._make(self._spec, dealt, lead.seat, forced, first, firsts), dealt
+        # the rule as data, one deck: the card's receiver is the seat whose mask holds it
+        # (with two decks each holder of one copy has the card's bit: the order decides)
+        if rule.card is None:
+            return self._make(self._spec, dealt, first, 0, first, firsts), dealt
+        bit = 1 << rule.card.index
+        seat = next(s for s in range(SEATS) if dealt[s] & bit)
+        forced = bit if rule.forced else 0
+        return self._make(self._spec, dealt, seat, forced, first, firsts), dealt
 
     def outcome(self, seed: int, random: Callable[[], float]) -> Outcome:
         """The outcome of the hand dealt from ``seed``, every choice drawn from ``random``.

@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 
 import gongzhu
 import gongzhu.engines
-from gongzhu.actions import Play, Show
+from gongzhu.actions import Play, Show, ShowKind
 from gongzhu.batch import ActionTable, HandBatch
 from gongzhu.envs import encoding
-from gongzhu.envs.fast import HandEncoder, batch_observations
+from gongzhu.envs.fast import batch_observations
 from gongzhu.hand import HandState
 from gongzhu.play import PlayRule, PlaySituation
 from gongzhu.plugin import ShownCardLock, VariantInfo, hookimpl
@@ -295,12 +295,38 @@ OBSERVED = [
 ]
 
 
+class Reference:
+    """What the reference encoders (:func:`~gongzhu.envs.encoding.encode_observation`,
+    :func:`~gongzhu.envs.encoding.encode_information_state`) give of a hand, read from
+    its views."""
+
+    def __init__(self, hand: HandState) -> None:
+        self.hand = hand
+
+    def observation(self, seat: int) -> np.ndarray:
+        return encoding.encode_observation(self.hand.rules, self.hand.view(seat))
+
+    def information_state(self, seat: int) -> np.ndarray:
+        hand = self.hand
+        return encoding.encode_information_state(
+            hand.rules,
+            hand.view(seat),
+            first_card=hand.deal.first_card(seat),
+            first_turns={
+                who
+                for who, action in hand.history
+                if isinstance(action, Show) and action.kind is ShowKind.FIRST
+            },
+        )
+
+
 @needs_c
 @pytest.mark.parametrize("name", OBSERVED)
 @settings(max_examples=3, deadline=None)
 @given(base=st.integers(-(2**40), 2**40), salt=st.integers(0, 2**32))
 def test_observations_are_the_encoders(name: str, base: int, salt: int) -> None:
-    """The C batch's observations and information states are HandEncoder's, at every step
+    """The C batch's observations and information states are the reference encoders', at
+    every step
     of every hand, for the seat to move (and so encode_observation's, which the encoder
     tests hold it to)."""
     rules = observed_rules(name)
@@ -321,11 +347,7 @@ def test_observations_are_the_encoders(name: str, base: int, salt: int) -> None:
     )
     assert batch.in_c
     hands = [rules.new_hand(seed) for seed in seeds]
-    encoders = []
-    for hand in hands:
-        encoder = HandEncoder(rules, information_state=True)
-        encoder.reset(hand)
-        encoders.append(encoder)
+    encoders = [Reference(hand) for hand in hands]
     rng = np.random.default_rng(salt)
     while batch.hands_finished < size:
         observed = batch.observe()
@@ -607,3 +629,34 @@ def test_the_batch_imports_without_numpy() -> None:
 
     code = "import sys, gongzhu.batch; assert 'numpy' not in sys.modules, 'numpy imported'"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("name", ["huapai+anmai", "two-deck", "rules-both"])
+def test_random_until_plays_the_other_seats_up_to_one(name: str) -> None:
+    """``random_until(seat)``: the other seats' random rounds in one call, on both batches
+    alike, until every hand waits for ``seat`` or is over (the rounds random_step plays)."""
+    rules = ruleset(name)
+    batches = [
+        HandBatch(rules, 6, seeds=70, auto_reset=False),
+        HandBatch(rules, 6, seeds=70, auto_reset=False, engine=python_engine(rules)),
+    ]
+    rngs = [np.random.default_rng(4), np.random.default_rng(4)]
+    stepper = np.random.default_rng(5)
+    for _ in range(40):
+        done = [b.random_until(2, r) for b, r in zip(batches, rngs, strict=True)]
+        assert (done[0] == done[1]).all()
+        for batch in batches:
+            assert set(batch.to_move.tolist()) <= {2, -1}
+        histories = [[batch.hand(i).history for i in range(6)] for batch in batches]
+        assert histories[0] == histories[1]
+        assert (batches[0].raw_scores == batches[1].raw_scores).all()
+        mask = batches[0].legal_mask()
+        if not mask.any():
+            break
+        chosen = (stepper.random(mask.shape) * mask).argmax(1)
+        for batch in batches:
+            batch.step(chosen, where=batch.to_move == 2)
+    with pytest.raises(ValueError, match="seat must be 0-3"):
+        batches[0].random_until(4)
+    with pytest.raises(ValueError, match="rounds must be at least 1"):
+        batches[0].random_until(0, rounds=0)

@@ -1,14 +1,14 @@
-"""Observations kept up to date as a hand is played: the adapters' fast encoder (numpy).
+"""The adapters' encoder of one hand (numpy): :class:`HandEncoder`.
 
-:class:`HandEncoder` follows one :class:`~gongzhu.hand.HandState` and keeps
-the four seats' observations (and, when asked, their information states) in
-one ``float32`` array, changing only the entries a show, a play or the end
-of a trick changes: it reads the hand's engine (its show log, trick log and
-trick under way, all integers) and never builds a
-:class:`~gongzhu.view.SeatView`.  An observation is then a copy of one row,
-a few microseconds, where :func:`~gongzhu.envs.encoding.encode_observation`
-rebuilds the vector from a view.  Both give the same vectors (the tests
-compare them on every ruleset, at every step, for every seat)::
+:class:`HandEncoder` follows one :class:`~gongzhu.hand.HandState` and gives any
+seat's observation (and, when asked, its information state) and action mask as
+the hand is then.  On the C engines the vectors are written in C from the
+engine's integers (:class:`gongzhu.batch.HandObserver`: the rendering a
+:class:`~gongzhu.batch.HandBatch` uses, for one hand), about a microsecond, and
+no :class:`~gongzhu.view.SeatView` is built; on the others they are the
+reference encoders' (:func:`~gongzhu.envs.encoding.encode_observation`, from a
+view).  Both give the same vectors (the tests compare them on every ruleset, at
+every step, for every seat)::
 
     import gongzhu
     from gongzhu.envs.fast import HandEncoder
@@ -21,6 +21,7 @@ compare them on every ruleset, at every step, for every seat)::
         observation, mask = encoder.observe(hand.to_move)  # the seat to move's
         hand.apply(hand.legal_actions()[0])
 
+:func:`batch_observations` gives the layout the C rendering reads, as data.
 This module imports without numpy (so that documentation builds); building
 an encoder then raises :class:`ImportError`.
 """
@@ -29,16 +30,23 @@ from __future__ import annotations
 
 import copy
 import functools
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from ..actions import PLAY_KEYS, ShowKind, cards_of_key
-from ..batch import ObservationTable
+from ..actions import Show, ShowKind
+from ..batch import HandObserver, ObservationTable
 from ..implied import VoidReader
-from ..masks import mask_of
-from ..play import ENGINE_PHASES, FIRST_SHOW_PHASE, PLAY_PHASE, Capability
+from ..play import ENGINE_PHASES, PLAY_PHASE, Capability
 from ..rules import Rules
-from .encoding import CARDS, SEATS, SUITS, Layout, layout
+from .encoding import (
+    CARDS,
+    SEATS,
+    SUITS,
+    Layout,
+    batch_actions,
+    encode_information_state,
+    encode_observation,
+    layout,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,20 +61,6 @@ else:
         np = None
 
 __all__ = ["HandEncoder", "batch_observations"]
-
-_ALL: Final = (1 << CARDS) - 1
-
-
-def _counts(mask: int) -> npt.NDArray[np.int8]:
-    """The 52 bits of a one-copy card mask as 0/1 ``int8`` entries, by card index."""
-    table = _suit_bytes()
-    return np.frombuffer(
-        table[mask & 8191]
-        + table[mask >> 13 & 8191]
-        + table[mask >> 26 & 8191]
-        + table[mask >> 39],
-        np.int8,
-    )
 
 
 @functools.cache
@@ -85,82 +79,19 @@ def _suit_bytes() -> tuple[bytes, ...]:
 
 
 class _Tables:
-    """What the encoder of one ruleset precomputes: flat indices into the (4, size) rows."""
+    """What the encodings of one ruleset precompute: the layout's offsets the batch's
+    rendering reads (:func:`batch_observations`), each show's entries, the action masks'
+    tables."""
 
     def __init__(self, rules: Rules) -> None:
         codec = layout(rules)
         self.codec = codec
         size = self.size = codec.observation_size
         self.history = codec.information_state_size - size
-        seg = codec.segment
-        self.holding = seg("holding").start
-        played_by = seg("played-by").start
-        self.trick = seg("trick")
-        self.taken_start = seg("taken").start
-        self.voids = seg("voids").start
-        self.sizes = seg("holding-sizes").start
-        self.phase = seg("phase")
-        self.leader = seg("leader")
-        self.to_move = seg("to-move").start
         self.phase_of = [
             codec.phases.index(phase) if phase in codec.phases else -1 for phase in ENGINE_PHASES
         ]
-        rel = [[(seat - viewer) % SEATS for viewer in range(SEATS)] for seat in range(SEATS)]
-        rows = [viewer * size for viewer in range(SEATS)]
-        trick = self.trick.start
-        # a card played by a seat: played-by and trick rows of every viewer (+1), every
-        # viewer's size of the player's holding (-1), the player's own holding (-1)
-        self.play_idx = np.array(
-            [
-                [
-                    [rows[v] + played_by + rel[s][v] * CARDS + c for v in range(SEATS)]
-                    + [rows[v] + trick + rel[s][v] * CARDS + c for v in range(SEATS)]
-                    + [rows[v] + self.sizes + rel[s][v] for v in range(SEATS)]
-                    + [rows[s] + self.holding + c]
-                    for c in range(CARDS)
-                ]
-                for s in range(SEATS)
-            ],
-            dtype=np.intp,
-        )
         self.mask_tail = bytes(codec.action_size - CARDS)
-        self.play_val = np.array([1.0] * 8 + [-1.0] * 5, dtype=np.float32)
-        self.taken_idx = np.array(
-            [
-                [
-                    [rows[v] + self.taken_start + rel[s][v] * CARDS + c for v in range(SEATS)]
-                    for c in range(CARDS)
-                ]
-                for s in range(SEATS)
-            ],
-            dtype=np.intp,
-        )
-        self.leader_idx = np.array(
-            [[rows[v] + self.leader.start + rel[s][v] for v in range(SEATS)] for s in range(SEATS)],
-            dtype=np.intp,
-        )
-        self.void_idx = np.array(
-            [
-                [
-                    [rows[v] + self.voids + rel[s][v] * SUITS + u for v in range(SEATS)]
-                    for u in range(SUITS)
-                ]
-                for s in range(SEATS)
-            ],
-            dtype=np.intp,
-        )
-        self.size_idx = np.array(
-            [[rows[v] + self.sizes + rel[s][v] for v in range(SEATS)] for s in range(SEATS)],
-            dtype=np.intp,
-        )
-        self.key_cards = tuple(map(cards_of_key, range(PLAY_KEYS)))
-        # per play key: the suit of its first card; the suits of its cards (bits), as the
-        # voids are read (gongzhu.implied.VoidReader)
-        self.suit_of_key = [cards[0] // 13 for cards in self.key_cards]
-        self.suits_of_key = VoidReader(rules).suits_of_key
-        self.play_rows = [list(self.play_idx[seat]) for seat in range(SEATS)]
-        self.taken_rows = [list(self.taken_idx[seat]) for seat in range(SEATS)]
-        self.trick_slice = slice(self.trick.start, self.trick.stop)
         # two decks: play key -> action index
         self.key_action = np.full(CARDS + CARDS * CARDS, -1, dtype=np.intp)
         for k in range(CARDS):
@@ -171,64 +102,10 @@ class _Tables:
                     self.key_action[CARDS + a * CARDS + b] = (
                         CARDS + a * CARDS - a * (a - 1) // 2 + (b - a)
                     )
-        # the history's rows (offsets count from the observation's end)
-        hist = self.history
-        hrows = [viewer * hist for viewer in range(SEATS)]
-        tricks = codec.tricks
-        played_in = seg("played-in").start - size
-        self.played_in_idx = np.array(
-            [
-                [
-                    [hrows[v] + played_in + (k * CARDS + c) * tricks for v in range(SEATS)]
-                    for c in range(CARDS)
-                ]
-                for k in range(codec.copies)
-            ],
-            dtype=np.intp,
-        )
-        self.played_seat_idx: npt.NDArray[np.intp] | None = None
-        if codec.copies == 2:
-            seats = seg("played-seat").start - size
-            self.played_seat_idx = np.array(
-                [
-                    [
-                        [
-                            [
-                                hrows[v] + seats + (k * CARDS + c) * SEATS + rel[s][v]
-                                for v in range(SEATS)
-                            ]
-                            for s in range(SEATS)
-                        ]
-                        for c in range(CARDS)
-                    ]
-                    for k in range(2)
-                ],
-                dtype=np.intp,
-            )
-        leaders = seg("trick-leaders").start - size
-        self.trick_leader_idx = np.array(
-            [
-                [
-                    [hrows[v] + leaders + t * SEATS + rel[s][v] for v in range(SEATS)]
-                    for s in range(SEATS)
-                ]
-                for t in range(tricks)
-            ],
-            dtype=np.intp,
-        )
-        self.first_card: int | None = None
-        self.first_turn_idx: npt.NDArray[np.intp] | None = None
-        if codec.first_shows:
-            self.first_card = seg("first-card").start - size
-            turns = seg("first-turns").start - size
-            self.first_turn_idx = np.array(
-                [[hrows[v] + turns + rel[s][v] for v in range(SEATS)] for s in range(SEATS)],
-                dtype=np.intp,
-            )
         self.choices = rules.show_phase.choices
         self._shows: dict[tuple[int, int, bool], tuple[Any, Any] | None] = {}
-        self._rel = rel
-        self._rows = rows
+        self._rel = [[(seat - viewer) % SEATS for viewer in range(SEATS)] for seat in range(SEATS)]
+        self._rows = [viewer * size for viewer in range(SEATS)]
 
     def show(self, seat: int, choice_id: int, forced: bool) -> tuple[Any, Any] | None:
         """The (flat indices, values) a show adds to the rows (``None``: nothing)."""
@@ -270,19 +147,21 @@ def _tables(rules: Rules) -> _Tables:
 
 
 class HandEncoder:
-    """The four seats' observations of one hand, kept up to date as it is played.
+    """The four seats' observations of one hand, read when asked.
 
     :param rules: the ruleset of the hands it will follow.
-    :param information_state: keep the history too, for :meth:`information_state`
-        (OpenSpiel's perfect-recall tensor); without it the encoder skips that work.
+    :param information_state: whether :meth:`information_state` may be asked
+        (OpenSpiel's perfect-recall tensor).
 
     Call :meth:`reset` with a hand, then ask for observations at any time: the
-    encoder catches up with whatever was played since (by any means:
+    encoder reads the hand as it is then, whatever was played since (by any means:
     :meth:`HandState.apply <gongzhu.hand.HandState.apply>`, bots,
-    :meth:`~gongzhu.hand.HandState.play_out`).  The vectors are those of
-    :func:`~gongzhu.envs.encoding.encode_observation` and
-    :func:`~gongzhu.envs.encoding.encode_information_state`, which read a
-    :class:`~gongzhu.view.SeatView` instead.
+    :meth:`~gongzhu.hand.HandState.play_out`).  On the C engines the vectors are
+    written in C from the engine's state (the rendering of
+    :class:`gongzhu.batch.HandObserver`, a :class:`~gongzhu.batch.HandBatch`'s for
+    one hand); on the others they are :func:`~gongzhu.envs.encoding.encode_observation`'s
+    and :func:`~gongzhu.envs.encoding.encode_information_state`'s, which read a
+    :class:`~gongzhu.view.SeatView`.  The tests hold the two equal at every step.
     """
 
     def __init__(self, rules: Rules, *, information_state: bool = False) -> None:
@@ -292,49 +171,25 @@ class HandEncoder:
         self.codec: Layout = layout(rules)
         self._t = _tables(rules)
         self._history = information_state
-        self._simple = self.codec.copies == 1 and not information_state
-        self._rows = np.zeros((SEATS, self._t.size), dtype=np.float32)
-        self._flat = self._rows.reshape(-1)
-        self._row_list = list(self._rows)
-        self._hrows = np.zeros((SEATS, self._t.history if information_state else 0), np.float32)
-        self._hflat = self._hrows.reshape(-1)
         self.hand: HandState | None = None
         self._hand_engine: HandEngine | None = None
         self._keyed: LegalKeysEngine | None = None  # the engine, when it offers legal_keys
-        self._reset_counters()
-
-    def _reset_counters(self) -> None:
-        self._phase = -1
-        self._loaded = False
-        self._shows_done = 0
-        self._tricks_done = 0
-        self._in_trick = 0
-        self._leader = -1
-        self._voids = VoidReader(self.rules)  # what the play reveals of the voids
-        self._copies_played = [0] * CARDS
         self._mask_kind = 0
+        self._observer: HandObserver | None = None  # made when first asked, on a C engine
+        self._in_c = False
 
     # -- following a hand -------------------------------------------------------------
 
     def reset(self, hand: HandState) -> None:
-        """Follow ``hand`` from now on (its past is read at once)."""
+        """Follow ``hand`` from now on."""
         if hand.rules is not self.rules and layout(hand.rules) is not self.codec:
             raise ValueError("the hand is played under another ruleset than the encoder's")
-        self._rows.fill(0)
-        self._hrows.fill(0)
-        self._reset_counters()
         self._follow(hand)
-        t = self._t
-        if t.first_card is not None and self._history:
-            deal = hand.deal
-            for seat in range(SEATS):
-                self._hrows[seat, t.first_card + deal.first_card(seat).index] = 1
-        self._sync()
 
     def _follow(self, hand: HandState) -> None:
         """Read ``hand``'s engine from now on: its legal plays as a card mask (one deck), as
         keys when its spec declares :attr:`~gongzhu.play.Capability.LEGAL_KEYS` (two
-        decks), else as the hand's legal actions."""
+        decks), else as the hand's legal actions; its vectors in C on a C engine."""
         self.hand = hand
         engine = self._hand_engine = hand.engine
         spec = hand.engine_spec
@@ -346,203 +201,58 @@ class HandEncoder:
             self._keyed = spec.capable(engine, Capability.LEGAL_KEYS)
         else:
             self._mask_kind = 0
+        self._observer = None
+        self._in_c = HandObserver.renders(engine)
 
-    def _sync(self) -> None:
+    def _engine(self) -> HandEngine:
         engine = self._hand_engine
         if engine is None:
             raise RuntimeError("call reset(hand) first")
-        phase = engine.phase
-        if phase != self._phase or phase < PLAY_PHASE:
-            if phase != self._phase:
-                self._enter(phase)
-            if phase < PLAY_PHASE or self._shows_done < 0:
-                self._read_shows(engine)
-            self._sync_leader(engine)
-            if phase < PLAY_PHASE:
-                return
-        count = engine.trick_count
-        keys = engine.trick
-        if count != self._tricks_done:
-            log = engine.trick_log
-            for number in range(self._tricks_done, count):
-                leader, done, winner, taker = log[number]
-                for i in range(self._in_trick, len(done)):
-                    self._play(number, i, (leader + i) & 3, done[i], done[0])
-                self._finish(done, winner, taker)
-                self._in_trick = 0
-            self._tricks_done = count
-            self._sync_leader(engine)
-        if len(keys) > self._in_trick:
-            leader = engine.trick_leader
-            if self._simple and not self._voids.bound:  # the common case, inlined
-                t = self._t
-                flat = self._flat
-                rows = t.play_rows
-                value = t.play_val
-                suits = t.suits_of_key
-                lead = keys[0]
-                on_led = 1 << t.suit_of_key[lead]
-                for i in range(self._in_trick, len(keys)):
-                    seat = (leader + i) & 3
-                    key = keys[i]
-                    flat[rows[seat][key]] += value  # one deck: a key is a card
-                    if i and suits[key] & ~on_led:  # (as in _play: nothing is bound)
-                        self._void(seat, *self._voids.play(seat, i, key, lead))
-            else:
-                for i in range(self._in_trick, len(keys)):
-                    self._play(count, i, (leader + i) & 3, keys[i], keys[0])
-            self._in_trick = len(keys)
-
-    def _sync_leader(self, engine: HandEngine) -> None:
-        leader = engine.trick_leader
-        if leader != self._leader:
-            t = self._t
-            self._rows[:, t.leader.start : t.leader.stop] = 0
-            self._flat[t.leader_idx[leader]] = 1
-            self._leader = leader
-
-    def _enter(self, phase: int) -> None:
-        t = self._t
-        rows = self._rows
-        hand = self.hand
-        assert hand is not None
-        if self._phase < 0 and phase == FIRST_SHOW_PHASE:  # 首明: a seat sees its first card
-            deal = hand.deal
-            for seat in range(SEATS):
-                rows[seat, t.holding + deal.first_card(seat).index] = 1
-                rows[seat, t.sizes : t.sizes + SEATS] = 1
-        elif phase > FIRST_SHOW_PHASE and not self._loaded:
-            engine = self._hand_engine
-            assert engine is not None
-            if engine.trick_count or engine.trick:  # cards played: what each seat was dealt
-                masks = [mask_of(hand.dealt(seat)) for seat in range(SEATS)]
-            else:
-                masks = list(engine.holdings)
-            for seat, mask in enumerate(masks):
-                held = rows[seat, t.holding : t.holding + CARDS]
-                held[:] = _counts(mask & _ALL)
-                if mask >> CARDS:
-                    held += _counts(mask >> CARDS)
-            rows[:, t.sizes : t.sizes + SEATS] = CARDS * self.codec.copies // SEATS
-            self._loaded = True
-        rows[:, t.phase.start : t.phase.stop] = 0
-        rows[:, t.phase.start + t.phase_of[phase]] = 1
-        if self._phase < PLAY_PHASE <= phase:
-            self._shows_done = -1 - self._shows_done  # read the show log once more
-        self._phase = phase
-
-    def _read_shows(self, engine: HandEngine) -> None:
-        done = self._shows_done
-        final = done < 0
-        if final:
-            done = -1 - done
-        log = engine.show_log
-        t = self._t
-        for seat, choice_id, forced in log[done:]:
-            found = t.show(seat, choice_id, forced)
-            if found is not None:
-                self._flat[found[0]] += found[1]
-            show = t.choices[choice_id].show
-            if show.kind is ShowKind.FIRST and self._history and t.first_turn_idx is not None:
-                self._hflat[t.first_turn_idx[seat]] = 1
-            if show.cards:
-                self._voids.show(seat, show.kind, show.cards, forced=forced)
-        self._shows_done = len(log)
-
-    def _void(self, seat: int, public: int, private: int = 0) -> None:
-        """``seat`` is newly known to hold none of the suits ``public`` (by every seat) and
-        ``private`` (by itself alone): :meth:`VoidReader.play
-        <gongzhu.implied.VoidReader.play>`'s answer, written into the rows."""
-        if public | private:
-            void_idx = self._t.void_idx
-            for suit in range(SUITS):
-                if public >> suit & 1:
-                    self._flat[void_idx[seat, suit]] = 1
-                elif private >> suit & 1:
-                    self._flat[void_idx[seat, suit, seat]] = 1  # only the seat knows it
-
-    def _play(self, number: int, position: int, seat: int, key: int, lead_key: int) -> None:
-        t = self._t
-        flat = self._flat
-        cards = t.key_cards[key]
-        rows = t.play_rows[seat]
-        value = t.play_val
-        for card in cards:
-            flat[rows[card]] += value
-        if self._history:
-            hflat = self._hflat
-            if position == 0:
-                hflat[t.trick_leader_idx[number, seat]] = 1
-            for card in cards:
-                slot = self._copies_played[card]
-                self._copies_played[card] = slot + 1
-                hflat[t.played_in_idx[slot, card] + number] = 1
-                if t.played_seat_idx is not None:
-                    hflat[t.played_seat_idx[slot, card, seat]] = 1
-        voids = self._voids
-        led = 1 << t.suit_of_key[lead_key]
-        # (the reader learns nothing from a play wholly in the led suit by a seat with no
-        # card bound in a suit not led before: VoidReader)
-        if (position and t.suits_of_key[key] & ~led) or (
-            (voids.locked[seat] or voids.private_locked[seat]) and not voids.led & led
-        ):
-            self._void(seat, *voids.play(seat, position, key, lead_key))
-
-    def _finish(self, keys: Sequence[int], winner: int, taker: int) -> None:
-        t = self._t
-        flat = self._flat
-        self._rows[:, t.trick_slice] = 0
-        taken = t.taken_rows[taker]  # every card to the taker, as the engine files it
-        where = np.concatenate([taken[card] for key in keys for card in t.key_cards[key]])
-        if self.codec.copies == 1:
-            flat[where] += 1  # one deck: every card once, no index twice
-        else:
-            np.add.at(flat, where, 1)
-        for seat, suits in self._voids.finish(keys[0], winner, taker):
-            self._void(seat, suits)
+        return engine
 
     # -- reading -------------------------------------------------------------------------
+
+    def _write(self, seat: int, out: npt.NDArray[np.float32], history: bool) -> None:
+        """``seat``'s vector (the information state with ``history``) into ``out``."""
+        engine = self._engine()
+        if self._in_c:
+            observer = self._observer
+            if observer is None:
+                observer = self._observer = HandObserver(
+                    engine, batch_actions(self.rules), batch_observations(self.rules)
+                )
+            observer.write(seat, out, history=history)
+            return
+        hand = self.hand
+        assert hand is not None
+        view = hand.view(seat)
+        if not history:
+            out[:] = encode_observation(self.rules, view)
+            return
+        out[:] = encode_information_state(
+            self.rules,
+            view,
+            first_card=hand.deal.first_card(seat) if self.codec.first_shows else None,
+            first_turns={
+                who
+                for who, action in hand.history
+                if isinstance(action, Show) and action.kind is ShowKind.FIRST
+            },
+        )
 
     def observation(
         self, seat: int, out: npt.NDArray[np.float32] | None = None
     ) -> npt.NDArray[np.float32]:
         """``seat``'s observation now (a new array, or written into ``out``)."""
-        self._sync()
-        row = self._row_list[seat]
         if out is None:
-            out = row.copy()
-        else:
-            out[:] = row
-        mover = self._hand_engine.seat  # type: ignore[union-attr]
-        if mover >= 0:
-            out[self._t.to_move + ((mover - seat) & 3)] = 1
+            out = np.empty(self._t.size, dtype=np.float32)
+        self._write(seat, out, False)
         return out
 
     def observe(self, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
         """``seat``'s observation and action mask now (new arrays): :meth:`observation`
         and :meth:`action_mask` in one call (the adapters' step)."""
-        self._sync()
-        engine = self._hand_engine
-        assert engine is not None
-        out = self._row_list[seat].copy()
-        mover = engine.seat
-        if mover >= 0:
-            out[self._t.to_move + ((mover - seat) & 3)] = 1
-        if mover == seat and self._mask_kind == 1 and engine.phase == PLAY_PHASE:
-            bits = engine.legal_mask()
-            table = _suit_bytes()
-            mask = np.frombuffer(
-                bytearray(
-                    table[bits & 8191]
-                    + table[bits >> 13 & 8191]
-                    + table[bits >> 26 & 8191]
-                    + table[bits >> 39]
-                    + self._t.mask_tail
-                ),
-                np.int8,
-            )
-            return out, mask
-        return out, self.action_mask(seat)
+        return self.observation(seat), self.action_mask(seat)
 
     def information_state(
         self, seat: int, out: npt.NDArray[np.float32] | None = None
@@ -553,18 +263,15 @@ class HandEncoder:
         """
         if not self._history:
             raise RuntimeError("this encoder keeps no history: HandEncoder(information_state=True)")
-        size = self._t.size
         if out is None:
-            out = np.empty(size + self._t.history, dtype=np.float32)
-        self.observation(seat, out[:size])
-        out[size:] = self._hrows[seat]
+            out = np.empty(self._t.size + self._t.history, dtype=np.float32)
+        self._write(seat, out, True)
         return out
 
     def action_mask(self, seat: int, out: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
         """``seat``'s legal actions as a 0/1 vector (``int8`` unless ``out`` says
         otherwise): all zeros unless it is to move."""
-        engine = self._hand_engine
-        assert engine is not None
+        engine = self._engine()
         if engine.phase == PLAY_PHASE and self._mask_kind == 1 and engine.seat == seat:
             bits = engine.legal_mask()
             table = _suit_bytes()
@@ -603,8 +310,7 @@ class HandEncoder:
 
     def legal_indices(self) -> list[int]:
         """The action indices of the seat to move, ascending (empty once the hand is over)."""
-        engine = self._hand_engine
-        assert engine is not None
+        engine = self._engine()
         if engine.phase == PLAY_PHASE and self._mask_kind == 1:
             bits = engine.legal_mask()
             spades, hearts, diamonds, clubs = _suit_indices()
@@ -631,32 +337,21 @@ class HandEncoder:
         of a state holding both copies the hand once)."""
         new = _new_encoder(HandEncoder)
         new.__dict__.update(self.__dict__)
-        new._rows = self._rows.copy()
-        new._flat = new._rows.reshape(-1)
-        new._row_list = list(new._rows)
-        new._hrows = self._hrows.copy()
-        new._hflat = new._hrows.reshape(-1)
-        new._voids = self._voids.copy()
-        new._copies_played = self._copies_played[:]
+        new._observer = None
         if self.hand is not None:
             new._follow(copy.deepcopy(self.hand, memo))
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle the encoder as its ruleset, its kind and its hand: unpickling follows the
-        (unpickled) hand again, reading its past."""
+        (unpickled) hand again."""
         return (_rebuild, (self.rules, self._history, self.hand))
 
     def follow(self, hand: HandState) -> HandEncoder:
-        """A copy of this encoder following ``hand``, a clone of its hand at this point
-        (:meth:`HandState.clone <gongzhu.hand.HandState.clone>`), without replaying it."""
-        self._sync()
-        mine = self.hand
-        self.hand = None
-        try:
-            new = copy.deepcopy(self)
-        finally:
-            self.hand = mine
+        """A copy of this encoder following ``hand`` (a clone of its hand, say:
+        :meth:`HandState.clone <gongzhu.hand.HandState.clone>`)."""
+        new = _new_encoder(HandEncoder)
+        new.__dict__.update(self.__dict__)
         new._follow(hand)
         return new
 

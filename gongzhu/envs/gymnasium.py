@@ -1009,6 +1009,8 @@ class _BatchedHands:
 
         batch = self.batch
         while True:
+            if not self.groups:  # random opponents only: their rounds in one call
+                batch.random_until(self.seat, self.rng)
             to_move = batch.to_move.copy()
             waiting = (to_move >= 0) & (to_move != self.seat)
             if not waiting.any():

@@ -673,6 +673,85 @@ static PyObject *batch_random_step(Batch *b, PyObject *args)
 }
 
 
+/* random_until(uniforms, out, stop) -> the indices of the hands it finished: up to R rounds
+ * (uniforms: R x N float64 in [0, 1), out: R x N int64), each a random_step of the hands
+ * whose seat to move is not `stop` (and not over), until every hand waits for `stop` or is
+ * over: the opponents' random moves of a learner at seat `stop`, without a round trip to
+ * Python per round.  out[r][i] gets round r's action of hand i, -1 where it did not move. */
+static PyObject *batch_random_until(Batch *b, PyObject *args)
+{
+    PyObject *uniforms_obj, *out_obj, *done = NULL, *part;
+    Py_buffer uniforms, out;
+    double *copy;
+    uint8_t *moving;
+    Py_ssize_t i, r, rounds, k;
+    int stop;
+    if (!PyArg_ParseTuple(args, "OOi:random_until", &uniforms_obj, &out_obj, &stop))
+        return NULL;
+    if (ready(b) < 0)
+        return NULL;
+    if (stop < 0 || stop > 3) {
+        PyErr_Format(PyExc_ValueError, "stop: a seat 0 to 3, not %d", stop);
+        return NULL;
+    }
+    if (PyObject_GetBuffer(uniforms_obj, &uniforms, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return NULL;
+    if (uniforms.itemsize != 8 || uniforms.format == NULL || strcmp(uniforms.format, "d") ||
+        b->n == 0 || uniforms.len % (b->n * 8) != 0) {
+        PyBuffer_Release(&uniforms);
+        PyErr_Format(PyExc_TypeError, "uniforms: expected rounds x %zd float64", b->n);
+        return NULL;
+    }
+    rounds = uniforms.len / (b->n * 8);
+    copy = PyMem_Malloc((size_t)uniforms.len + (size_t)b->n);
+    if (copy == NULL) {
+        PyBuffer_Release(&uniforms);
+        return PyErr_NoMemory();
+    }
+    memcpy(copy, uniforms.buf, (size_t)uniforms.len);
+    PyBuffer_Release(&uniforms);
+    moving = (uint8_t *)(copy + rounds * b->n);
+    if (get_buffer(out_obj, &out, 1, 'q', rounds * b->n, "out") < 0) {
+        PyMem_Free(copy);
+        return NULL;
+    }
+    for (k = 0; k < rounds * b->n; k++)
+        ((int64_t *)out.buf)[k] = -1;
+    done = PyList_New(0);
+    if (done == NULL)
+        goto fail;
+    for (r = 0; r < rounds; r++) {
+        int any = 0;
+        for (i = 0; i < b->n; i++) {
+            const GZHead *h = (const GZHead *)b->engines[i];
+            moving[i] = h->s.phase != PHASE_OVER && h->s.seat >= 0 && h->s.seat != stop;
+            any |= moving[i];
+        }
+        if (!any)
+            break;
+        part = find_and_move(b, NULL, copy + r * b->n, (int64_t *)out.buf + r * b->n, moving);
+        if (part == NULL)
+            goto fail;
+        for (k = 0; k < PyTuple_GET_SIZE(part); k++) {
+            if (PyList_Append(done, PyTuple_GET_ITEM(part, k)) < 0) {
+                Py_DECREF(part);
+                goto fail;
+            }
+        }
+        Py_DECREF(part);
+    }
+    PyBuffer_Release(&out);
+    PyMem_Free(copy);
+    part = PyList_AsTuple(done);
+    Py_DECREF(done);
+    return part;
+fail:
+    Py_XDECREF(done);
+    PyBuffer_Release(&out);
+    PyMem_Free(copy);
+    return NULL;
+}
+
 /* -- observations: the C twin of gongzhu.envs.fast.HandEncoder ----------------------------- */
 
 static int read_ints(PyObject *seq, Py_ssize_t length, long lo, long hi, long *out,
@@ -1135,6 +1214,9 @@ static PyMethodDef batch_methods[] = {
     {"random_step", (PyCFunction)batch_random_step, METH_VARARGS,
      "random_step(uniforms, out[, moving]) -> the hands it finished: the int(u * n)-th legal "
      "action"},
+    {"random_until", (PyCFunction)batch_random_until, METH_VARARGS,
+     "random_until(uniforms, out, stop) -> the hands it finished: random rounds of the seats "
+     "other than stop, until each hand waits for stop or is over"},
     {"set_encoding", (PyCFunction)batch_set_encoding, METH_VARARGS,
      "set_encoding(ints, show_start, show_at, show_value, binds, first): the observations' layout"},
     {"observe", (PyCFunction)batch_observe, METH_VARARGS,

@@ -80,17 +80,24 @@ def bot_chooser(name: str) -> Chooser:
     return choose
 
 
-def main(argv: list[str] | None = None) -> list[dict[str, float]]:
-    """Train and evaluate; return the learning curve (one dict a row)."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--steps", type=int, default=2_000_000, help="agent decisions to train")
-    parser.add_argument("--envs", type=int, default=16, help="hands stepped side by side")
+def common_arguments(
+    parser: argparse.ArgumentParser, *, steps: int, envs: int, saved: str
+) -> argparse.ArgumentParser:
+    """The options every training recipe takes (this one's and ``ppo_vector.py``'s)."""
+    parser.add_argument("--steps", type=int, default=steps, help="agent decisions to train")
+    parser.add_argument("--envs", type=int, default=envs, help="hands stepped side by side")
     parser.add_argument("--eval-every", type=int, default=250_000)
     parser.add_argument("--deals", type=int, default=500, help="seeded deals per evaluation")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1, help="torch threads")
-    parser.add_argument("--out", type=Path, default=None, help="OUT.csv and OUT.zip")
-    args = parser.parse_args(argv)
+    parser.add_argument("--out", type=Path, default=None, help=f"OUT.csv and {saved}")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, float]]:
+    """Train and evaluate; return the learning curve (one dict a row)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    args = common_arguments(parser, steps=2_000_000, envs=16, saved="OUT.zip").parse_args(argv)
 
     import torch
     from sb3_contrib import MaskablePPO

@@ -77,18 +77,13 @@ def build(observations: int, actions: int, hidden: int = 256) -> Any:
 
 def main(argv: list[str] | None = None) -> list[dict[str, float]]:
     """Train and evaluate; return the learning curve (one dict a row)."""
+    evaluation = _evaluation()
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--steps", type=int, default=1_000_000, help="agent decisions to train")
-    parser.add_argument("--envs", type=int, default=64, help="hands stepped together")
+    evaluation.common_arguments(parser, steps=1_000_000, envs=64, saved="OUT.pt")
     parser.add_argument("--rollout", type=int, default=32, help="steps per hand per update")
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--minibatch", type=int, default=512)
     parser.add_argument("--lr", type=float, default=3e-4)
-    parser.add_argument("--eval-every", type=int, default=250_000)
-    parser.add_argument("--deals", type=int, default=500, help="seeded deals per evaluation")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--threads", type=int, default=1, help="torch threads")
-    parser.add_argument("--out", type=Path, default=None, help="OUT.csv and OUT.pt")
     args = parser.parse_args(argv)
 
     import torch
@@ -97,7 +92,6 @@ def main(argv: list[str] | None = None) -> list[dict[str, float]]:
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    evaluation = _evaluation()
     envs = SeatVectorEnv(args.envs, rules=RULES, seat=0, bots="random")
     size = envs.single_observation_space.shape[0]
     actions = int(envs.single_action_space.n)

@@ -366,10 +366,17 @@ def _direct(name: str) -> property:
     """A property reading ``name`` from the unwrapped environment (PettingZoo's wrappers
     find it through ``__getattr__`` at every level, which costs more than a step)."""
 
-    def get(self: Any) -> Any:
-        if name in _BEFORE_RESET and not self._ready():
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self._raw, name)
+    if name not in _BEFORE_RESET:
+
+        def get(self: Any) -> Any:
+            return getattr(self._raw, name)
+
+    else:
+
+        def get(self: Any) -> Any:
+            if self._checks and not self._ready():
+                raise AttributeError(f"{name} cannot be accessed before reset")
+            return getattr(self._raw, name)
 
     return property(get, doc=f"The unwrapped environment's ``{name}``.")
 
@@ -378,6 +385,8 @@ class _Direct:
     """The attributes every step reads, from the unwrapped environment."""
 
     _raw: Any
+    _checks = False
+    """Whether this wrapper refuses the attributes before a reset (only the outermost)."""
 
     def _ready(self) -> bool:
         return True
@@ -411,6 +420,8 @@ class _AssertOutOfBounds(_Direct, AssertOutOfBoundsWrapper):
 
 
 class _OrderEnforcing(_Direct, OrderEnforcingWrapper):
+    _checks = True
+
     def __init__(self, game: AECEnv) -> None:
         self._raw = game.unwrapped
         super().__init__(game)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import gongzhu
@@ -1376,6 +1376,9 @@ operations = st.lists(
 
 @settings(max_examples=120, deadline=None)
 @given(kind=st.sampled_from(KINDS), seed=st.integers(0, 2**63), ops=operations)
+# CI found it: a bad two-deck mask before one that is not an int (the Python twin read
+# them all before checking the copies, and answered TypeError)
+@example(kind="pairs", seed=0, ops=[("redeal", [2**52, 0.0, 0.0, 0.0])])
 def test_fuzz_the_twins_answer_any_operation_alike(kind: str, seed: int, ops: list[Any]) -> None:
     """Any sequence of calls with any arguments: the same answers (or exceptions) from the
     C engine and its reference, the same state, and no card ever lost or doubled."""

@@ -65,16 +65,22 @@ def _seat(value: object, message: str) -> int:
     return _int_in(value, 4, message)
 
 
-def read_masks(holdings: Sequence[CardMask], limit: int, message: str) -> list[int]:
+def read_masks(
+    holdings: Sequence[CardMask],
+    limit: int,
+    message: str,
+    valid: Callable[[int], bool] | None = None,
+) -> list[int]:
     """Four card masks, read one after another as the C engines read them: each an int
-    (:class:`TypeError`) in 0 .. limit (:class:`ValueError`, ``message``)."""
+    (:class:`TypeError`) in 0 .. limit and, when ``valid`` is given, one it accepts
+    (:class:`ValueError`, ``message``), before the next is read."""
     given = tuple(holdings)
     if len(given) != 4:
         raise ValueError(message)
     out = []
     for value in given:
         mask = operator.index(value)
-        if not 0 <= mask <= limit:
+        if not 0 <= mask <= limit or (valid is not None and not valid(mask)):
             raise ValueError(message)
         out.append(mask)
     return out

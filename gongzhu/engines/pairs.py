@@ -106,11 +106,9 @@ def _checked_masks(holdings: Sequence[CardMask]) -> list[int]:
     """Four two-deck card masks (no second copy without its first), else
     :class:`ValueError` (:class:`TypeError` for one that is not an int)."""
     message = "holdings: expected four two-deck card masks"
-    hands = read_masks(holdings, BOTH_COPIES, message)
-    for hand in hands:  # (read one after another, as the C engine reads them)
-        if (hand >> 52) & ~hand:
-            raise ValueError(message)
-    return hands
+    # each checked as it is read (as the C engine reads them): a bad mask is refused
+    # before a later one that is not an int
+    return read_masks(holdings, BOTH_COPIES, message, valid=lambda hand: not (hand >> 52) & ~hand)
 
 
 def _copy_counts(hands: Sequence[int]) -> tuple[int, int, int]:

@@ -204,7 +204,7 @@ class HandEncoder:
         self._observer = None
         self._in_c = HandObserver.renders(engine)
 
-    def _engine(self) -> HandEngine:
+    def _followed_engine(self) -> HandEngine:
         engine = self._hand_engine
         if engine is None:
             raise RuntimeError("call reset(hand) first")
@@ -214,7 +214,7 @@ class HandEncoder:
 
     def _write(self, seat: int, out: npt.NDArray[np.float32], history: bool) -> None:
         """``seat``'s vector (the information state with ``history``) into ``out``."""
-        engine = self._engine()
+        engine = self._followed_engine()
         if self._in_c:
             observer = self._observer
             if observer is None:
@@ -271,7 +271,7 @@ class HandEncoder:
     def action_mask(self, seat: int, out: npt.NDArray[Any] | None = None) -> npt.NDArray[Any]:
         """``seat``'s legal actions as a 0/1 vector (``int8`` unless ``out`` says
         otherwise): all zeros unless it is to move."""
-        engine = self._engine()
+        engine = self._followed_engine()
         if engine.phase == PLAY_PHASE and self._mask_kind == 1 and engine.seat == seat:
             bits = engine.legal_mask()
             table = _suit_bytes()
@@ -310,7 +310,7 @@ class HandEncoder:
 
     def legal_indices(self) -> list[int]:
         """The action indices of the seat to move, ascending (empty once the hand is over)."""
-        engine = self._engine()
+        engine = self._followed_engine()
         if engine.phase == PLAY_PHASE and self._mask_kind == 1:
             bits = engine.legal_mask()
             spades, hearts, diamonds, clubs = _suit_indices()

@@ -638,6 +638,11 @@ def test_the_batched_vector_env_refuses_and_ends_on_bad_actions() -> None:
         vector.reset(options={"deal": gongzhu.Deal.shuffled(1)})
     with pytest.raises(ValueError, match="batched=True needs opponents"):
         SeatVectorEnv(2, bots="heuristic", batched=True)
+    # review of issue 40: both were silently ignored
+    with pytest.raises(ValueError, match="reset_mask is for the other autoreset modes"):
+        vector.reset(options={"reset_mask": np.ones(4, dtype=bool)})
+    with pytest.raises(ValueError, match="does not render"):
+        SeatVectorEnv(2, render_mode="ansi")
     assert not SeatVectorEnv(2, bots="heuristic").batched
 
 

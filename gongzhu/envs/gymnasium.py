@@ -712,7 +712,8 @@ class SeatVectorEnv(VectorEnv):
     :param batched: ``True``, ``False``, or ``None`` for batched when the
         opponents allow it.
     :param kwargs: :class:`SeatEnv`'s parameters, the same for every hand.
-    :raises ValueError: ``batched=True`` with opponents that need views.
+    :raises ValueError: ``batched=True`` with opponents that need views; a
+        ``render_mode`` (a vector environment does not render).
     """
 
     def __init__(self, num_envs: int = 8, *, batched: bool | None = None, **kwargs: Any) -> None:
@@ -722,6 +723,11 @@ class SeatVectorEnv(VectorEnv):
 
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs!r}")
+        if kwargs.get("render_mode") is not None:
+            raise ValueError(
+                "a vector environment does not render: render a SeatEnv "
+                "(gymnasium.make('gongzhu/Seat-v0', render_mode=...))"
+            )
         first = SeatEnv(**kwargs)
         can_batch = _batchable(first)
         if batched is None:
@@ -805,11 +811,17 @@ class SeatVectorEnv(VectorEnv):
     ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Reset every hand (see the class docs for how ``seed`` seeds them).
 
-        :raises ValueError: ``options`` giving a deal (a vector deals its own hands), or
-            one-by-one seeds that are not ``num_envs``.
+        :raises ValueError: ``options`` giving a deal (a vector deals its own hands) or a
+            ``reset_mask`` (hands are reset in the step that ends them), or seeds that are
+            not ``num_envs``.
         """
         if (options or {}).get("deal") is not None:
             raise ValueError("a vector environment deals its own hands: no options={'deal': ...}")
+        if (options or {}).get("reset_mask") is not None:
+            raise ValueError(
+                "reset_mask is for the other autoreset modes: this environment resets a "
+                "hand in the step that ends it (AutoresetMode.SAME_STEP)"
+            )
         if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
             seed = int(seed)  # a numpy integer too
         if self._hands is not None:

@@ -742,15 +742,18 @@ class HandBatch:
             given = np.flatnonzero(given)
         elif given.size and given.dtype.kind not in "iu":
             raise TypeError(f"hands: expected indices or booleans, not {given.dtype}")
-        which = [self._index(i) for i in given.ravel().tolist()]
-        for i in which:
-            seed = self._next_seed
-            self._next_seed = seed + 1
-            fresh, self._dealt[i] = self._hands.start(seed)
-            self._core.replace(i, fresh)
-            self._seed_list[i] = seed
-            self._seeds[i] = seed
+        for i in [self._index(i) for i in given.ravel().tolist()]:
+            self._deal_next(i)
         self._core.seats(self._seats)
+
+    def _deal_next(self, i: int) -> None:
+        """Hand ``i`` starts again, dealt from the next seed (auto-reset, :meth:`restart`)."""
+        seed = self._next_seed
+        self._next_seed = seed + 1
+        fresh, self._dealt[i] = self._hands.start(seed)
+        self._core.replace(i, fresh)
+        self._seed_list[i] = seed
+        self._seeds[i] = seed
 
     last_actions: npt.NDArray[np.int64] | None = None
     """The actions :meth:`random_step` took last, or ``None`` before it runs."""
@@ -764,7 +767,6 @@ class HandBatch:
             done[which] = True
             core = self._core
             score = self._score
-            start = self._hands.start
             seeds = self._seed_list
             dealt = self._dealt
             last = self._last
@@ -777,15 +779,9 @@ class HandBatch:
                 finals.append(final)
                 last[i] = (seeds[i], engine)
                 if self.auto_reset:
-                    seed = self._next_seed
-                    self._next_seed = seed + 1
-                    fresh, dealt[i] = start(seed)
-                    core.replace(i, fresh)
-                    seeds[i] = seed
+                    self._deal_next(i)
             self._raw[which] = raws
             self._returns[which] = finals
-            if self.auto_reset:
-                self._seeds[which] = [seeds[i] for i in which]
             self.hands_finished += len(which)
         self._core.seats(self._seats)
         return done

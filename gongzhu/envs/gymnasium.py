@@ -217,19 +217,39 @@ class _BotObject(_Seat):
         return self.bot.choose(env._hand().view(seat))
 
 
-def _policy_action(env: SeatEnv, seat: int, index: Any, mask: npt.NDArray[np.int8]) -> Action:
-    """The action a policy chose at ``seat`` of ``env`` (index ``index``, under ``mask``).
+def _policy_index(codec: encoding.Layout, seat: int, index: Any, mask: npt.NDArray[np.int8]) -> int:
+    """The action index a policy chose at ``seat`` (``index``, under ``mask``).
 
     :raises IllegalAction: an index outside the mask.
     """
     index = int(index)
     if not 0 <= index < len(mask) or not mask[index]:
         raise IllegalAction(
-            env._codec.decode(index) if 0 <= index < len(mask) else index,
+            codec.decode(index) if 0 <= index < len(mask) else index,
             seat,
             f"the policy at seat {seat} chose action {index}, outside its action mask",
         )
-    return env._codec.decode(index)
+    return index
+
+
+def _policy_action(env: SeatEnv, seat: int, index: Any, mask: npt.NDArray[np.int8]) -> Action:
+    """The action a policy chose at ``seat`` of ``env`` (see :func:`_policy_index`)."""
+    return env._codec.decode(_policy_index(env._codec, seat, index, mask))
+
+
+def _batch_answer(
+    policy: BatchPolicy, observations: npt.NDArray[np.float32], masks: npt.NDArray[np.int8]
+) -> Any:
+    """A batch policy's actions for ``observations``, one a row.
+
+    :raises GongzhuError: not as many actions as rows.
+    """
+    chosen = policy(observations, masks)
+    if len(chosen) != len(masks):
+        raise GongzhuError(
+            f"a BatchPolicy answered {len(chosen)} actions for {len(masks)} observations"
+        )
+    return chosen
 
 
 class _PolicySeat(_Seat):
@@ -260,11 +280,7 @@ class _BatchSeat(_Seat):
         for row, (env, seat) in enumerate(waiting):
             env._vector(seat, observations[row])
             env.encoder.action_mask(seat, masks[row])
-        chosen = self.policy(observations, masks)
-        if len(chosen) != len(waiting):
-            raise GongzhuError(
-                f"a BatchPolicy answered {len(chosen)} actions for {len(waiting)} observations"
-            )
+        chosen = _batch_answer(self.policy, observations, masks)
         return [
             _policy_action(env, seat, index, masks[row])
             for row, ((env, seat), index) in enumerate(zip(waiting, chosen, strict=True))
@@ -952,6 +968,7 @@ class _BatchedHands:
 
         rules = template.rules
         self.rules = rules
+        self.codec = template._codec
         self.seat = template.seat
         self.reward = template.reward
         self.illegal_reward = template.illegal_reward
@@ -1047,28 +1064,11 @@ class _BatchedHands:
             if not len(rows):
                 continue
             if isinstance(opponent, _BatchSeat):
-                answer = opponent.policy(observations[rows], masks[rows])
-                if len(answer) != len(rows):
-                    raise GongzhuError(
-                        f"a BatchPolicy answered {len(answer)} actions for {len(rows)} observations"
-                    )
-                picked = [int(a) for a in answer]
+                picked = list(_batch_answer(opponent.policy, observations[rows], masks[rows]))
             else:  # each its own arrays, as SeatEnv gives them (a policy may keep them)
-                picked = [
-                    int(opponent.policy(observations[i].copy(), masks[i].copy())) for i in rows
-                ]
+                picked = [opponent.policy(observations[i].copy(), masks[i].copy()) for i in rows]
             for i, index in zip(rows.tolist(), picked, strict=True):
-                mask = masks[i]
-                if not 0 <= index < len(mask) or not mask[index]:
-                    seat = int(to_move[i])
-                    raise IllegalAction(
-                        encoding.decode_action(self.rules, index)
-                        if 0 <= index < len(mask)
-                        else index,
-                        seat,
-                        f"the policy at seat {seat} chose action {index}, outside its action mask",
-                    )
-                chosen[i] = index
+                chosen[i] = _policy_index(self.codec, int(to_move[i]), index, masks[i])
         batch.step(chosen, where=waiting)
 
     def step(

@@ -335,9 +335,6 @@ extern PyTypeObject GZ_ScoreDataType;
 int gz_score_hand(const ScoreData *d, const Mask *taken, const Mask *dealt, const ShowRec *shows,
                   int nshows, const ShowRec *const *shown_taken, const int *nshown_taken,
                   long long *raw, int *full_hearts, int *slam);
-/* gz_score_hand's results as ((raw scores), full_hearts, slam), or NULL with an exception
- * for its code -1 (OverflowError) or -2 (ValueError). */
-PyObject *gz_score_return(int code, const long long *raw, int full_hearts, int slam);
 /* -- bulk play: whole random hands dealt, played and scored in C (shows.c) ------------------ */
 
 /* What gz_random_hands asks of an engine type. */
@@ -353,6 +350,9 @@ typedef struct {
 
 /* random_hands(data, count, next_digest, random, lead) of both engine types: see shows.c. */
 PyObject *gz_random_hands(GZHead *h, PyObject *args, const HandOps *ops);
+/* score(data) of both engine types -> ((raw scores), full_hearts, slam): the finished hand
+ * scored from the ruleset's ScoreData (score.c), its normalisation left to the caller. */
+PyObject *gz_engine_score(GZHead *h, PyObject *data, const HandOps *ops);
 
 /* The shown copies of an engine's show log, in the order shown (at most SCORE_SHOWS_MAX:
  * a ruleset's show table holds no more); their number. */

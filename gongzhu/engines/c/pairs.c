@@ -817,18 +817,6 @@ static int score_hand(GZHead *h, const ScoreData *d, long long *raw, int *full_h
                          slam);
 }
 
-/* score(data) -> ((raw scores), full_hearts, slam): the hand scored from the ruleset's
- * ScoreData (see score.c), its normalisation left to the caller. */
-static PyObject *engine_score(Engine *e, PyObject *data)
-{
-    long long raw[4];
-    int full_hearts, slam, code;
-    if (gz_check_score_data(data, 2, e->h.tables) < 0)
-        return NULL;
-    code = score_hand(&e->h, (ScoreData *)data, raw, &full_hearts, &slam);
-    return gz_score_return(code, raw, full_hearts, slam);
-}
-
 /* A new hand on the engine's tables, as engine_init sets one up. */
 static void reset(GZHead *h, const Mask *dealt, const ShowState *start)
 {
@@ -844,6 +832,12 @@ static const HandOps hand_ops = {2, reset, playout, score_hand};
 static PyObject *engine_random_hands(Engine *e, PyObject *args)
 {
     return gz_random_hands(&e->h, args, &hand_ops);
+}
+
+/* score(data): see gz_engine_score (score.c). */
+static PyObject *engine_score(Engine *e, PyObject *data)
+{
+    return gz_engine_score(&e->h, data, &hand_ops);
 }
 
 /* -- attributes ---------------------------------------------------------------------------- */

@@ -393,7 +393,9 @@ static int read_records(PyObject *seq, ShowRec *out, int max, int *n, const char
     return 0;
 }
 
-PyObject *gz_score_return(int code, const long long *raw, int full_hearts, int slam)
+/* gz_score_hand's results as ((raw scores), full_hearts, slam), or NULL with an exception
+ * for its code -1 (OverflowError) or -2 (ValueError). */
+static PyObject *gz_score_return(int code, const long long *raw, int full_hearts, int slam)
 {
     if (code == -1) {
         PyErr_SetString(PyExc_OverflowError, "a raw score beyond 64 bits: score in Python");
@@ -405,6 +407,16 @@ PyObject *gz_score_return(int code, const long long *raw, int full_hearts, int s
     }
     return Py_BuildValue("((LLLL)OO)", raw[0], raw[1], raw[2], raw[3],
                          full_hearts ? Py_True : Py_False, slam ? Py_True : Py_False);
+}
+
+PyObject *gz_engine_score(GZHead *h, PyObject *data, const HandOps *ops)
+{
+    long long raw[4];
+    int full_hearts, slam, code;
+    if (gz_check_score_data(data, ops->copies, h->tables) < 0)
+        return NULL;
+    code = ops->score(h, (ScoreData *)data, raw, &full_hearts, &slam);
+    return gz_score_return(code, raw, full_hearts, slam);
 }
 
 /* raw(taken, dealt, shows, shown_taken) -> ((raw scores), full_hearts, slam) */

@@ -168,13 +168,18 @@ def main(argv: list[str] | None = None) -> list[dict[str, float]]:
             flush=True,
         )
     if args.out is not None:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
+        save_curve(args.out, curve)
         model.save(str(args.out.with_suffix(".zip")))
-        with args.out.with_suffix(".csv").open("w", newline="", encoding="utf-8") as file:
-            writer = csv.DictWriter(file, fieldnames=list(curve[0]))
-            writer.writeheader()
-            writer.writerows(curve)
     return curve
+
+
+def save_curve(out: Path, curve: list[dict[str, float]]) -> None:
+    """The learning curve into ``OUT.csv`` (its folder made): every recipe's."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.with_suffix(".csv").open("w", newline="", encoding="utf-8") as file:
+        writer = csv.DictWriter(file, fieldnames=list(curve[0]))
+        writer.writeheader()
+        writer.writerows(curve)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ MaskablePPO recipe's.
 from __future__ import annotations
 
 import argparse
-import csv
 import importlib.util
 import time
 from pathlib import Path
@@ -205,12 +204,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, float]]:
                 flush=True,
             )
     if args.out is not None:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
+        evaluation.save_curve(args.out, curve)
         torch.save(agent.state_dict(), args.out.with_suffix(".pt"))
-        with args.out.with_suffix(".csv").open("w", newline="", encoding="utf-8") as file:
-            writer = csv.DictWriter(file, fieldnames=list(curve[0]))
-            writer.writeheader()
-            writer.writerows(curve)
     return curve
 
 

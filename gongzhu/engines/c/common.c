@@ -1,5 +1,5 @@
-/* What both engines share: card masks across the boundary, the Play objects, random draws,
- * and asking a plug-in's play rule. */
+/* What both engines share: card masks across the boundary, the Play objects, and asking a
+ * plug-in's play rule (the random draws are draws.c's). */
 #include "engine.h"
 
 const uint64_t GZ_SUIT[4] = {0x1FFFULL, 0x1FFFULL << 13, 0x1FFFULL << 26, 0x1FFFULL << 39};
@@ -224,38 +224,6 @@ PyObject *gz_play(int key)
     }
     PLAYS[key] = play;
     return play;
-}
-
-/* -- random draws -------------------------------------------------------------------------- */
-
-int gz_draw(PyObject *random, int n, int *out)
-{
-    PyObject *r;
-    double x;
-    int i;
-    if (n <= 0) {
-        PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
-        return -1;
-    }
-    r = PyObject_CallNoArgs(random);
-    if (r == NULL)
-        return -1;
-    if (!PyFloat_Check(r)) {
-        Py_DECREF(r);
-        PyErr_SetString(PyExc_ValueError, "random() must return a float in [0, 1)");
-        return -1;
-    }
-    x = PyFloat_AS_DOUBLE(r);
-    Py_DECREF(r);
-    if (!(x >= 0.0 && x < 1.0)) {
-        PyErr_SetString(PyExc_ValueError, "random() must return a float in [0, 1)");
-        return -1;
-    }
-    i = (int)(x * (double)n);
-    if (i >= n) /* cannot happen for x < 1 and small n: kept as a guard */
-        i = n - 1;
-    *out = i;
-    return 0;
 }
 
 /* -- plug-ins' play rules --------------------------------------------------------------------- */

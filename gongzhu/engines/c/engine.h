@@ -277,8 +277,13 @@ PyObject *gz_int_tuple(int n, const int *values);
 PyObject *gz_play(int key);
 int gz_set_plays(PyObject *singles, PyObject *play_of_key);
 /* One draw: int(random() * n) into *out; ValueError unless random() returns a float in
- * [0, 1).  The caller checks its engine's version afterwards. */
+ * [0, 1).  The caller checks its engine's version afterwards (draws.c). */
 int gz_draw(PyObject *random, int n, int *out);
+/* One random() float in [0, 1) into *out, or -1 with an exception (draws.c: made in C for a
+ * random.Random's own random). */
+int gz_random_float(PyObject *random, double *out);
+int gz_draws_init(void);
+PyObject *gz_draws_in_c(PyObject *self, PyObject *unused);
 /* The PlaySituation of the seat to act (a new reference), or NULL with an exception. */
 PyObject *gz_situation(const Tables *t, int seat, Mask holding, const int *trick, int ntrick,
                        uint64_t played, uint64_t unled, uint64_t candidates);

@@ -18,6 +18,8 @@ static PyMethodDef module_methods[] = {
      "gongzhu.actions.play_of_key for the others"},
     {"shuffle_deck", gz_shuffle_deck, METH_VARARGS,
      "shuffle_deck(digest, deck) -> (order, masks): see gongzhu.deal._shuffle_deck"},
+    {"draws_in_c", gz_draws_in_c, METH_NOARGS,
+     "draws_in_c() -> bool: whether a random.Random's random() is drawn in C (draws.c)"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -47,6 +49,7 @@ PyMODINIT_FUNC PyInit__speedups(void)
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
+    gz_draws_init();
     if (add_type(m, "Tables", &GZ_TablesType) < 0 ||
         add_type(m, "SingleEngine", &GZ_SingleEngineType) < 0 ||
         add_type(m, "PairsEngine", &GZ_PairsEngineType) < 0 ||

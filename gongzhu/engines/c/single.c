@@ -603,18 +603,9 @@ static int greedy_choice(Engine *e, uint64_t legal, const long *values, const lo
         double best_key = 1e9;
         for (m = legal; m; m &= m - 1) {
             int card = __builtin_ctzll(m), rank = RANK_OF(card), suit = card / 13;
-            PyObject *r = PyObject_CallNoArgs(random);
             double x, key;
-            if (r == NULL)
+            if (gz_random_float(random, &x) < 0)
                 return -1;
-            x = PyFloat_AsDouble(r);
-            Py_DECREF(r);
-            if (x == -1.0 && PyErr_Occurred())
-                return -1;
-            if (!(x >= 0.0 && x < 1.0)) {
-                PyErr_SetString(PyExc_ValueError, "random() must return a float in [0, 1)");
-                return -1;
-            }
             key = (double)rank + x;
             if (suit == 0) {
                 if (card == PIG_I)

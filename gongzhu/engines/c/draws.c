@@ -29,7 +29,6 @@ typedef struct {
 } Twister;
 
 static PyCFunction twister_method; /* _random.Random.random's C function (NULL: no fast path) */
-static PyTypeObject *twister_type;
 
 static uint32_t next_word(Twister *t)
 {
@@ -59,14 +58,12 @@ static double next_float(Twister *t)
 /* The generator whose random() `random` is, or NULL when it is anything else. */
 static Twister *twister_of(PyObject *random)
 {
-    PyObject *self;
+    /* the method's C function bound to an object: the method descriptor binds it to instances
+     * of _random.Random (and its subclasses) alone, so the object has the generator's layout */
     if (twister_method == NULL || !PyCFunction_Check(random) ||
         PyCFunction_GET_FUNCTION(random) != twister_method)
         return NULL;
-    self = PyCFunction_GET_SELF(random);
-    if (self == NULL || !PyObject_TypeCheck(self, twister_type))
-        return NULL;
-    return (Twister *)self;
+    return (Twister *)PyCFunction_GET_SELF(random);
 }
 
 int gz_random_float(PyObject *random, double *out)
@@ -188,8 +185,6 @@ int gz_draws_init(void)
         same = draws_match(mine, theirs);
     if (same > 0) {
         twister_method = PyCFunction_GET_FUNCTION(bound);
-        twister_type = (PyTypeObject *)base;
-        Py_INCREF(base); /* kept for good, as the method pointer */
     }
 done:
     PyErr_Clear(); /* whatever failed, random() is called for every draw */

@@ -73,6 +73,7 @@ __all__ = [
     "PlayMoment",
     "PlayRule",
     "PlaySituation",
+    "PlayoutsEngine",
     "RandomHandsEngine",
     "RedealEngine",
     "Refusal",
@@ -123,7 +124,7 @@ class Capability(enum.Flag):
     declaration (:meth:`EngineSpec.offers`), never probe the engine, and call
     the method through the typed handle that :meth:`EngineSpec.capable` gives
     (a :class:`RedealEngine`, :class:`GreedyPlayoutEngine`, :class:`LegalKeysEngine`,
-    :class:`ScoreEngine` or :class:`RandomHandsEngine`).
+    :class:`ScoreEngine`, :class:`RandomHandsEngine` or :class:`PlayoutsEngine`).
     """
 
     NONE = 0
@@ -145,6 +146,11 @@ class Capability(enum.Flag):
     """``random_hands(data, count, next_digest, random, lead)``: whole random hands
     dealt, played and scored inside the engine, which is their scratch space
     (:meth:`RandomHands.outcomes <gongzhu.bulk.RandomHands.outcomes>`)."""
+    PLAYOUTS = enum.auto()
+    """``playouts(data, keys, random, values=None, teams=None)``: a search's playouts of one
+    position in one call: each play key played on a copy of the engine, the hand played
+    out (at random; with ``values``, by the greedy policy, where the engine also declares
+    :attr:`GREEDY_PLAYOUT`) and scored from ``data``, as :class:`PlayoutsEngine` says."""
 
     @property
     def method(self) -> str:
@@ -158,6 +164,7 @@ _CAPABILITY_METHODS: Final = {
     Capability.LEGAL_KEYS: "legal_keys",
     Capability.SCORE: "score",
     Capability.RANDOM_HANDS: "random_hands",
+    Capability.PLAYOUTS: "playouts",
 }
 
 
@@ -894,6 +901,32 @@ class RandomHandsEngine(HandEngine, Protocol):
         """
 
 
+class PlayoutsEngine(HandEngine, Protocol):
+    """An engine that declares :attr:`Capability.PLAYOUTS`."""
+
+    def playouts(
+        self,
+        data: Any,
+        keys: Sequence[int],
+        random: Callable[[], float],
+        values: Sequence[int] | None = None,
+        teams: Sequence[int] | None = None,
+    ) -> tuple[tuple[int, ...], ...]:
+        """The raw scores of each play in ``keys`` (legal play keys of the seat to act, in
+        the play phase), each played on a copy of this engine, played out and scored from
+        ``data`` (:attr:`Scorer.native <gongzhu.scoring.Scorer.native>`): what
+        ``copy()``, ``play(key)``, :meth:`~HandEngine.random_playout` (or, with
+        ``values``, :meth:`GreedyPlayoutEngine.greedy_playout` with ``values`` and
+        ``teams``) and :meth:`ScoreEngine.score` give key after key, drawing from
+        ``random`` in the same order.  This engine is not changed.
+
+        :raises ValueError: not in the play phase, a key that is not legal (checked
+            before any is played), ``values`` on an engine without the greedy playout,
+            or ``data`` of another deck count.
+        :raises OverflowError: a score beyond 64 bits (score the facts in Python).
+        """
+
+
 _ENGINE_METHODS: Final = tuple(
     name
     for name, value in vars(HandEngine).items()
@@ -967,6 +1000,10 @@ class EngineSpec:
     def capable(
         self, engine: HandEngine, capability: Literal[Capability.RANDOM_HANDS]
     ) -> RandomHandsEngine: ...
+    @overload
+    def capable(
+        self, engine: HandEngine, capability: Literal[Capability.PLAYOUTS]
+    ) -> PlayoutsEngine: ...
     def capable(self, engine: HandEngine, capability: Capability) -> HandEngine:
         """``engine`` (one this spec made), typed as offering ``capability``.
 

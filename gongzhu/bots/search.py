@@ -20,6 +20,7 @@ from typing import Final, cast
 from ..actions import Action
 from ..hand import HandState
 from ..implied import Determinizer, Inconsistent
+from ..masks import CardMask
 from ..play import PLAY_PHASE, Capability, GreedyPlayoutEngine, HandEngine, greedy_playout
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
@@ -369,13 +370,44 @@ class _Decision:
             bot.policy is greedy_rollout_policy and engine.offers(Capability.GREEDY_PLAYOUT)
         )
         fast = self.play_phase and in_engine and bot.playouts == 1
+        if fast and engine.offers(Capability.PLAYOUTS) and bot.rules.scorer.native is not None:
+            return self._batched_sample
         return self._engine_sample if fast else self._state_sample
+
+    def _batched_sample(
+        self, sampler: Determinizer, rng: random.Random, active: list[int]
+    ) -> list[float] | None:
+        """Each active play's value on one sample: every playout in one engine call
+        (:attr:`~gongzhu.play.Capability.PLAYOUTS`), scored there from the compiled score
+        data; the same draws and values as :meth:`_engine_sample`."""
+        engine, dealt = sampler.sample_engine(rng)
+        bot = self.bot
+        legal = self.legal
+        keys = [legal[i].key for i in active]  # type: ignore[union-attr]  # (plays)
+        handle = bot.rules.engine_spec.capable(engine, Capability.PLAYOUTS)
+        native = bot.rules.scorer.native
+        try:
+            if bot.policy is greedy_rollout_policy:
+                values = self._scorer_state(engine)[0]
+                raws = handle.playouts(native, keys, rng.random, values, self.teams)
+            else:
+                raws = handle.playouts(native, keys, rng.random)
+        except OverflowError:  # a score beyond 64 bits: Python's ints score this sample
+            return self._engine_values(engine, dealt, rng, active)
+        value_of = self.objective
+        return [value_of(raw) for raw in raws]
 
     def _engine_sample(
         self, sampler: Determinizer, rng: random.Random, active: list[int]
     ) -> list[float] | None:
         """Each active play's value on one sample, played out inside the engine."""
         engine, dealt = sampler.sample_engine(rng)
+        return self._engine_values(engine, dealt, rng, active)
+
+    def _engine_values(
+        self, engine: HandEngine, dealt: Sequence[CardMask], rng: random.Random, active: list[int]
+    ) -> list[float]:
+        """Each active play's value on the sampled ``engine``, one engine copy a play."""
         values, factors = self._scorer_state(engine)
         score = self.bot.scorer.raw
         value_of = self.objective

@@ -115,7 +115,8 @@ def gongzhu_play_engines(engines: EngineRegistry) -> None:
                 Capability.REDEAL
                 | Capability.GREEDY_PLAYOUT
                 | Capability.SCORE
-                | Capability.RANDOM_HANDS,
+                | Capability.RANDOM_HANDS
+                | Capability.PLAYOUTS,
                 _prepare_c,
             )
         )
@@ -129,7 +130,8 @@ def gongzhu_play_engines(engines: EngineRegistry) -> None:
                 Capability.REDEAL
                 | Capability.LEGAL_KEYS
                 | Capability.SCORE
-                | Capability.RANDOM_HANDS,
+                | Capability.RANDOM_HANDS
+                | Capability.PLAYOUTS,
                 _prepare_c,
             )
         )

@@ -355,6 +355,14 @@ typedef struct {
 
 /* random_hands(data, count, next_digest, random, lead) of both engine types: see shows.c. */
 PyObject *gz_random_hands(GZHead *h, PyObject *args, const HandOps *ops);
+/* A playout policy for gz_playouts: play `copy` to the end of its hand from the play phase
+ * (`policy`: the policy's own data); 0, or -1 with an exception. */
+typedef int (*GZPlayoutFn)(GZHead *copy, PyObject *random, const void *policy);
+/* playouts(data, keys, random, ...) of both engine types: each play key played on a copy of
+ * the engine, the hand played out by `run` (NULL: random_playout) and scored from `data`
+ * (shows.c). */
+PyObject *gz_playouts(GZHead *h, PyObject *data, PyObject *keys, PyObject *random,
+                      const HandOps *ops, GZPlayoutFn run, const void *policy);
 /* score(data) of both engine types -> ((raw scores), full_hearts, slam): the finished hand
  * scored from the ruleset's ScoreData (score.c), its normalisation left to the caller. */
 PyObject *gz_engine_score(GZHead *h, PyObject *data, const HandOps *ops);

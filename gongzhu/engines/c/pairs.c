@@ -840,6 +840,21 @@ static PyObject *engine_score(Engine *e, PyObject *data)
     return gz_engine_score(&e->h, data, &hand_ops);
 }
 
+/* playouts(data, keys, random, values=None, teams=None): see gz_playouts (shows.c); each copy
+ * plays out as random_playout(random) plays (this engine has no greedy playout: values must
+ * be None). */
+static PyObject *engine_playouts(Engine *e, PyObject *args)
+{
+    PyObject *data, *keys, *random, *values = Py_None, *teams = Py_None;
+    if (!PyArg_ParseTuple(args, "OOO|OO:playouts", &data, &keys, &random, &values, &teams))
+        return NULL;
+    if (values != Py_None || teams != Py_None) {
+        PyErr_SetString(PyExc_ValueError, "playouts: this engine has no greedy playout");
+        return NULL;
+    }
+    return gz_playouts(&e->h, data, keys, random, &hand_ops, NULL, NULL);
+}
+
 /* -- attributes ---------------------------------------------------------------------------- */
 
 static PyObject *get_holdings(Engine *e, void *c) { (void)c; return gz_masks_tuple(e->hands); }
@@ -886,6 +901,9 @@ static PyMethodDef engine_methods[] = {
      "random_playout(random): play to the end, one draw per decision"},
     {"redeal", (PyCFunction)engine_redeal, METH_O,
      "redeal(holdings): each seat holds holdings[seat] now (the play phase)"},
+    {"playouts", (PyCFunction)engine_playouts, METH_VARARGS,
+     "playouts(data, keys, random, values=None, teams=None) -> the raw scores of each key "
+     "played on a copy, played out at random and scored (values: None)"},
     {"score", (PyCFunction)engine_score, METH_O,
      "score(data) -> ((raw scores), full_hearts, slam), from the ruleset's ScoreData"},
     {"random_hands", (PyCFunction)engine_random_hands, METH_VARARGS,

@@ -396,3 +396,96 @@ fail:
     Py_XDECREF(out);
     return NULL;
 }
+
+/* playouts: the search bot's playouts of one sampled deal, in one call.  For each key of
+ * `keys` (legal play keys of the seat to act, in the play phase): a copy of the engine plays
+ * it, plays the hand out (`run`, or random_playout's draws when NULL) and is scored from
+ * `data`; a tuple of the raw scores, one 4-tuple per key.  The copies draw from `random` one
+ * after the other, in the order of `keys`, as copy(), play(key), the playout and score(data)
+ * key after key draw.  The engine itself is not changed. */
+PyObject *gz_playouts(GZHead *h, PyObject *data, PyObject *keys, PyObject *random,
+                      const HandOps *ops, GZPlayoutFn run, const void *policy)
+{
+    PyObject *fast, *out = NULL;
+    GZHead *copy = NULL;
+    int legal[GZ_LEGAL_MAX], nlegal, *chosen = NULL;
+    Py_ssize_t n, i;
+    unsigned long version;
+    size_t offset = offsetof(GZHead, s), size = (size_t)Py_TYPE(h)->tp_basicsize - offset;
+    if (gz_check_score_data(data, ops->copies, h->tables) < 0)
+        return NULL;
+    if (!PyCallable_Check(random)) {
+        PyErr_SetString(PyExc_TypeError, "playouts: random must be callable");
+        return NULL;
+    }
+    if (h->s.phase != PHASE_PLAY) {
+        PyErr_SetString(PyExc_ValueError, "playouts: not in the play phase");
+        return NULL;
+    }
+    fast = PySequence_Fast(keys, "playouts: keys must be a sequence of play keys");
+    if (fast == NULL)
+        return NULL;
+    n = PySequence_Fast_GET_SIZE(fast);
+    nlegal = h->ops->legal_keys(h, legal);
+    chosen = PyMem_New(int, n ? n : 1);
+    if (nlegal < 0 || chosen == NULL) {
+        if (chosen == NULL)
+            PyErr_NoMemory();
+        goto done;
+    }
+    for (i = 0; i < n; i++) { /* every key is checked before any is played */
+        long key;
+        int k;
+        if (gz_small_int(PySequence_Fast_GET_ITEM(fast, i), 0, NKEYS - 1, &key,
+                         "playouts: a key is not a legal play") < 0)
+            goto done;
+        for (k = 0; k < nlegal && legal[k] != key; k++)
+            ;
+        if (k == nlegal) {
+            PyErr_Format(PyExc_ValueError, "playouts: play key %ld is not legal here", key);
+            goto done;
+        }
+        chosen[i] = (int)key;
+    }
+    copy = (GZHead *)Py_TYPE(h)->tp_alloc(Py_TYPE(h), 0);
+    out = copy == NULL ? NULL : PyTuple_New(n);
+    if (out == NULL)
+        goto done;
+    Py_INCREF(data); /* the data and the tables live through the playouts */
+    copy->tables = (Tables *)Py_NewRef(h->tables);
+    version = h->version;
+    for (i = 0; i < n; i++) {
+        long long raw[4];
+        int full_hearts, slam, code;
+        PyObject *item;
+        if (h->version != version || h->tables == NULL) { /* a play rule or random() did it */
+            PyErr_SetString(PyExc_RuntimeError, "the engine changed under playouts");
+            goto fail;
+        }
+        memcpy((char *)copy + offset, (const char *)h + offset, size);
+        copy->ops->play_key(copy, chosen[i]);
+        if (copy->s.phase == PHASE_PLAY &&
+            (run == NULL ? ops->playout(copy, random) : run(copy, random, policy)) < 0)
+            goto fail;
+        code = ops->score(copy, (const ScoreData *)data, raw, &full_hearts, &slam);
+        if (code < 0) {
+            PyErr_SetString(code == -1 ? PyExc_OverflowError : PyExc_ValueError,
+                            "playouts: a hand the score data cannot score");
+            goto fail;
+        }
+        item = Py_BuildValue("(LLLL)", raw[0], raw[1], raw[2], raw[3]);
+        if (item == NULL)
+            goto fail;
+        PyTuple_SET_ITEM(out, i, item);
+    }
+    Py_DECREF(data);
+    goto done;
+fail:
+    Py_DECREF(data);
+    Py_CLEAR(out);
+done:
+    Py_XDECREF(copy);
+    PyMem_Free(chosen);
+    Py_DECREF(fast);
+    return out;
+}

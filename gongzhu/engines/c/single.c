@@ -718,32 +718,30 @@ static int read_teams(PyObject *teams_obj, long *teams)
     return 0;
 }
 
-/* greedy_playout(values, random, teams=None): play to the end with the greedy playout policy,
- * card for card the choices of gongzhu.bots.playout.greedy_rollout_policy (the tests compare
- * them): values holds the 52 cards' base values (ints); random() is called once per legal
- * card, lowest first, on every lead with more than one legal card, and nowhere else.  With
- * teams (each seat's team), the trick under way is finished as greedy_rollout_policy(...,
- * teams=teams) plays, the tricks after it as without. */
-static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
-{
-    PyObject *values_obj, *random, *teams_obj = Py_None, *fast;
+/* The greedy policy's data: each card's base value, and each seat's team (NULL: none). */
+typedef struct {
     long values[52], teams[4];
-    const long *trick_teams = NULL;
+    const long *trick_teams;
+} Greedy;
+
+/* values (52 ints) and teams (None or 4 ints) into *g; 0, or -1 with an exception. */
+static int read_greedy(PyObject *values_obj, PyObject *teams_obj, Greedy *g)
+{
+    PyObject *fast;
     Py_ssize_t i;
-    if (!PyArg_ParseTuple(args, "OO|O:greedy_playout", &values_obj, &random, &teams_obj))
-        return NULL;
+    g->trick_teams = NULL;
     if (teams_obj != Py_None) {
-        if (read_teams(teams_obj, teams) < 0)
-            return NULL;
-        trick_teams = teams;
+        if (read_teams(teams_obj, g->teams) < 0)
+            return -1;
+        g->trick_teams = g->teams;
     }
     fast = PySequence_Fast(values_obj, "values must be a sequence of 52 ints");
     if (fast == NULL)
-        return NULL;
+        return -1;
     if (PySequence_Fast_GET_SIZE(fast) != 52) {
         Py_DECREF(fast);
         PyErr_SetString(PyExc_ValueError, "values must be a sequence of 52 ints");
-        return NULL;
+        return -1;
     }
     for (i = 0; i < 52; i++) {
         int overflow;
@@ -752,42 +750,70 @@ static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
         Py_XDECREF(item);
         if (v == -1 && PyErr_Occurred()) {
             Py_DECREF(fast);
-            return NULL;
+            return -1;
         }
         if (overflow || v < -100000 || v > 100000) {
             Py_DECREF(fast);
             PyErr_SetString(PyExc_ValueError, "a card value is out of range (|value| <= 100000)");
-            return NULL;
+            return -1;
         }
-        values[i] = v;
+        g->values[i] = v;
     }
     Py_DECREF(fast);
-    if (e->h.s.phase != PHASE_PLAY) {
-        PyErr_SetString(PyExc_ValueError, "greedy_playout: not in the play phase");
-        return NULL;
-    }
+    return 0;
+}
+
+/* Play to the end with the greedy policy `policy` (a Greedy), from the play phase. */
+static int greedy_run(GZHead *h, PyObject *random, const void *policy)
+{
+    Engine *e = (Engine *)h;
+    const Greedy *g = policy;
+    const long *trick_teams = g->trick_teams;
     while (e->h.s.phase == PHASE_PLAY) {
         uint64_t mask;
         unsigned long version;
         int card;
         if (legal_mask(e, &mask) < 0)
-            return NULL;
+            return -1;
         if (mask == 0) {
             PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
-            return NULL;
+            return -1;
         }
         version = e->h.version;
         if (e->ntrick == 0)
             trick_teams = NULL; /* the trick under way is over: the teams part is done */
-        card = greedy_choice(e, mask, values, trick_teams, random);
+        card = greedy_choice(e, mask, g->values, trick_teams, random);
         if (card < 0)
-            return NULL;
+            return -1;
         if (e->h.version != version || e->h.tables == NULL) {
             PyErr_SetString(PyExc_RuntimeError, "random() changed the engine under greedy_playout");
-            return NULL;
+            return -1;
         }
         play_key(e, card);
     }
+    return 0;
+}
+
+/* greedy_playout(values, random, teams=None): play to the end with the greedy playout policy,
+ * card for card the choices of gongzhu.bots.playout.greedy_rollout_policy (the tests compare
+ * them): values holds the 52 cards' base values (ints); random() is called once per legal
+ * card, lowest first, on every lead with more than one legal card, and nowhere else.  With
+ * teams (each seat's team), the trick under way is finished as greedy_rollout_policy(...,
+ * teams=teams) plays, the tricks after it as without. */
+static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
+{
+    PyObject *values_obj, *random, *teams_obj = Py_None;
+    Greedy g;
+    if (!PyArg_ParseTuple(args, "OO|O:greedy_playout", &values_obj, &random, &teams_obj))
+        return NULL;
+    if (read_greedy(values_obj, teams_obj, &g) < 0)
+        return NULL;
+    if (e->h.s.phase != PHASE_PLAY) {
+        PyErr_SetString(PyExc_ValueError, "greedy_playout: not in the play phase");
+        return NULL;
+    }
+    if (greedy_run(&e->h, random, &g) < 0)
+        return NULL;
     Py_RETURN_NONE;
 }
 
@@ -857,6 +883,28 @@ static PyObject *engine_score(Engine *e, PyObject *data)
     return gz_engine_score(&e->h, data, &hand_ops);
 }
 
+/* playouts(data, keys, random, values=None, teams=None): see gz_playouts (shows.c); with
+ * values, each copy plays out as greedy_playout(values, random, teams) plays, else as
+ * random_playout(random). */
+static PyObject *engine_playouts(Engine *e, PyObject *args)
+{
+    PyObject *data, *keys, *random, *values_obj = Py_None, *teams_obj = Py_None;
+    Greedy g;
+    if (!PyArg_ParseTuple(args, "OOO|OO:playouts", &data, &keys, &random, &values_obj,
+                          &teams_obj))
+        return NULL;
+    if (values_obj == Py_None) {
+        if (teams_obj != Py_None) {
+            PyErr_SetString(PyExc_ValueError, "playouts: teams are for the greedy playout");
+            return NULL;
+        }
+        return gz_playouts(&e->h, data, keys, random, &hand_ops, NULL, NULL);
+    }
+    if (read_greedy(values_obj, teams_obj, &g) < 0)
+        return NULL;
+    return gz_playouts(&e->h, data, keys, random, &hand_ops, greedy_run, &g);
+}
+
 static PyGetSetDef engine_getset[] = {
     {"phase", (getter)gz_get_phase, NULL, "the phase (gongzhu.play.ENGINE_PHASES)", NULL},
     {"seat", (getter)gz_get_seat, NULL, "the seat to act, or -1 when over", NULL},
@@ -888,6 +936,9 @@ static PyMethodDef engine_methods[] = {
      "redeal(holdings): each seat holds holdings[seat] now (the play phase)"},
     {"greedy_playout", (PyCFunction)engine_greedy_playout, METH_VARARGS,
      "greedy_playout(values, random, teams=None): the greedy playout policy of gongzhu.bots.playout"},
+    {"playouts", (PyCFunction)engine_playouts, METH_VARARGS,
+     "playouts(data, keys, random, values=None, teams=None) -> the raw scores of each key "
+     "played on a copy, played out (greedy with values, else random) and scored"},
     {"score", (PyCFunction)engine_score, METH_O,
      "score(data) -> ((raw scores), full_hearts, slam), from the ruleset's ScoreData"},
     {"random_hands", (PyCFunction)engine_random_hands, METH_VARARGS,

@@ -171,9 +171,7 @@ def test_the_search_values_are_those_of_playouts_one_by_one(
     views = search_views(rules, 3)
 
     def decide() -> list[tuple[object, dict[str, object]]]:
-        bot = SearchBot(
-            5, rules=rules, budget_ms=None, samples=12, rollout=rollout, format=format
-        )
+        bot = SearchBot(5, rules=rules, budget_ms=None, samples=12, rollout=rollout, format=format)
         out = []
         for view in views:
             out.append((bot.choose(view), {k: bot.last_stats[k] for k in ("samples", "playouts")}))

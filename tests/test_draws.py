@@ -13,6 +13,8 @@ tie-breaks) and whole hands (``simulate``).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -32,10 +34,8 @@ pytestmark = [
 RULESETS = {"39baobao": (), "two-deck": ("two-deck",), "huapai": ("huapai",)}
 
 
-def speedups():  # type: ignore[no-untyped-def]
-    from gongzhu import _speedups
-
-    return _speedups
+def speedups() -> Any:
+    return gongzhu.engines._speedups
 
 
 def test_the_generator_is_drawn_in_c() -> None:
@@ -44,13 +44,13 @@ def test_the_generator_is_drawn_in_c() -> None:
     assert speedups().draws_in_c() is True
 
 
-def started(variants: tuple[str, ...], seed: int):  # type: ignore[no-untyped-def]
+def started(variants: tuple[str, ...], seed: int) -> tuple[gongzhu.Rules, Any]:
     rules = gongzhu.load_rules(*variants)
     engine, _ = RandomHands(rules).start(seed)
     return rules, engine
 
 
-def through_python(rng: random.Random):  # type: ignore[no-untyped-def]
+def through_python(rng: random.Random) -> Callable[[], float]:
     """``rng``'s draws by a Python call each: a callable the C side does not recognise."""
     return lambda: rng.random()
 
@@ -106,7 +106,12 @@ def test_a_subclass_that_overrides_random_is_called() -> None:
 
     calls = []
     _, first_legal = started((), 9)
-    first_legal.random_playout(lambda: calls.append(1) or 0.0)
+
+    def first() -> float:
+        calls.append(1)
+        return 0.0
+
+    first_legal.random_playout(first)
     _, engine = started((), 9)
     engine.random_playout(Loaded(1).random)
     assert Loaded.calls == len(calls) >= 52  # a call a decision: the override, not the state

@@ -806,3 +806,38 @@ def test_the_vector_envs_opponents_change_between_moves(batched: bool) -> None:
         vector.step(info["action_mask"].argmax(1))
     with pytest.raises(ValueError, match="one opponent or three"):
         vector.set_opponents(["random", "random"])
+
+
+@pytest.mark.parametrize("batched", [True, False])
+def test_a_vector_action_that_is_no_whole_number_is_refused_before_any_hand_moves(
+    batched: bool,
+) -> None:
+    from gongzhu.envs.gymnasium import SeatVectorEnv
+
+    vector = SeatVectorEnv(3, rules="39baobao", bots="random", batched=batched)
+    _observations, info = vector.reset(seed=4)
+    legal = [int(np.flatnonzero(row)[0]) for row in info["action_mask"]]
+    for bad in ([legal[0], legal[1] + 0.5, legal[2]], [float("nan")] * 3, ["a", "b", "c"]):
+        with pytest.raises(ValueError, match="whole number"):
+            vector.step(np.asarray(bad, dtype=object) if bad[0] == "a" else np.asarray(bad))
+    with pytest.raises(ValueError, match="2 actions for 3 environments"):
+        vector.step(legal[:2])
+    with pytest.raises(ValueError, match="actions for 3 environments"):
+        vector.step(np.asarray([legal, legal]))
+    again, _rewards, terminated, _t, _info = vector.step(np.asarray(legal, dtype=np.float64))
+    fresh = SeatVectorEnv(3, rules="39baobao", bots="random", batched=batched)
+    fresh.reset(seed=4)
+    expected, *_ = fresh.step(legal)  # whole floats are the ints they hold
+    assert np.array_equal(again, expected) and not terminated.any()
+
+
+def test_a_seat_action_that_is_no_whole_number_is_refused_and_nothing_changes() -> None:
+    env = SeatEnv(rules="39baobao")
+    _obs, info = env.reset(seed=2)
+    action = int(np.flatnonzero(info["action_mask"])[0])
+    before = env.hand.history if env.hand is not None else None
+    with pytest.raises(ValueError, match="whole number"):
+        env.step(action + 0.25)  # type: ignore[arg-type]
+    assert env.hand is not None and env.hand.history == before
+    _obs, _reward, terminated, _t, info = env.step(float(action))  # type: ignore[arg-type]
+    assert "illegal_action" not in info and not terminated

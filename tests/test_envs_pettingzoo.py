@@ -295,3 +295,19 @@ def test_parallel_env_reads_the_movers_action_only() -> None:
             assert terminations[agent] == reference.terminations[agent]
         steps += 1
     assert paid == reference.rewards and reference.hand.is_over and steps > 52
+
+
+def test_an_action_that_is_no_whole_number_is_refused_and_nothing_changes() -> None:
+    import numpy
+
+    game = raw_env(rules="39baobao")
+    game.reset(seed=1)
+    agent = game.agent_selection
+    mask = game.observe(agent)["action_mask"]
+    action = int(numpy.flatnonzero(mask)[0])
+    history = game.hand.history
+    with pytest.raises(ValueError, match="whole number"):
+        game.step(action + 0.5)  # type: ignore[arg-type]
+    assert game.hand.history == history and game.agent_selection == agent
+    game.step(numpy.float32(action))  # type: ignore[arg-type]
+    assert len(game.hand.history) == len(history) + 1

@@ -10,6 +10,7 @@ playouts one engine copy at a time.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 import gongzhu
 import gongzhu.engines
+from gongzhu.actions import Play
 from gongzhu.bots import SearchBot
 from gongzhu.bots import search as search_module
 from gongzhu.bots.playout import card_values
@@ -49,7 +51,14 @@ def position(rules: gongzhu.Rules, seed: int, plays: int) -> gongzhu.HandState:
     return hand
 
 
-def one_by_one(engine, data, keys, rng, values=None, teams=None):  # type: ignore[no-untyped-def]
+def one_by_one(
+    engine: Any,
+    data: Any,
+    keys: list[int],
+    rng: random.Random,
+    values: list[int] | None = None,
+    teams: tuple[int, ...] | None = None,
+) -> tuple[tuple[int, ...], ...]:
     out = []
     for key in keys:
         child = engine.copy()
@@ -65,7 +74,12 @@ def one_by_one(engine, data, keys, rng, values=None, teams=None):  # type: ignor
     return tuple(out)
 
 
-def engine_of(hand: gongzhu.HandState):  # type: ignore[no-untyped-def]
+def keys_of(hand: gongzhu.HandState) -> list[int]:
+    """The play keys of the legal plays (the play phase)."""
+    return [action.key for action in hand.legal_actions() if isinstance(action, Play)]
+
+
+def engine_of(hand: gongzhu.HandState) -> Any:
     return hand._engine
 
 
@@ -81,7 +95,7 @@ def test_random_playouts_are_the_copies_one_by_one(
         return
     assert rules.engine_spec.offers(Capability.PLAYOUTS)
     engine = engine_of(hand)
-    keys = [action.key for action in hand.legal_actions()]
+    keys = keys_of(hand)
     before = (engine.holdings, engine.taken, engine.trick_log, engine.trick)
     mine, theirs = random.Random(draw), random.Random(draw)
     got = engine.playouts(rules.scorer.native, keys, mine.random)
@@ -105,7 +119,7 @@ def test_greedy_playouts_are_the_copies_one_by_one(
     if hand.is_over:
         return
     engine = engine_of(hand)
-    keys = [action.key for action in hand.legal_actions()]
+    keys = keys_of(hand)
     values = card_values(rules)
     mine, theirs = random.Random(draw), random.Random(draw)
     got = engine.playouts(rules.scorer.native, keys, mine.random, values, teams)
@@ -118,7 +132,7 @@ def test_bad_input_is_refused_before_anything_is_played(name: str) -> None:
     rules = gongzhu.load_rules(*RULESETS[name])
     hand = position(rules, 3, 5)
     engine = engine_of(hand)
-    legal = [action.key for action in hand.legal_actions()]
+    legal = keys_of(hand)
     illegal = next(key for key in range(52) if key not in legal)
     native = rules.scorer.native
     rng = random.Random(1)
@@ -144,9 +158,7 @@ def test_the_two_deck_engine_has_no_greedy_playouts() -> None:
     rules = gongzhu.load_rules("two-deck")
     hand = position(rules, 4, 0)
     with pytest.raises(ValueError, match="no greedy playout"):
-        engine_of(hand).playouts(
-            rules.scorer.native, [hand.legal_actions()[0].key], random.random, [0] * 52
-        )
+        engine_of(hand).playouts(rules.scorer.native, keys_of(hand)[:1], random.random, [0] * 52)
 
 
 def search_views(rules: gongzhu.Rules, hands: int) -> list[gongzhu.SeatView]:
@@ -155,7 +167,9 @@ def search_views(rules: gongzhu.Rules, hands: int) -> list[gongzhu.SeatView]:
         hand = rules.new_hand(seed)
         rng = random.Random(seed)
         while not hand.is_over:
-            view = hand.view(hand.to_move)
+            seat = hand.to_move
+            assert seat is not None
+            view = hand.view(seat)
             if view.phase is gongzhu.Phase.PLAY and len(view.legal_actions) > 1:
                 views.append(view)
             hand.apply(rng.choice(hand.legal_actions()))
@@ -170,9 +184,9 @@ def test_the_search_values_are_those_of_playouts_one_by_one(
     rules = gongzhu.load_rules()
     views = search_views(rules, 3)
 
-    def decide() -> list[tuple[object, dict[str, object]]]:
+    def decide() -> list[tuple[object, dict[str, float]]]:
         bot = SearchBot(5, rules=rules, budget_ms=None, samples=12, rollout=rollout, format=format)
-        out = []
+        out: list[tuple[object, dict[str, float]]] = []
         for view in views:
             out.append((bot.choose(view), {k: bot.last_stats[k] for k in ("samples", "playouts")}))
         return out
@@ -180,7 +194,7 @@ def test_the_search_values_are_those_of_playouts_one_by_one(
     seen = []
     batched = search_module._Decision._batched_sample
 
-    def spy(self, *args):  # type: ignore[no-untyped-def]
+    def spy(self: Any, *args: Any) -> Any:
         seen.append(1)
         return batched(self, *args)
 

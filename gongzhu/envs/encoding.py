@@ -98,6 +98,9 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
+import numbers
+import operator
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -130,6 +133,7 @@ __all__ = [
     "ScoreBounds",
     "Segment",
     "action_mask",
+    "action_number",
     "action_size",
     "batch_actions",
     "check_observation",
@@ -465,6 +469,26 @@ def batch_actions(rules: Rules) -> ActionTable:
     """
     codec = layout(rules)
     return ActionTable.numbered(rules, codec.encode, codec.action_size)
+
+
+def action_number(action: Any) -> int:
+    """``action`` as the whole number it is: an int, a numpy integer, or a float with no
+    fraction (``3.0``), as an environment's ``step`` takes it.
+
+    :raises ValueError: anything else (``3.7`` is refused, not truncated to 3).
+
+    >>> action_number(3.0), action_number(True)
+    (3, 1)
+    """
+    try:
+        return operator.index(action)
+    except TypeError:
+        pass
+    if isinstance(action, numbers.Real):
+        number = float(action)
+        if math.isfinite(number) and number.is_integer():
+            return int(number)
+    raise ValueError(f"an action is a whole number of the action space, not {action!r}")
 
 
 def decode_action(rules: Rules, index: int) -> Action:

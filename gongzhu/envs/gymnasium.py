@@ -217,6 +217,27 @@ class _BotObject(_Seat):
         return self.bot.choose(env._hand().view(seat))
 
 
+def _action_numbers(actions: Any, count: int) -> npt.NDArray[np.int64]:
+    """``count`` actions as whole numbers (int64), checked before any is taken.
+
+    :raises ValueError: not ``count`` actions in one row, or one that is no whole number.
+    """
+    import numpy
+
+    given = numpy.asarray(actions)
+    if given.shape != (count,):
+        raise ValueError(f"{len(given) if given.ndim else 0} actions for {count} environments")
+    if given.dtype.kind == "f":
+        whole = numpy.isfinite(given) & (given == numpy.floor(given))
+        if not whole.all():
+            bad = given[numpy.flatnonzero(~whole)[0]]
+            raise ValueError(f"an action is a whole number of the action space, not {bad!r}")
+    elif given.dtype.kind not in "iub":
+        for action in given:
+            encoding.action_number(action)
+    return given.astype(numpy.int64)
+
+
 def _policy_index(codec: encoding.Layout, seat: int, index: Any, mask: npt.NDArray[np.int8]) -> int:
     """The action index a policy chose at ``seat`` (``index``, under ``mask``).
 
@@ -534,6 +555,7 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
             episode terminates when the hand is over, or on an illegal action.
         :raises RuntimeError: the episode is over (after the last card or an
             illegal action): call :meth:`reset`.
+        :raises ValueError: an action that is no whole number (``3.7``; nothing changes).
         """
         reward, illegal = self._advance(action)
         if self.render_mode == "human" and not illegal:
@@ -552,6 +574,7 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
         """Take the agent's action (no opponent moves); whether it was illegal (which
         ends the episode)."""
         hand = self._hand()
+        number = encoding.action_number(action)
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         if hand.to_move != self.seat:  # an opponent's move raised mid-way: the hand is stuck
@@ -560,7 +583,7 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
                 "call reset()"
             )
         try:
-            hand.apply(self._codec.decode(int(action)))
+            hand.apply(self._codec.decode(number))
         except (IllegalAction, ValueError):
             self._done = True
             return True
@@ -880,10 +903,10 @@ class SeatVectorEnv(VectorEnv):
         The opponents of all the hands then play, a round at a time: the decisions
         waiting for one :class:`BatchPolicy` are asked of it in one call.
 
-        :raises ValueError: not ``num_envs`` actions.
+        :raises ValueError: not ``num_envs`` actions, or one that is no whole number
+            (checked before any hand moves).
         """
-        if len(actions) != self.num_envs:
-            raise ValueError(f"{len(actions)} actions for {self.num_envs} environments")
+        actions = _action_numbers(actions, self.num_envs)
         if self._hands is not None:
             info = self._mask_info(self._hands.step(actions, self._rewards, self._terminated))
         else:
@@ -1085,10 +1108,7 @@ class _BatchedHands:
         to_move = batch.to_move
         if ((to_move >= 0) & (to_move != self.seat)).any():  # an opponent's move raised
             raise RuntimeError("an opponent is to move: a previous step raised; call reset()")
-        given = numpy.asarray(actions)
-        if given.dtype.kind not in "iu":
-            given = given.astype(numpy.int64)
-        given = given.astype(numpy.int64, copy=False)
+        given = numpy.asarray(actions, dtype=numpy.int64)  # (whole numbers: step checked)
         inside = (given >= 0) & (given < self.masks.shape[1])
         legal = inside.copy()
         legal[inside] = self.masks[numpy.flatnonzero(inside), given[inside]] != 0

@@ -307,6 +307,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
         """The agent to move takes the action numbered ``action`` (``None`` once terminated).
 
         :raises IllegalAction: the action is not legal now (nothing changes).
+        :raises ValueError: an action that is no whole number (nothing changes).
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -314,7 +315,7 @@ class raw_env(AECEnv):  # PettingZoo's name for the unwrapped environment
             return
         assert action is not None, "a live agent's action cannot be None"
         hand = self.hand
-        hand.apply(self._codec.decode(int(action)))
+        hand.apply(self._codec.decode(encoding.action_number(action)))
         seat = hand.to_move
         if seat is not None:
             self.agent_selection = AGENTS[seat]

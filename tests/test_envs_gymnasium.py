@@ -639,7 +639,7 @@ def test_the_batched_vector_env_refuses_and_ends_on_bad_actions() -> None:
     with pytest.raises(ValueError, match="batched=True needs opponents"):
         SeatVectorEnv(2, bots="heuristic", batched=True)
     # review of issue 40: both were silently ignored
-    with pytest.raises(ValueError, match="reset_mask is for the other autoreset modes"):
+    with pytest.raises(ValueError, match="reset_mask is for the DISABLED autoreset mode"):
         vector.reset(options={"reset_mask": np.ones(4, dtype=bool)})
     with pytest.raises(ValueError, match="does not render"):
         SeatVectorEnv(2, render_mode="ansi")
@@ -841,3 +841,93 @@ def test_a_seat_action_that_is_no_whole_number_is_refused_and_nothing_changes() 
     assert env.hand is not None and env.hand.history == before
     _obs, _reward, terminated, _t, info = env.step(float(action))  # type: ignore[arg-type]
     assert "illegal_action" not in info and not terminated
+
+
+def _lowest_legal(info: dict[str, Any]) -> list[int]:
+    return [int(np.flatnonzero(row)[0]) for row in info["action_mask"]]
+
+
+@pytest.mark.parametrize("batched", [True, False])
+def test_next_step_autoreset_is_same_step_with_the_reset_one_step_later(batched: bool) -> None:
+    """One hand, random opponents: the NEXT_STEP environment returns a hand's last
+    observation where the SAME_STEP one puts it in ``final_obs``, with the same reward,
+    and the next hand's first observation one step later, with reward 0; the same hands
+    throughout (the same seeds, the same draws)."""
+    from gymnasium.vector import AutoresetMode
+
+    from gongzhu.envs.gymnasium import SeatVectorEnv
+
+    same = SeatVectorEnv(1, bots="random", batched=batched)
+    after = SeatVectorEnv(1, bots="random", batched=batched, autoreset_mode=AutoresetMode.NEXT_STEP)
+    assert after.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    obs_same, info_same = same.reset(seed=3)
+    obs_next, info_next = after.reset(seed=3)
+    assert np.array_equal(obs_same, obs_next)
+    ends = 0
+    for _ in range(60):
+        actions = _lowest_legal(info_same)
+        obs_same, r_same, t_same, _, info_same = same.step(actions)
+        obs_next, r_next, t_next, _, info_next = after.step(actions)
+        assert r_same[0] == r_next[0] and t_same[0] == t_next[0]
+        if not t_same[0]:
+            assert np.array_equal(obs_same, obs_next)
+            continue
+        ends += 1
+        assert np.array_equal(info_same["final_obs"][0], obs_next[0])  # the last observation
+        assert info_next["action_mask"][0].all()  # any action: it is ignored
+        obs_next, r_next, t_next, _, info_next = after.step([10**6 % after._masks.shape[1]])
+        assert r_next[0] == 0.0 and not t_next[0]
+        assert np.array_equal(obs_same, obs_next)  # the next hand's first observation
+        assert np.array_equal(info_same["action_mask"], info_next["action_mask"])
+    assert ends >= 3
+
+
+@pytest.mark.parametrize("batched", [True, False])
+def test_next_step_resets_carry_on_with_illegal_actions_and_many_hands(batched: bool) -> None:
+    from gymnasium.vector import AutoresetMode
+
+    from gongzhu.envs.gymnasium import SeatVectorEnv
+
+    vector = SeatVectorEnv(
+        4, bots="random", batched=batched, autoreset_mode=AutoresetMode.NEXT_STEP
+    )
+    _obs, info = vector.reset(seed=8)
+    masks = info["action_mask"]
+    bad = int(np.flatnonzero(masks[1] == 0)[0])
+    actions = _lowest_legal(info)
+    actions[1] = bad
+    _obs, rewards, terminated, _t, info = vector.step(actions)
+    assert terminated[1] and rewards[1] == vector.illegal_reward
+    assert info["illegal_action"][1] and info["_illegal_action"][1]
+    assert not terminated[[0, 2, 3]].any()
+    _obs, rewards, terminated, _t, info = vector.step(_lowest_legal(info))
+    assert rewards[1] == 0.0 and not terminated[1]  # dealt anew, the action ignored
+    pending = np.zeros(4, dtype=bool)
+    for _ in range(80):
+        _obs, rewards, terminated, _t, info = vector.step(_lowest_legal(info))
+        assert not (terminated & pending).any() and (rewards[pending] == 0).all()
+        pending = terminated.copy()
+
+
+def test_next_step_lets_gymnasiums_observation_wrappers_wrap_it() -> None:
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.wrappers.vector import NormalizeObservation
+
+    from gongzhu.envs.gymnasium import SeatVectorEnv
+
+    with pytest.raises(ValueError, match="NEXT_STEP or DISABLED"):
+        NormalizeObservation(SeatVectorEnv(2))
+    wrapped = NormalizeObservation(SeatVectorEnv(2, autoreset_mode=AutoresetMode.NEXT_STEP))
+    _obs, info = wrapped.reset(seed=0)
+    observations, *_ = wrapped.step(_lowest_legal(info))
+    assert observations.shape == (2, wrapped.single_observation_space.shape[0])
+    made = gymnasium.make_vec(
+        "gongzhu/Seat-v0",
+        num_envs=2,
+        vectorization_mode="vector_entry_point",
+        autoreset_mode=AutoresetMode.NEXT_STEP,
+    )
+    assert made.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    for mode in (AutoresetMode.DISABLED, "sometimes"):
+        with pytest.raises(ValueError, match="autoreset_mode must be"):
+            SeatVectorEnv(2, autoreset_mode=mode)

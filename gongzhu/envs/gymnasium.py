@@ -723,13 +723,19 @@ class SeatVectorEnv(VectorEnv):
 
     One process, no pickling: each step takes a batch of actions and returns
     batched observations (``num_envs`` rows written in place), rewards and
-    flags.  An episode that ends is reset in the same step (Gymnasium's
-    ``AutoresetMode.SAME_STEP``): its last observation is in
+    flags.  By default an episode that ends is reset in the same step
+    (Gymnasium's ``AutoresetMode.SAME_STEP``): its last observation is in
     ``info["final_obs"]`` (an object array, ``None`` for the others, with the
     boolean ``info["_final_obs"]``) and its last info in ``info["final_info"]``
     (batched as Gymnasium batches infos, with ``info["_final_info"]``), and the
-    returned row is the next hand's.  ``gymnasium.make_vec("gongzhu/Seat-v0",
-    num_envs=N, vectorization_mode="vector_entry_point")`` makes one.
+    returned row is the next hand's.  With ``autoreset_mode=AutoresetMode.NEXT_STEP``
+    (Gymnasium's own vector environments' mode, which its observation wrappers
+    such as ``NormalizeObservation`` need) the step that ends an episode returns
+    its last observation in the row (the mask all ones: any action, it is
+    ignored), and the next step resets it: that hand's action is ignored, its
+    row is the new hand's, its reward 0.  ``gymnasium.make_vec("gongzhu/Seat-v0",
+    num_envs=N, vectorization_mode="vector_entry_point")`` makes one
+    (``autoreset_mode=...`` among its keyword arguments chooses the mode).
     ``info["action_mask"]`` is the ``(num_envs, actions)`` ``int8`` masks and
     :meth:`action_masks` the same as booleans.
 
@@ -750,18 +756,39 @@ class SeatVectorEnv(VectorEnv):
     :param num_envs: how many hands at once.
     :param batched: ``True``, ``False``, or ``None`` for batched when the
         opponents allow it.
+    :param autoreset_mode: ``AutoresetMode.SAME_STEP`` (the default) or
+        ``AutoresetMode.NEXT_STEP`` (or their values, ``"SameStep"``, ``"NextStep"``).
     :param kwargs: :class:`SeatEnv`'s parameters, the same for every hand.
     :raises ValueError: ``batched=True`` with opponents that need views; a
-        ``render_mode`` (a vector environment does not render).
+        ``render_mode`` (a vector environment does not render); another autoreset
+        mode (``DISABLED``: a hand is always reset by a step).
     """
 
-    def __init__(self, num_envs: int = 8, *, batched: bool | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        num_envs: int = 8,
+        *,
+        batched: bool | None = None,
+        autoreset_mode: Any = "SameStep",
+        **kwargs: Any,
+    ) -> None:
         import numpy
         from gymnasium.vector import AutoresetMode
         from gymnasium.vector.utils import batch_space
 
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs!r}")
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            mode = None
+        if mode not in (AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP):
+            raise ValueError(
+                "autoreset_mode must be AutoresetMode.SAME_STEP or AutoresetMode.NEXT_STEP, "
+                f"not {autoreset_mode!r}"
+            )
+        self.next_step = mode is AutoresetMode.NEXT_STEP
+        """Whether a hand that ends is reset by the next step (else by the same step)."""
         if kwargs.get("render_mode") is not None:
             raise ValueError(
                 "a vector environment does not render: render a SeatEnv "
@@ -792,10 +819,7 @@ class SeatVectorEnv(VectorEnv):
         self.illegal_reward = first.illegal_reward
         """The reward of an illegal action (it ends the episode)."""
         self.num_envs = num_envs
-        self.metadata = {
-            "autoreset_mode": AutoresetMode.SAME_STEP,
-            "render_modes": [],
-        }
+        self.metadata = {"autoreset_mode": mode, "render_modes": []}
         self.render_mode = None
         self.single_observation_space = first.observation_space
         self.single_action_space = first.action_space
@@ -808,7 +832,12 @@ class SeatVectorEnv(VectorEnv):
         self._rewards = numpy.zeros(num_envs, dtype=numpy.float64)
         self._terminated = numpy.zeros(num_envs, dtype=numpy.bool_)
         self._truncated = numpy.zeros(num_envs, dtype=numpy.bool_)
-        self._hands = _BatchedHands(first, num_envs, self._obs, self._masks) if batched else None
+        self._pending = numpy.zeros(num_envs, dtype=numpy.bool_)  # next step resets them
+        self._hands = (
+            _BatchedHands(first, num_envs, self._obs, self._masks, self.next_step)
+            if batched
+            else None
+        )
         self._template = first
 
     def set_opponents(self, bots: Opponent | Sequence[Opponent]) -> None:
@@ -858,9 +887,10 @@ class SeatVectorEnv(VectorEnv):
             raise ValueError("a vector environment deals its own hands: no options={'deal': ...}")
         if (options or {}).get("reset_mask") is not None:
             raise ValueError(
-                "reset_mask is for the other autoreset modes: this environment resets a "
-                "hand in the step that ends it (AutoresetMode.SAME_STEP)"
+                "reset_mask is for the DISABLED autoreset mode: this environment resets a "
+                "hand in a step (the one that ends it, or the next)"
             )
+        self._pending[:] = False
         if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
             seed = int(seed)  # a numpy integer too
         if self._hands is not None:
@@ -898,7 +928,8 @@ class SeatVectorEnv(VectorEnv):
         npt.NDArray[np.bool_],
         dict[str, Any],
     ]:
-        """Step every hand with its action; hands that end are reset at once.
+        """Step every hand with its action; hands that end are reset at once (or, in
+        ``NEXT_STEP`` mode, by the next step, which ignores their actions).
 
         The opponents of all the hands then play, a round at a time: the decisions
         waiting for one :class:`BatchPolicy` are asked of it in one call.
@@ -924,8 +955,27 @@ class SeatVectorEnv(VectorEnv):
         and flags written in place."""
         info: dict[str, Any] = {}
         envs = self.envs
-        illegal = [env._agent_action(actions[i]) for i, env in enumerate(envs)]
+        pending = self._pending.tolist()
+        illegal = [False] * len(envs)
+        for i, env in enumerate(envs):
+            if pending[i]:  # NEXT_STEP: the hand that ended is reset, its action ignored
+                env._begin(None, None)
+            else:
+                illegal[i] = env._agent_action(actions[i])
         _play_opponents(envs)
+        if self.next_step:
+            for i, env in enumerate(envs):
+                if pending[i]:
+                    env._after_opponents()
+                    self._rewards[i] = 0.0
+                else:
+                    self._rewards[i] = env.illegal_reward if illegal[i] else env._after_opponents()
+                self._terminated[i] = self._pending[i] = env._done
+                self._row(i)
+                if env._done:
+                    self._masks[i] = 1  # any action: the next step ignores it
+                    info = self._add_info(info, {"illegal_action": illegal[i]}, i)
+            return self._mask_info(info)
         ended: list[SeatEnv] = []
         for i, env in enumerate(envs):
             self._rewards[i] = env.illegal_reward if illegal[i] else env._after_opponents()
@@ -983,6 +1033,7 @@ class _BatchedHands:
         size: int,
         obs: npt.NDArray[np.float32],
         masks: npt.NDArray[np.int8],
+        next_step: bool = False,
     ) -> None:
         import numpy
 
@@ -1013,6 +1064,8 @@ class _BatchedHands:
         self.agent = numpy.full(size, self.seat, dtype=numpy.int8)
         self.ones = numpy.ones(masks.shape[1], dtype=numpy.int8)
         self.started = False
+        self.next_step = next_step
+        self.pending = numpy.zeros(size, dtype=numpy.bool_)  # NEXT_STEP: reset by the next step
 
     def seat_opponents(self, opponents: dict[int, _Seat]) -> None:
         """Seat ``opponents`` (each batchable: random, a policy, a batch policy)."""
@@ -1048,6 +1101,7 @@ class _BatchedHands:
                 self.rng = numpy.random.default_rng(seed)
             self.batch.reset(int(self.rng.integers(0, 2**62)))
         self.started = True
+        self.pending[:] = False
         self._opponents()
         self._outputs()
 
@@ -1061,12 +1115,13 @@ class _BatchedHands:
 
         batch = self.batch
         while True:
-            if not self.groups:  # random opponents only: their rounds in one call
-                batch.random_until(self.seat, self.rng)
             to_move = batch.to_move.copy()
             waiting = (to_move >= 0) & (to_move != self.seat)
-            if not waiting.any():
+            if not waiting.any():  # (nothing drawn: the draws depend on the hands alone)
                 return
+            if not self.groups:  # random opponents only: their rounds in one call
+                batch.random_until(self.seat, self.rng)
+                continue
             at_random = waiting & self.at_random[to_move]
             at_policy = waiting & ~at_random
             if at_policy.any():
@@ -1108,18 +1163,34 @@ class _BatchedHands:
         to_move = batch.to_move
         if ((to_move >= 0) & (to_move != self.seat)).any():  # an opponent's move raised
             raise RuntimeError("an opponent is to move: a previous step raised; call reset()")
+        pending = self.pending.copy()
+        if pending.any():  # NEXT_STEP: the hands that ended are dealt anew, actions ignored
+            batch.restart(numpy.flatnonzero(pending))
+            self._opponents()
         given = numpy.asarray(actions, dtype=numpy.int64)  # (whole numbers: step checked)
-        inside = (given >= 0) & (given < self.masks.shape[1])
+        inside = (given >= 0) & (given < self.masks.shape[1]) & ~pending
         legal = inside.copy()
         legal[inside] = self.masks[numpy.flatnonzero(inside), given[inside]] != 0
-        illegal = ~legal
+        illegal = ~legal & ~pending
         batch.step(numpy.where(legal, given, 0), where=legal)
         self._opponents()
-        finished = batch.to_move < 0
+        finished = (batch.to_move < 0) & ~pending
         ended = finished | illegal
         terminated[:] = ended
         rewards[:] = 0.0
         info: dict[str, Any] = {}
+        if self.next_step:
+            if finished.any():
+                paid = self.reward.of_arrays(self.rules, batch.raw_scores, batch.returns)
+                rewards[finished] = paid[finished, self.seat]
+            rewards[illegal] = self.illegal_reward
+            if ended.any():
+                info = {"illegal_action": illegal & ended, "_illegal_action": ended.copy()}
+            self.pending[:] = ended
+            batch.observe(self.obs, history=self.history, seats=self.agent)
+            batch.legal_mask(self.masks)
+            self.masks[ended] = self.ones  # any action: the next step ignores it
+            return info
         if ended.any():
             which = numpy.flatnonzero(ended)
             if finished.any():

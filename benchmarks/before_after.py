@@ -295,8 +295,16 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
         return {"error": traceback.format_exc()}
 
 
-def worker(stdin: IO[str], stdout: IO[str]) -> None:
-    """Say which gongzhu this is, then answer one JSON request a line until stdin closes."""
+def worker(
+    stdin: IO[str],
+    stdout: IO[str],
+    answer: Callable[[dict[str, Any]], dict[str, Any]] = answer,
+) -> None:
+    """Say which gongzhu this is, then answer one JSON request a line until stdin closes.
+
+    ``answer`` gives the reply to a request (default: this script's measures; another
+    benchmark's worker passes its own, as ``benchmarks/frozen_bots.py`` does).
+    """
     import gongzhu
     import gongzhu.engines
 
@@ -431,12 +439,15 @@ class Side:
     python: Path
     tree: Path | None = None
     """A checkout installed editable: the worker must import gongzhu from it."""
+    script: Path = HERE
+    """The script run as the worker (with ``--worker``): this one, or another benchmark's
+    that answers its own requests through :func:`worker`."""
     process: subprocess.Popen[str] | None = None
     hello: dict[str, Any] | None = None
 
     def start(self, cwd: str) -> None:
         self.process = subprocess.Popen(
-            [str(self.python), "-I", str(HERE), "--worker"],
+            [str(self.python), "-I", str(self.script), "--worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -839,6 +839,17 @@ def self_test() -> None:
     print("self-test passed")
 
 
+def venv_options(parser: argparse.ArgumentParser) -> None:
+    """``--cache-dir`` and ``--rebuild``: where the venvs are kept (shared by every
+    benchmark that installs revisions), and making them again."""
+    parser.add_argument(
+        "--cache-dir",
+        default=os.path.join(tempfile.gettempdir(), f"gongzhu-before-after-{os.getuid()}"),
+        help="where the venvs are kept",
+    )
+    parser.add_argument("--rebuild", action="store_true", help="make the cached venvs again")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--base", help="the revision before (a commit, branch or tag)")
@@ -855,12 +866,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--strength-deals", type=int, default=0, help="duplicate deals, search vs random (0: skip)"
     )
     parser.add_argument("--strength-samples", type=int, default=40)
-    parser.add_argument(
-        "--cache-dir",
-        default=os.path.join(tempfile.gettempdir(), f"gongzhu-before-after-{os.getuid()}"),
-        help="where the venvs are kept",
-    )
-    parser.add_argument("--rebuild", action="store_true", help="make the cached venvs again")
+    venv_options(parser)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--self-test", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)

@@ -66,7 +66,6 @@ import argparse
 import concurrent.futures
 import json
 import math
-import os
 import sys
 import tempfile
 import time
@@ -490,12 +489,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--shows", action="store_true", help="the bots make their own shows")
     parser.add_argument("--rules", nargs="*", default=[], metavar="NAME", help="variant names")
-    parser.add_argument(
-        "--cache-dir",
-        default=os.path.join(tempfile.gettempdir(), f"gongzhu-before-after-{os.getuid()}"),
-        help="where the venvs are kept (before_after.py's cache)",
-    )
-    parser.add_argument("--rebuild", action="store_true", help="make the cached venv again")
+    before_after.venv_options(parser)  # --cache-dir (before_after.py's venvs), --rebuild
     parser.add_argument("--json", action="store_true", help="print each result as a JSON line")
     parser.add_argument("--self-test", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)

@@ -44,10 +44,11 @@ API that both revisions have: ``load_rules``, ``new_hand(seed)``,
 ``legal_actions``, ``apply``, ``view(seat)``, ``make_bot``, ``tell_format``
 and ``choose``.
 
-Budgets: ``--budget-ms MS`` (a time budget a decision) or ``--samples N``
-(sampled deals a decision, no time limit: the same result on any machine)
-is given to every ``search`` bot of both sides, so the frozen search thinks
-no longer than the new one; ``--option`` gives further options to the new
+Budgets: ``--budget-ms MS`` (a time budget a decision; default this
+checkout's ``gongzhu.bots.DEFAULT_BUDGET_MS``) or ``--samples N`` (sampled
+deals a decision, no time limit: the same result on any machine) is given to
+every ``search`` bot of both sides, so the frozen search thinks no longer
+than the new one; ``--option`` gives further options to the new
 side's bot, ``--reference-option`` to the reference's.  A time budget
 depends on the machine's load: the two sides take turns, never thinking at
 once, but other programs on the machine take from both.
@@ -58,6 +59,11 @@ reference with a Python that already has it installed (no venv is built).
 ``--self-test`` plays tiny matches with this Python as the reference (the
 tests run it): identical bots must score exactly 0, and different ones
 exactly what ``gongzhu.arena.run_arena`` gives.
+
+Status: 0; 2 for a bad command line or an unknown ruleset; 1 for a run that
+cannot go on (a reference that does not build, a bot either side does not
+have or whose options it refuses, a worker that fails), said in one line
+(the worker's traceback after it).
 """
 
 from __future__ import annotations
@@ -326,11 +332,16 @@ def _progress(done: int, total: int) -> None:
 def describe(result: dict[str, Any]) -> str:
     """One line of a match's result."""
     se = "" if result["stderr"] is None else f" ± {result['stderr']:.1f}"
+    options = "".join(
+        f"; {who} {', '.join(f'{k}={v}' for k, v in values.items())}"
+        for who, values in (("new", result["options"]), ("ref", result["reference_options"]))
+        if values
+    )
     z = "" if result["z"] is None else f", z {result['z']:+.2f}"
     return (
         f"{result['a']} − {result['b']}: {result['mean']:+.1f}{se} raw points a hand{z} "
         f"({result['deals']} deals, {result['hands']} hands, "
-        f"{'+'.join(result['rules'])}{', shows' if result['shows'] else ''}; "
+        f"{'+'.join(result['rules'])}{', shows' if result['shows'] else ''}{options}; "
         f"{result['seconds']:.0f} s)"
     )
 
@@ -359,8 +370,10 @@ def settings(
 ) -> list[dict[str, Any]]:
     """One setting a match: what every deal of it shares (picklable, for the processes)."""
     import gongzhu
+    from gongzhu.bots import DEFAULT_BUDGET_MS
 
-    budget: dict[str, Any] = {}
+    # the new search's default budget, given to the frozen one too, unless told otherwise
+    budget: dict[str, Any] = {"budget_ms": DEFAULT_BUDGET_MS}
     if args.budget_ms is not None:
         budget["budget_ms"] = args.budget_ms
     if args.samples is not None:
@@ -463,7 +476,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the run's seed (the arena's deals)")
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument(
-        "--budget-ms", type=float, default=None, help="both sides' search bots' time budget"
+        "--budget-ms",
+        type=float,
+        default=None,
+        help="both sides' search bots' time budget (default: this checkout's default)",
     )
     budget.add_argument(
         "--samples",

@@ -295,8 +295,16 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
         return {"error": traceback.format_exc()}
 
 
-def worker(stdin: IO[str], stdout: IO[str]) -> None:
-    """Say which gongzhu this is, then answer one JSON request a line until stdin closes."""
+def worker(
+    stdin: IO[str],
+    stdout: IO[str],
+    answer: Callable[[dict[str, Any]], dict[str, Any]] = answer,
+) -> None:
+    """Say which gongzhu this is, then answer one JSON request a line until stdin closes.
+
+    ``answer`` gives the reply to a request (default: this script's measures; another
+    benchmark's worker passes its own, as ``benchmarks/frozen_bots.py`` does).
+    """
     import gongzhu
     import gongzhu.engines
 
@@ -431,12 +439,15 @@ class Side:
     python: Path
     tree: Path | None = None
     """A checkout installed editable: the worker must import gongzhu from it."""
+    script: Path = HERE
+    """The script run as the worker (with ``--worker``): this one, or another benchmark's
+    that answers its own requests through :func:`worker`."""
     process: subprocess.Popen[str] | None = None
     hello: dict[str, Any] | None = None
 
     def start(self, cwd: str) -> None:
         self.process = subprocess.Popen(
-            [str(self.python), "-I", str(HERE), "--worker"],
+            [str(self.python), "-I", str(self.script), "--worker"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
@@ -828,6 +839,17 @@ def self_test() -> None:
     print("self-test passed")
 
 
+def venv_options(parser: argparse.ArgumentParser) -> None:
+    """``--cache-dir`` and ``--rebuild``: where the venvs are kept (shared by every
+    benchmark that installs revisions), and making them again."""
+    parser.add_argument(
+        "--cache-dir",
+        default=os.path.join(tempfile.gettempdir(), f"gongzhu-before-after-{os.getuid()}"),
+        help="where the venvs are kept",
+    )
+    parser.add_argument("--rebuild", action="store_true", help="make the cached venvs again")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--base", help="the revision before (a commit, branch or tag)")
@@ -844,12 +866,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--strength-deals", type=int, default=0, help="duplicate deals, search vs random (0: skip)"
     )
     parser.add_argument("--strength-samples", type=int, default=40)
-    parser.add_argument(
-        "--cache-dir",
-        default=os.path.join(tempfile.gettempdir(), f"gongzhu-before-after-{os.getuid()}"),
-        help="where the venvs are kept",
-    )
-    parser.add_argument("--rebuild", action="store_true", help="make the cached venvs again")
+    venv_options(parser)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--self-test", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)

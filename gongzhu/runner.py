@@ -24,11 +24,11 @@ from typing import Any, NamedTuple, Protocol
 import attrs
 
 from . import backends
-from .bots import BOTS, QUICK_BOTS, Bot, make_bot, play_hand
+from .bots import BOTS, QUICK_BOTS, TABLE_FORMATS, Bot, make_bot, play_hand
 from .bulk import RandomHands
 from .errors import HandLimitReached
 from .match import HAND_LIMIT, Match
-from .rules import load_rules
+from .rules import Rules, load_rules
 from .simulate import ScoreStats
 
 __all__ = [
@@ -63,6 +63,8 @@ class Job:
         run that writes them needs them, and they cost more than the play.
     :ivar hand_limit: the most hands a match may take
         (:class:`HandLimitReached` beyond it).
+    :ivar format: the table's format, told to every bot
+        (:data:`~gongzhu.bots.TABLE_FORMATS`: ``"solo"``, the default, or ``"2v2"``).
     """
 
     variants: tuple[str, ...]
@@ -73,6 +75,14 @@ class Job:
     target: int | None = None
     records: bool = False
     hand_limit: int = HAND_LIMIT
+    format: str = attrs.field(default="solo")
+
+    @format.validator
+    def _check_format(self, _attribute: object, value: str) -> None:
+        if value not in TABLE_FORMATS:
+            raise ValueError(
+                f"a table's format is one of {', '.join(TABLE_FORMATS)}, not {value!r}"
+            )
 
     @bots.validator
     def _check_bots(self, _attribute: object, value: tuple[str, ...]) -> None:
@@ -102,6 +112,14 @@ class Chunk(NamedTuple):
     """Their records as JSON lines (empty unless :attr:`Job.records`)."""
 
 
+def _seated(job: Job, seed: int, rules: Rules) -> list[Bot]:
+    """The job's bots for the hand (or match) seeded ``seed``, told the table's format."""
+    return [
+        make_bot(name, seed + seat, rules=rules, format=job.format)
+        for seat, name in enumerate(job.bots)
+    ]
+
+
 def _play_chunk(args: tuple[Job, int, int]) -> Chunk:
     job, start, count = args
     rules = load_rules(*job.variants, **dict(job.options))  # load_rules keeps equal rulesets
@@ -120,7 +138,7 @@ def _play_chunk(args: tuple[Job, int, int]) -> Chunk:
         seed = hand_seed(job.seed, index)
         if job.matches:
             match = rules.new_match(seed, target=job.target)
-            bots = [make_bot(name, seed + seat, rules=rules) for seat, name in enumerate(job.bots)]
+            bots = _seated(job, seed, rules)
             try:
                 for _ in play_match(match, bots, job.hand_limit):
                     pass
@@ -141,7 +159,7 @@ def _play_chunk(args: tuple[Job, int, int]) -> Chunk:
         if bulk:
             hand.play_out(random.Random(seed).random)
         else:
-            bots = [make_bot(name, seed + seat, rules=rules) for seat, name in enumerate(job.bots)]
+            bots = _seated(job, seed, rules)
             play_hand(hand, bots)
         summary.add_scores(*hand.outcome())
         if job.records:

@@ -377,3 +377,21 @@ def test_the_access_log_and_a_trusted_proxy_from_the_command_line(tmp_path: Path
     assert len(lines) == 2
     assert '203.0.113.9 "GET /healthz" 200' in lines[0]
     assert '127.0.0.1 "GET /play/…" 200' in lines[1] and "SECRETTOKEN" not in lines[1]
+
+
+@needs_extra
+@pytest.mark.parametrize("format", ["2v2", None])
+def test_serve_format_is_the_tables_and_told_to_its_bots(format: str | None) -> None:
+    """``serve --format 2v2`` opens a 2-vs-2 table (its state says so; its bots are told it,
+    ``tests/test_table_formats.py``); without ``--format`` the table is solo."""
+    from websockets.sync.client import connect
+
+    chosen = () if format is None else ("--format", format)
+    server = Server("--db", ":memory:", "--seats", "human,rules,human,rules", *chosen)
+    try:
+        with connect(server.socket(0), open_timeout=10, max_queue=None) as zero:
+            state = json.loads(zero.recv(timeout=20))
+            assert state["type"] == "state" and state["format"] == (format or "solo")
+    finally:
+        status, err = server.stop()
+    assert status == 130 and err.strip() == "gongzhu: interrupted"

@@ -30,6 +30,7 @@ __all__ = [
     "FORMATS",
     "PARTNERS",
     "SOLO",
+    "TABLE_FORMATS",
     "TableFormat",
     "format_of",
     "tell_format",
@@ -87,6 +88,11 @@ FORMATS: Final[Mapping[str, TableFormat]] = {
     "1v3": TableFormat("1v3", SOLO.teams),  # the arena's: one bot among three, each for itself
 }
 """The formats known by name."""
+
+TABLE_FORMATS: Final = ("solo", "2v2")
+"""The formats a table of four players is played in, by name: what the command line's
+``--format`` and the web table take (``"1v3"`` is the arena's way of measuring, each seat
+for itself: at a table it is ``"solo"``)."""
 
 
 def format_of(format: str | TableFormat | None) -> TableFormat:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..arena import FORMATS
 from ..backends import BACKENDS
-from ..bots import BOTS, UnknownBot
+from ..bots import BOTS, TABLE_FORMATS, UnknownBot
 from ..errors import HandLimitReached
 from ..rules import Rules, load_rules
 from ..runner import HAND_LIMIT, MAX_WORKERS
@@ -286,6 +286,17 @@ def _db_path(text: str) -> str:
     return text
 
 
+def _format_option(p: argparse.ArgumentParser) -> None:
+    """``--format``: a table's format, told to every bot it seats (default ``solo``)."""
+    p.add_argument(
+        "--format",
+        choices=TABLE_FORMATS,
+        default="solo",
+        help="solo (each seat for itself; default) or 2v2 (partners opposite: seats 0 and 2 "
+        "against 1 and 3); the bots are told it",
+    )
+
+
 def _add_serve_options(
     serve: argparse.ArgumentParser, rules_option: Callable[[argparse.ArgumentParser], None]
 ) -> None:
@@ -299,6 +310,7 @@ def _add_serve_options(
         help="port to listen on; 0 for any free one (default 8000)",
     )
     rules_option(serve)
+    _format_option(serve)
     serve.add_argument(
         "--seats",
         type=_seat_players,
@@ -547,6 +559,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules_option(demo)
     demo.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
     bots_option(demo)
+    _format_option(demo)
     demo.add_argument("--match", action="store_true", help="play a match rather than one hand")
     demo.add_argument("--target", type=_positive, default=None, help="match target (e.g. 1000)")
     demo.add_argument(
@@ -566,6 +579,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules_option(play)
     play.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
     bots_option(play)
+    _format_option(play)
     play.add_argument("--seed", type=int, default=None, help="seed for the deal and the bots")
     play.add_argument("--ascii", action="store_true", help="no colour: S H D C, T for ten")
 
@@ -585,6 +599,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="play many hands between bots")
     rules_option(sim)
     bots_option(sim)
+    _format_option(sim)
     sim.add_argument(
         "--hands", type=_positive, default=1000, help="how many hands (or matches); default 1000"
     )

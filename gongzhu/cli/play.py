@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import IO
 
-from ..bots import Bot, make_bot, play_hand
+from ..bots import Bot, format_of, make_bot, play_hand
 from ..errors import HandLimitReached
 from ..rules import Rules
 from ..runner import HAND_LIMIT, play_match
@@ -15,18 +15,30 @@ from .parser import DEMO_MATCH_HANDS, UsageError, ruleset, with_hint
 __all__ = ["run_demo", "run_play"]
 
 
-def _bots(names: tuple[str, ...], seed: int | None, rules: Rules) -> list[Bot]:
-    """One bot per seat, each told the ruleset (bots that search or sample need it)."""
+def _bots(names: tuple[str, ...], seed: int | None, rules: Rules, format: str) -> list[Bot]:
+    """One bot per seat, each told the ruleset (bots that search or sample need it) and
+    the table's format (``--format``: ``solo`` or ``2v2``)."""
     return [
-        make_bot(name, None if seed is None else seed + 1 + seat, rules=rules)
+        make_bot(name, None if seed is None else seed + 1 + seat, rules=rules, format=format)
         for seat, name in enumerate(names)
     ]
+
+
+def _format_line(format: str, seat: int | None = None) -> str:
+    """How the terminal says the table's format (2-vs-2: who plays with whom)."""
+    teams = format_of(format)
+    if seat is not None:
+        partner = teams.partner(seat)
+        return f"Format: {teams.name}; your partner is seat {partner}"
+    return f"Format: {teams.name}; seats 0 and 2 against 1 and 3"
 
 
 def run_demo(args: argparse.Namespace, out: IO[str]) -> int:
     """``gongzhu demo``: four bots play a hand, or with ``--match`` a match; print it."""
     rules = ruleset(args)
-    bots = _bots(args.bots, args.seed, rules)
+    bots = _bots(args.bots, args.seed, rules, args.format)
+    if args.format != "solo":
+        print(_format_line(args.format), file=out)
     if args.match:
         hands = None if args.target else args.hands or DEMO_MATCH_HANDS
         limit = HAND_LIMIT if args.hand_limit is None else args.hand_limit
@@ -66,7 +78,9 @@ def run_play(args: argparse.Namespace, inp: IO[str], out: IO[str], err: IO[str])
     rules = ruleset(args)
     style = Style(ascii_only=args.ascii, colour=colour_wanted(out))
     hand = rules.new_hand(args.seed)
-    bots = _bots(args.bots, args.seed, rules)
+    bots = _bots(args.bots, args.seed, rules, args.format)
+    if args.format != "solo":
+        print(_format_line(args.format, args.seat), file=out)
     status = play_in_terminal(hand, args.seat, bots, inp, out, style)
     if status == 1:
         print(

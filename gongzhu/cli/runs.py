@@ -188,10 +188,12 @@ def run_simulate(args: argparse.Namespace, out: IO[str], err: IO[str]) -> int:
         target=args.target,
         records=args.out is not None,
         hand_limit=HAND_LIMIT if args.hand_limit is None else args.hand_limit,
+        format=args.format,
     )
     workers = min(args.workers, args.hands)
     header = (
-        f"rules {rules!r}, bots {','.join(args.bots)}, seed {args.seed}, "
+        f"rules {rules!r}, bots {','.join(args.bots)}"
+        f"{'' if args.format == 'solo' else f' ({args.format})'}, seed {args.seed}, "
         f"{plural(workers, 'worker')}" + (" (ray)" if args.backend == "ray" else "")
     )
     progress = _progress_bar(err) if err.isatty() else None

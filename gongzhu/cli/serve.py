@@ -85,7 +85,12 @@ def run_serve(args: argparse.Namespace, out: IO[str]) -> int:
         table = None
         if rules is not None:
             table = lobby.open_table(
-                rules, args.seats, seed=args.seed, hands=hands, target=args.target
+                rules,
+                args.seats,
+                seed=args.seed,
+                hands=hands,
+                target=args.target,
+                format=args.format,
             )
         url = base_url(sock)
         print(f"gongzhu serving on {url} (Ctrl-C stops it)", file=out)

@@ -34,6 +34,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from ..bots import TABLE_FORMATS
 from ..errors import GongzhuError, InvalidRecord
 from ..rules import Rules, load_rules
 from .pool import Pool
@@ -175,6 +176,7 @@ class Lobby:
         hands: int | None = 1,
         target: int | None = None,
         client: str | None = None,
+        format: str = "solo",
     ) -> Table:
         """Open a table under ``rules``: a ruleset, or plug-in names and their ``options``.
 
@@ -184,6 +186,8 @@ class Lobby:
         :param players: four names, seat 0 first: ``"human"`` or a bot's name.
         :param client: the address of the client asking (counted against
             :attr:`Settings.tables_per_client`).
+        :param format: the table's format, told to its bots: ``"solo"`` or ``"2v2"``
+            (:class:`~gongzhu.web.table.Table`).
         :raises GongzhuError: an unknown variant or bot, a bad option, a match
             that cannot end or is too long, a full server (or one that cannot
             write to its database), or a client with too many tables.
@@ -218,6 +222,7 @@ class Lobby:
             settings=settings,
             pool=self.pool,
             client=client,
+            format=format,
         )
         if len(self.tables) >= settings.max_tables:
             self._make_room()
@@ -330,6 +335,9 @@ class Lobby:
             raise ProtocolError("bad-table", '"seats" lists four players, seat 0 first')
         if not isinstance(options, Mapping):
             raise ProtocolError("bad-table", '"options" maps option names to values')
+        format: Any = data.get("format", "solo")
+        if format not in TABLE_FORMATS:
+            raise ProtocolError("bad-table", f'"format" is one of {", ".join(TABLE_FORMATS)}')
         limits = {
             "seed": (0, MAX_SEED - 1),
             "hands": (1, self.settings.max_hands),
@@ -356,6 +364,7 @@ class Lobby:
                 hands=numbers["hands"],
                 target=numbers["target"],
                 client=client,
+                format=format,
             )
         except ServerFull as exc:
             raise ProtocolError("server-full", str(exc)) from None
@@ -573,6 +582,7 @@ class Lobby:
             pool=self.pool,
             tokens=stored.tokens,
             client=stored.client,
+            format=spec.get("format", "solo"),
         )
         table.replay_steps(stored.steps)
         table.joined = stored.joined

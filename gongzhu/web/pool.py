@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Final, NamedTuple
 
 from ..actions import Action, parse_action
-from ..bots import make_bot
+from ..bots import make_bot, tell_format
 from ..deal import Deal
 from ..errors import GongzhuError
 from ..hand import HandState
@@ -106,6 +106,7 @@ class BotTurn(NamedTuple):
     :ivar first_seat: the seat dealt the first card.
     :ivar leader: the hand's explicit leader (``None``: the ruleset's rule).
     :ivar actions: every action so far, as text.
+    :ivar format: the table's format, told to the bot (``"solo"``: each for itself).
     """
 
     bot: str
@@ -116,6 +117,7 @@ class BotTurn(NamedTuple):
     first_seat: int
     leader: int | None
     actions: tuple[str, ...]
+    format: str = "solo"
 
 
 def decision_seed(match_seed: int, seat: int, hand: int, step: int) -> int:
@@ -202,10 +204,11 @@ def run_job(kind: str, payload: Any, extra: Mapping[str, str] | None = None) -> 
         except GongzhuError as exc:
             raise JobFailed(f"the hand of the {name} bot's turn: {exc}") from None
         try:
-            bot = (
+            bot = tell_format(
                 make_bot(name, turn.seed, rules=ruleset)
                 if factory is None
-                else factory(seed=turn.seed, rules=ruleset)
+                else factory(seed=turn.seed, rules=ruleset),
+                turn.format,
             )
             action: Action = bot.choose(view)
         except Exception as exc:

@@ -134,8 +134,9 @@ class StoredTable:
     """A table as the database holds it, to be rebuilt.
 
     :ivar spec: ``rules`` (:meth:`Rules.spec <gongzhu.rules.Rules.spec>`),
-        ``players``, ``seed``, ``hands``, ``target`` (as the database holds it:
-        checked when the table is rebuilt).
+        ``players``, ``seed``, ``hands``, ``target``, ``format`` (absent from a table
+        written before tables had one: ``"solo"``) (as the database holds it: checked
+        when the table is rebuilt).
     :ivar tokens: the seats' link tokens, seat 0 first.
     :ivar steps: ``(seat, action)`` in order; ``(None, "next")`` deals a hand.
     """
@@ -295,6 +296,7 @@ class Store:
             "seed": match.seed,
             "hands": match.max_hands,
             "target": match.target,
+            "format": table.format,
         }
         db = self._db
         try:

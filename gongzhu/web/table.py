@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final, Protocol
 
 from ..actions import Action, parse_action
-from ..bots import BOTS
+from ..bots import BOTS, TABLE_FORMATS
 from ..errors import GongzhuError, IllegalAction, InvalidCard, InvalidRecord
 from ..hand import HandState
 from ..match import MATCH_FORMAT, Match
@@ -187,7 +187,10 @@ class Table:
     :param journal: where every step is written (default: nowhere).
     :param tokens: the seats' link tokens, for a table rebuilt after a restart.
     :param client: the address of the client that opened the table.
-    :raises GongzhuError: for a bad player list or a match that cannot end.
+    :param format: the table's format (:data:`~gongzhu.bots.TABLE_FORMATS`): ``"solo"``
+        (the default: each seat for itself) or ``"2v2"`` (partners opposite), told to
+        every bot at each decision (:func:`~gongzhu.bots.tell_format`).
+    :raises GongzhuError: for a bad player list or format, or a match that cannot end.
     """
 
     def __init__(
@@ -205,8 +208,13 @@ class Table:
         journal: Journal | None = None,
         tokens: Sequence[str] | None = None,
         client: str | None = None,
+        format: str = "solo",
     ) -> None:
         settings = settings if settings is not None else Settings()
+        if format not in TABLE_FORMATS:
+            raise GongzhuError(
+                f"a table's format is one of {', '.join(TABLE_FORMATS)}, not {format!r}"
+            )
         players = list(players)
         if len(players) != 4:
             raise GongzhuError(f"a table has four seats, not {len(players)}")
@@ -237,6 +245,8 @@ class Table:
         self.pool = pool if pool is not None else Pool(0, bots=settings.bots)
         self.journal = journal
         self.client = client
+        self.format = format
+        """The table's format, ``"solo"`` or ``"2v2"``: what its bots are told."""
         self.match: Match = rules.new_match(seed, target=target, hands=hands)
         self.seats = [
             Seat(index, name, None if tokens is None else tokens[index])
@@ -310,6 +320,7 @@ class Table:
             "table": self.id,
             "seat": seat,
             "rules": self.rules.describe(),
+            "format": self.format,
             "seats": [s.describe() for s in self.seats],
             "number": self.number,
             **encode_view(self.hand.view(seat)),
@@ -696,6 +707,7 @@ class Table:
                 hand.deal.first_seat,
                 hand.explicit_leader,
                 tuple(self._actions),
+                self.format,
             )
             action: Action | None
             try:

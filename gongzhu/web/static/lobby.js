@@ -46,6 +46,7 @@
     const request = {
       rules: [$("base").value, ...modifiers],
       seats: [0, 1, 2, 3].map((s) => $("seat-" + s).value),
+      format: $("format").value,
       hands: length === "hands" ? Number($("hands").value) : null,
       target: length === "target" ? Number($("target").value) : null,
       // as text: a 64-bit seed does not fit JavaScript's numbers

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, cast
 
 import attrs
 
+from ._accel import accelerator
 from .actions import PLAY_KEYS, Play, Show, ShowKind, cards_of_key, key_of_play
 from .cards import Card, Suit, full_deck
 from .deal import SEATS, Deal, put_first
@@ -681,6 +682,19 @@ class _MaskDealer:
         self.weighted = sorted(weighted, key=lambda entry: len(entry[1]))
         self.levels = [levels[n] for n in sorted(levels)]
         self.free = free
+        speedups = accelerator("_speedups")
+        self._in_c = None
+        if speedups is not None:  # the same deals, draw for draw, in C
+            self._in_c = speedups.SampleDealer(
+                self.known,
+                self.room,
+                tuple(
+                    (bit, seats, tuple(map(float, factors)))
+                    for bit, seats, factors in self.weighted
+                ),
+                tuple(tuple(level) for level in self.levels),
+                tuple(self.free),
+            )
 
     @classmethod
     def of(cls, facts: Knowledge, inference: SampleWeights | None = None) -> _MaskDealer | None:
@@ -695,8 +709,15 @@ class _MaskDealer:
         """Each seat's card mask in one sample, or ``None`` (a dead end).
 
         The cards the weights (``inference``) favour go first, each to a seat with
-        room weighted by its room times its factor.
+        room weighted by its room times its factor.  With the C engines built, the
+        C twin deals (``SampleDealer``: the same draws, the same deal).
         """
+        if self._in_c is not None:
+            return cast("list[CardMask] | None", self._in_c.deal(rng.random))
+        return self.deal_in_python(rng)
+
+    def deal_in_python(self, rng: random.Random) -> list[CardMask] | None:
+        """:meth:`deal` in Python: the reference the C twin is held to."""
         masks = self.known[:]
         room = self.room[:]
         draw = rng.random

@@ -162,3 +162,68 @@ def test_no_inference_with_two_decks() -> None:
         hand.apply(hand.legal_actions()[-1])
     assert hand.to_move is not None
     assert infer(hand.view(hand.to_move), rules) == Inference()
+
+
+def views_with_choices(names: tuple[str, ...], hands: int) -> Iterator[SeatView]:
+    """Every play-phase view of some random hands, for every seat."""
+    rules = gongzhu.load_rules(*names)
+    for seed in range(hands):
+        hand = rules.new_hand(seed)
+        rng = random.Random(seed)
+        while not hand.is_over:
+            if hand.phase is Phase.PLAY:
+                for seat in range(4):
+                    yield hand.view(seat)
+            hand.apply(rng.choice(hand.legal_actions()))
+
+
+@pytest.mark.skipif(
+    __import__("gongzhu.engines").engines.ACCELERATED is False, reason="no C engines"
+)
+@pytest.mark.parametrize("names", [("39baobao",), ("huapai",), ("same-colour-discard",)])
+@pytest.mark.parametrize("inferred", [False, True])
+def test_the_c_dealer_deals_the_python_dealers_samples(
+    names: tuple[str, ...], inferred: bool
+) -> None:
+    """The sampler's deal in C (``SampleDealer``) is its Python reference draw for draw:
+    the same masks (or the same dead end) and the same generator state after, over
+    every view of a few hands, with and without the inference's weights."""
+    from gongzhu.implied import _MaskDealer
+
+    rules = gongzhu.load_rules(*names)
+    compared = weighted = 0
+    for i, view in enumerate(views_with_choices(names, 3)):
+        inference = infer(view, rules, TEAMS) if inferred else None
+        dealer = _MaskDealer.of(knowledge(view, rules), inference)
+        if dealer is None:
+            continue
+        assert dealer._in_c is not None
+        weighted += bool(dealer.weighted)
+        mine, theirs = random.Random(i), random.Random(i)
+        for _ in range(5):
+            assert dealer.deal(mine) == dealer.deal_in_python(theirs)
+            assert mine.getstate() == theirs.getstate()
+            compared += 1
+    assert compared > 500
+    assert weighted > 0 if inferred else weighted == 0
+
+
+@pytest.mark.skipif(
+    __import__("gongzhu.engines").engines.ACCELERATED is False, reason="no C engines"
+)
+def test_the_c_dealer_refuses_bad_data() -> None:
+    speedups = __import__("gongzhu.engines").engines._speedups
+    with pytest.raises(ValueError, match="one card of one deck"):
+        speedups.SampleDealer([0] * 4, [0] * 4, (), (((3, (0,)),),), ())
+    with pytest.raises(ValueError, match="a seat is 0-3"):
+        speedups.SampleDealer([0] * 4, [1] * 4, (), (((1, (4,)),),), ())
+    with pytest.raises(ValueError, match="room: one count per seat"):
+        speedups.SampleDealer([0] * 4, [1] * 3, (), (), ())
+    with pytest.raises(TypeError, match="weighted card"):
+        speedups.SampleDealer([0] * 4, [1] * 4, ((1, (0, 1)),), (), ())
+    dealer = speedups.SampleDealer([0] * 4, [1, 0, 0, 0], (), (((1, (1,)),),), ())
+    assert dealer.deal(random.Random(1).random) is None  # no seat with room may take it
+    with pytest.raises(TypeError, match="callable"):
+        dealer.deal(3)
+    with pytest.raises(ValueError, match="not initialised"):
+        speedups.SampleDealer.__new__(speedups.SampleDealer).deal(random.random)

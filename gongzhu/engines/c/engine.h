@@ -330,6 +330,8 @@ typedef struct {
 } ScoreData;
 
 extern PyTypeObject GZ_ScoreDataType;
+/* The sampler's deal of one view, in C (sample.c). */
+extern PyTypeObject GZ_SampleDealerType;
 
 /* The raw scores of a finished hand, and whether some seat took every heart (满红) or every
  * scoring card (满贯), as gongzhu.scoring.Scorer.outcome has them before normalising.

@@ -55,6 +55,7 @@ PyMODINIT_FUNC PyInit__speedups(void)
         add_type(m, "PairsEngine", &GZ_PairsEngineType) < 0 ||
         add_type(m, "Batch", &GZ_BatchType) < 0 ||
         add_type(m, "ScoreData", &GZ_ScoreDataType) < 0 ||
+        add_type(m, "SampleDealer", &GZ_SampleDealerType) < 0 ||
         /* the constants the Python side defines too, for tests/test_engine_contract.py */
         PyModule_AddIntConstant(m, "PHASE_FIRST_SHOW", PHASE_FIRST_SHOW) < 0 ||
         PyModule_AddIntConstant(m, "PHASE_SHOW", PHASE_SHOW) < 0 ||

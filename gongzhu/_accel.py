@@ -1,8 +1,9 @@
 """The optional C accelerators, found once: ``None`` where they are not to be used.
 
 ``gongzhu._speedups`` (the C twins of the engines of :mod:`gongzhu.engines`, one
-deck and two, and the deal's sort) is built when a C compiler is present at
-install time.  Setting the environment variable
+deck and two, the deal's sort, the score data's interpreter, the batch, the draws
+of a :class:`random.Random` and the sampler's deal) is built when a C compiler is
+present at install time.  Setting the environment variable
 ``GONGZHU_PURE_PYTHON`` (to anything) before import leaves them out, and every
 module that uses one then runs its pure-Python reference.
 """

@@ -27,7 +27,8 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "gongzhu._speedups",
     .m_doc = "Optional C accelerator: the C twins of gongzhu.engines' engines, the deal's "
-             "sort, and the interpreter of the compiled score data.",
+             "sort, the interpreter of the compiled score data, the batch, random.Random's "
+             "draws and the sampler's deal.",
     .m_size = -1,
     .m_methods = module_methods,
 };

@@ -931,3 +931,37 @@ def test_next_step_lets_gymnasiums_observation_wrappers_wrap_it() -> None:
     for mode in (AutoresetMode.DISABLED, "sometimes"):
         with pytest.raises(ValueError, match="autoreset_mode must be"):
             SeatVectorEnv(2, autoreset_mode=mode)
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_match_env_policy_opponents_see_the_agents_layout_from_their_seat(batch: bool) -> None:
+    """A policy opponent of MatchEnv is given the observation the agent's space describes,
+    the match part from its own seat: a policy trained on MatchEnv can play any seat."""
+    from gongzhu.envs.gymnasium import BatchPolicy, MatchEnv
+
+    checked: list[int] = []
+
+    def lowest(observation: np.ndarray, mask: np.ndarray) -> int:
+        assert env.observation_space.contains(observation)
+        assert env.match is not None and env.hand is not None
+        seat = env.hand.to_move
+        assert seat is not None and seat != env.seat
+        totals = env.match.totals
+        expected = [totals[(seat + k) % 4] * 0.001 for k in range(4)]
+        assert observation[size : size + 4].tolist() == pytest.approx(expected)
+        assert observation[-1] == len(env.match.hands)
+        checked.append(len(env.match.hands))
+        return int(np.flatnonzero(mask)[0])
+
+    def lowest_many(observations: np.ndarray, masks: np.ndarray) -> list[int]:
+        return [lowest(o, m) for o, m in zip(observations, masks, strict=True)]
+
+    opponent = BatchPolicy(lowest_many) if batch else lowest
+    env = MatchEnv(rules="39baobao", hands=3, seat=0, bots=[opponent] * 3)
+    size = encoding.observation_size(env.rules)
+    _observation, info = env.reset(seed=5)
+    done = False
+    while not done:
+        _observation, _r, done, _t, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert env.match is not None and any(env.match.totals)
+    assert set(checked) == {0, 1, 2}  # every hand, the later ones with totals to show

@@ -296,11 +296,10 @@ class _BatchSeat(_Seat):
         import numpy
 
         first = waiting[0][0]
-        observations = numpy.empty((len(waiting), first._vector_size), dtype=numpy.float32)
+        observations = numpy.empty((len(waiting), first._observed_size), dtype=numpy.float32)
         masks = numpy.empty((len(waiting), first._codec.action_size), dtype=numpy.int8)
         for row, (env, seat) in enumerate(waiting):
-            env._vector(seat, observations[row])
-            env.encoder.action_mask(seat, masks[row])
+            env._observe_into(seat, observations[row], masks[row])
         chosen = _batch_answer(self.policy, observations, masks)
         return [
             _policy_action(env, seat, index, masks[row])
@@ -469,6 +468,18 @@ class SeatEnv(Env["npt.NDArray[np.float32]", "np.int64"]):
             return self.encoder.information_state(seat, out)
         return self.encoder.observation(seat, out)
 
+    @property
+    def _observed_size(self) -> int:
+        """The length of an observation (the agent's, a policy opponent's)."""
+        return self._vector_size
+
+    def _observe_into(
+        self, seat: int, observation: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]
+    ) -> None:
+        """``seat``'s observation (as the agent's is made) and action mask, into the arrays."""
+        self._vector(seat, observation)
+        self.encoder.action_mask(seat, mask)
+
     def _observe(self, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
         """``seat``'s vector and action mask (new arrays)."""
         if self._history:
@@ -613,7 +624,8 @@ class MatchEnv(SeatEnv):
     ``True``.  The observation is the hand's, followed by ``match``: the four
     seats' running totals (final scores, relative seats as everywhere, times
     ``reward_scale`` of final scores: 0.001 by default) and the number of hands
-    played.
+    played.  A policy opponent is given its own seat's observation made the same
+    way, so a policy trained on this environment can play any seat of it.
 
     The other parameters are :class:`SeatEnv`'s.
 
@@ -674,13 +686,41 @@ class MatchEnv(SeatEnv):
         size = self._vector_size
         out = numpy.empty(size + _SEATS + 1, dtype=numpy.float32)
         self._vector(self.seat, out[:size])
+        self._match_part(self.seat, out[size:])
+        return out
+
+    def _observe(self, seat: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """``seat``'s observation as the agent's is made (the match part from ``seat``), and
+        its mask: what a policy opponent is given, so that a policy trained here plays at
+        any seat."""
+        import numpy
+
+        out = numpy.empty(self._observed_size, dtype=numpy.float32)
+        mask = numpy.empty(self._codec.action_size, dtype=numpy.int8)
+        self._observe_into(seat, out, mask)
+        return out, mask
+
+    @property
+    def _observed_size(self) -> int:
+        return self._vector_size + _SEATS + 1
+
+    def _observe_into(
+        self, seat: int, observation: npt.NDArray[np.float32], mask: npt.NDArray[np.int8]
+    ) -> None:
+        size = self._vector_size
+        self._vector(seat, observation[:size])
+        self._match_part(seat, observation[size:])
+        self.encoder.action_mask(seat, mask)
+
+    def _match_part(self, viewer: int, out: npt.NDArray[np.float32]) -> None:
+        """The match's totals from ``viewer``'s seat on (relative seats) and the hands
+        played, into ``out`` (``SEATS + 1`` entries)."""
         match = self.match
         assert match is not None
         for seat in range(_SEATS):
             total = match.totals[seat] * self._totals_scale
-            out[size + (seat - self.seat) % _SEATS] = max(-_MATCH_BOUND, min(_MATCH_BOUND, total))
-        out[-1] = min(len(match.hands), _MATCH_BOUND)
-        return out
+            out[(seat - viewer) % _SEATS] = max(-_MATCH_BOUND, min(_MATCH_BOUND, total))
+        out[_SEATS] = min(len(match.hands), _MATCH_BOUND)
 
     def _deal(self, seed: int | None, options: dict[str, Any] | None) -> HandState:
         deal = (options or {}).get("deal")

@@ -252,6 +252,25 @@ def test_the_lobby_opens_a_table_with_chosen_rules_and_bots(page: Any, server: A
     page.wait_for_function("() => document.getElementById('rules').textContent.includes('anmai')")
 
 
+def test_the_lobby_opens_a_two_against_two_table(page: Any, server: Any) -> None:
+    """The front page's format reaches the table: its page says so, and the table holds it
+    (the table tells it to its bots: tests/test_table_formats.py)."""
+    page.goto(server[0] + "/")
+    page.wait_for_selector("#base option[value='39baobao']", state="attached")
+    page.select_option("#format", "2v2")
+    page.click("#open")
+    page.wait_for_selector("#links:not([hidden])")
+    href = str(page.locator("a.seat-link").first.get_attribute("href"))
+    page.goto(server[0] + href)
+    page.wait_for_function(
+        "() => document.getElementById('hand-info').textContent.includes('2 against 2')"
+    )
+    token = href.rsplit("/", 1)[-1]
+    lobby = server[1]
+    table = next(t for t in lobby.tables.values() if any(s.token == token for s in t.seats))
+    assert table.format == "2v2"
+
+
 def test_the_viewer_opens_records_of_its_own_server_only(page: Any, server: Any) -> None:
     url, lobby = server
     asked: list[str] = []

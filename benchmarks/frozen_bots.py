@@ -398,7 +398,10 @@ def reference_python(args: argparse.Namespace) -> tuple[Path, str, str]:
     """The reference's Python (its venv made or found in the cache), how to describe it,
     and its short name."""
     if args.reference_python:
-        return Path(args.reference_python), f"{args.reference_python} (as installed)", "ref"
+        python = Path(args.reference_python)
+        if not python.is_file():
+            raise before_after.Failure(f"--reference-python {python}: no such file")
+        return python, f"{args.reference_python} (as installed)", "ref"
     repo = Path(before_after._git(HERE.parent, "rev-parse", "--show-toplevel"))
     commit = before_after._git(repo, "rev-parse", "--verify", f"{args.reference}^{{commit}}")
     python = before_after.commit_env(repo, commit, Path(args.cache_dir), args.rebuild)
@@ -477,7 +480,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     budget = parser.add_mutually_exclusive_group()
     budget.add_argument(
         "--budget-ms",
-        type=float,
+        type=_budget,
         default=None,
         help="both sides' search bots' time budget (default: this checkout's default)",
     )
@@ -531,11 +534,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     except before_after.Failure as error:
         print(f"frozen_bots: {error}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # our reader left: handled where main is called
+        raise
+    except OSError as error:  # the worker could not start, say
+        print(f"frozen_bots: {error}", file=sys.stderr)
+        return 1
     except GongzhuError as error:  # an unknown ruleset, this checkout's own refusal
         print(f"frozen_bots: {error}", file=sys.stderr)
         return 2
     return 0
 
 
+def _budget(text: str) -> float:
+    """``--budget-ms``: a finite number of milliseconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"a positive number of milliseconds, not {text!r}")
+    return value
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader left (| head): nothing more to say
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 0
+    sys.exit(status)

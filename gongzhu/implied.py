@@ -35,6 +35,7 @@ scorer's own rules, never restated:
 from __future__ import annotations
 
 import functools
+import operator
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -753,7 +754,7 @@ class _MaskDealer:
         for s in range(SEATS):
             if room[s]:
                 end = start + room[s]
-                masks[s] |= sum(free[start:end])
+                masks[s] |= functools.reduce(operator.or_, free[start:end], 0)
                 start = end
         return masks
 

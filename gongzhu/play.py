@@ -920,10 +920,21 @@ class PlayoutsEngine(HandEngine, Protocol):
         ``teams``) and :meth:`ScoreEngine.score` give key after key, drawing from
         ``random`` in the same order.  This engine is not changed.
 
-        :raises ValueError: not in the play phase, a key that is not legal (checked
-            before any is played), ``values`` on an engine without the greedy playout,
-            or ``data`` of another deck count.
-        :raises OverflowError: a score beyond 64 bits (score the facts in Python).
+        A key may repeat: each time it is played again, and drawn for.
+
+        :raises ValueError: not in the play phase, a key that is not legal (every key
+            is checked before any is played), ``teams`` without ``values``, ``values``
+            on an engine without the greedy playout, or ``data`` of another deck count.
+        :raises TypeError: ``random`` not callable, ``keys`` not a sequence of ints, or
+            ``data`` no score data.
+        :raises RuntimeError: the engine changed under the call (Python code it ran: a
+            key's ``__index__``, ``random()``, a plug-in's play rule).
+        :raises OverflowError: a score beyond 64 bits (score the facts in Python); the
+            draws of the playouts before it are taken.
+
+        What ``random()`` or a plug-in's play rule raises
+        (:class:`~gongzhu.errors.PluginError`) goes through, the draws made until then
+        taken; the engine is unchanged in every case.
         """
 
 

@@ -34,3 +34,41 @@ def test_the_frozen_bots_benchmark_refuses_bad_counts() -> None:
     )
     assert run.returncode == 2 and "--deals, --workers and --samples" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_a_bad_budget_a_missing_reference_and_a_closed_pipe_end_without_a_traceback() -> None:
+    def run(*args: str, **kwargs: object) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(SCRIPT), *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            **kwargs,  # type: ignore[call-overload]
+        )
+
+    for budget in ("-5", "0", "nan", "soon"):
+        bad = run("--budget-ms", budget, "--deals", "1")
+        assert bad.returncode == 2 and "positive number of milliseconds" in bad.stderr
+        assert "Traceback" not in bad.stderr
+    missing = run("--reference-python", "/nonexistent/python", "--deals", "1")
+    assert missing.returncode == 1 and "Traceback" not in missing.stderr
+    assert (
+        missing.stderr.strip()
+        == "frozen_bots: --reference-python /nonexistent/python: no such file"
+    )
+    piped = subprocess.run(  # a reader that leaves after one line: | head -1
+        [
+            "bash",
+            "-c",
+            "set -o pipefail; "
+            f"{sys.executable} {SCRIPT} --reference-python {sys.executable} --deals 4 "
+            "--samples 2 --match rules:rules --match random:random | head -1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert piped.stdout.startswith("reference:") and piped.stderr == ""
+    assert piped.returncode == 0

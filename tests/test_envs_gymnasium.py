@@ -822,7 +822,7 @@ def test_a_vector_action_that_is_no_whole_number_is_refused_before_any_hand_move
             vector.step(np.asarray(bad, dtype=object) if bad[0] == "a" else np.asarray(bad))
     with pytest.raises(ValueError, match="2 actions for 3 environments"):
         vector.step(legal[:2])
-    with pytest.raises(ValueError, match="actions for 3 environments"):
+    with pytest.raises(ValueError, match=r"actions of shape \(2, 3\) for 3 environments"):
         vector.step(np.asarray([legal, legal]))
     again, _rewards, terminated, _t, _info = vector.step(np.asarray(legal, dtype=np.float64))
     fresh = SeatVectorEnv(3, rules="39baobao", bots="random", batched=batched)
@@ -965,3 +965,31 @@ def test_match_env_policy_opponents_see_the_agents_layout_from_their_seat(batch:
         _observation, _r, done, _t, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert env.match is not None and any(env.match.totals)
     assert set(checked) == {0, 1, 2}  # every hand, the later ones with totals to show
+
+
+def test_numpy_answers_count_as_their_numbers_and_a_policy_is_not_truncated() -> None:
+    from gongzhu.envs.gymnasium import SeatVectorEnv
+
+    assert encoding.action_number(np.array(3.0)) == 3
+    assert encoding.action_number(np.True_) == 1
+    assert encoding.action_number(np.int16(7)) == 7
+    with pytest.raises(ValueError, match="whole number"):
+        encoding.action_number(np.array(3.5))
+    env = SeatEnv(rules="39baobao")
+    _obs, info = env.reset(seed=2)
+    action = int(np.flatnonzero(info["action_mask"])[0])
+    _obs, _r, terminated, _t, info = env.step(np.array(float(action)))  # type: ignore[arg-type]
+    assert "illegal_action" not in info and not terminated
+    vector = SeatVectorEnv(2, rules="39baobao", bots="random")
+    _obs, info = vector.reset(seed=1)
+    with pytest.raises(ValueError, match=r"actions of shape \(2, 1\) for 2 environments"):
+        vector.step(np.zeros((2, 1), dtype=np.int64))
+    stepped = vector.step([2**70, 10**30])  # far outside the actions: illegal, not an error
+    assert stepped[2].all() and stepped[4]["illegal_action"].all()
+    floating = SeatEnv(
+        rules="39baobao", bots=lambda observation, mask: np.flatnonzero(mask)[0] + 0.7
+    )
+    with pytest.raises(ValueError, match=r"the policy at seat [123]: .*whole number"):
+        for seed in range(5):
+            floating.reset(seed=seed)
+            floating.step(int(np.flatnonzero(floating.action_masks())[0]))

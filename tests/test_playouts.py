@@ -205,3 +205,52 @@ def test_the_search_values_are_those_of_playouts_one_by_one(
         search_module._Decision, "_batched_sample", search_module._Decision._engine_sample
     )
     assert decide() == fast
+
+
+@pytest.mark.parametrize("name", ["39baobao", "two-deck"])
+def test_an_engine_subclass_keeps_its_slots_and_weakrefs(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The playouts copy the engine's own struct, not a subclass's slots and weakref list
+    (copying those without references freed the slots' objects)."""
+    import sys
+    import weakref
+
+    speedups: Any = gongzhu.engines._speedups
+    type_name = "SingleEngine" if name == "39baobao" else "PairsEngine"
+
+    class Tagged(getattr(speedups, type_name)):  # type: ignore[misc]
+        __slots__ = ("__weakref__", "tag")
+
+    monkeypatch.setattr(speedups, type_name, Tagged)  # the ruleset's hands are Tagged now
+    rules = gongzhu.load_rules(*RULESETS[name])
+    hand = position(rules, 3, 4)
+    engine = engine_of(hand)
+    assert type(engine) is Tagged
+    tag = engine.tag = object()
+    ref = weakref.ref(engine)
+    before = sys.getrefcount(tag)
+    keys = keys_of(hand)
+    for _ in range(5):
+        engine.playouts(rules.scorer.native, keys, random.Random(1).random)
+    assert sys.getrefcount(tag) == before and engine.tag is tag
+    assert ref() is engine
+
+
+@pytest.mark.parametrize("name", ["39baobao", "two-deck"])
+def test_an_engine_changed_while_its_keys_are_read_is_refused(name: str) -> None:
+    rules = gongzhu.load_rules(*RULESETS[name])
+    hand = position(rules, 3, 4)
+    engine = engine_of(hand)
+    keys = keys_of(hand)
+
+    class Sneaky:
+        def __init__(self, key: int) -> None:
+            self.key = key
+
+        def __index__(self) -> int:
+            engine.random_playout(random.Random(0).random)  # the hand ends meanwhile
+            return self.key
+
+    with pytest.raises(RuntimeError, match="changed while playouts read its keys"):
+        engine.playouts(rules.scorer.native, [Sneaky(key) for key in keys], random.random)

@@ -379,7 +379,9 @@ class _Decision:
     ) -> list[float] | None:
         """Each active play's value on one sample: every playout in one engine call
         (:attr:`~gongzhu.play.Capability.PLAYOUTS`), scored there from the compiled score
-        data; the same draws and values as :meth:`_engine_sample`."""
+        data; the same draws and values as :meth:`_engine_sample`, except after a score
+        beyond 64 bits (a plug-in's), when the sample is played again one copy a play
+        from the generator where the call left it."""
         engine, dealt = sampler.sample_engine(rng)
         bot = self.bot
         legal = self.legal

@@ -475,11 +475,16 @@ def action_number(action: Any) -> int:
     """``action`` as the whole number it is: an int, a numpy integer, or a float with no
     fraction (``3.0``), as an environment's ``step`` takes it.
 
+    A numpy scalar or a 0-d array (a model's answer) counts as the number it holds.
+
     :raises ValueError: anything else (``3.7`` is refused, not truncated to 3).
 
-    >>> action_number(3.0), action_number(True)
-    (3, 1)
+    >>> import numpy
+    >>> action_number(3.0), action_number(True), action_number(numpy.array(4.0))
+    (3, 1, 4)
     """
+    if getattr(action, "ndim", None) == 0 and hasattr(action, "item"):
+        action = action.item()  # a numpy scalar, a 0-d array or tensor: its Python number
     try:
         return operator.index(action)
     except TypeError:

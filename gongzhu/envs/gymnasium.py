@@ -217,8 +217,9 @@ class _BotObject(_Seat):
         return self.bot.choose(env._hand().view(seat))
 
 
-def _action_numbers(actions: Any, count: int) -> npt.NDArray[np.int64]:
-    """``count`` actions as whole numbers (int64), checked before any is taken.
+def _action_numbers(actions: Any, count: int, size: int) -> npt.NDArray[np.int64]:
+    """``count`` actions as whole numbers (int64), checked before any is taken; those
+    outside the ``size`` actions are -1 (illegal).
 
     :raises ValueError: not ``count`` actions in one row, or one that is no whole number.
     """
@@ -226,24 +227,31 @@ def _action_numbers(actions: Any, count: int) -> npt.NDArray[np.int64]:
 
     given = numpy.asarray(actions)
     if given.shape != (count,):
-        raise ValueError(f"{len(given) if given.ndim else 0} actions for {count} environments")
+        if given.ndim == 1:
+            raise ValueError(f"{len(given)} actions for {count} environments")
+        raise ValueError(f"actions of shape {given.shape} for {count} environments")
     if given.dtype.kind == "f":
         whole = numpy.isfinite(given) & (given == numpy.floor(given))
         if not whole.all():
             bad = given[numpy.flatnonzero(~whole)[0]]
             raise ValueError(f"an action is a whole number of the action space, not {bad!r}")
     elif given.dtype.kind not in "iub":
-        for action in given:
-            encoding.action_number(action)
-    return given.astype(numpy.int64)
+        given = numpy.asarray([encoding.action_number(action) for action in given], dtype=object)
+    # beyond the action table (2**70, 1e30): an illegal action, as Seat-v0 takes it
+    inside = (given >= 0) & (given < size)
+    return numpy.where(inside, given, -1).astype(numpy.int64)
 
 
 def _policy_index(codec: encoding.Layout, seat: int, index: Any, mask: npt.NDArray[np.int8]) -> int:
     """The action index a policy chose at ``seat`` (``index``, under ``mask``).
 
     :raises IllegalAction: an index outside the mask.
+    :raises ValueError: an answer that is no whole number (``3.7`` is not truncated).
     """
-    index = int(index)
+    try:
+        index = encoding.action_number(index)
+    except ValueError as error:
+        raise ValueError(f"the policy at seat {seat}: {error}") from None
     if not 0 <= index < len(mask) or not mask[index]:
         raise IllegalAction(
             codec.decode(index) if 0 <= index < len(mask) else index,
@@ -977,7 +985,7 @@ class SeatVectorEnv(VectorEnv):
         :raises ValueError: not ``num_envs`` actions, or one that is no whole number
             (checked before any hand moves).
         """
-        actions = _action_numbers(actions, self.num_envs)
+        actions = _action_numbers(actions, self.num_envs, self._masks.shape[1])
         if self._hands is not None:
             info = self._mask_info(self._hands.step(actions, self._rewards, self._terminated))
         else:

@@ -347,6 +347,8 @@ int gz_score_hand(const ScoreData *d, const Mask *taken, const Mask *dealt, cons
 /* What gz_random_hands asks of an engine type. */
 typedef struct {
     int copies;
+    PyTypeObject *type; /* the engine type (not a subclass) and its struct's size */
+    size_t size;
     /* the engine set up for a new hand (its tables kept), as its __init__ does */
     void (*reset)(GZHead *h, const Mask *dealt, const ShowState *start);
     /* random_playout: 0, or -1 with an exception */

@@ -827,7 +827,8 @@ static void reset(GZHead *h, const Mask *dealt, const ShowState *start)
     e->trick_leader = start->leader;
 }
 
-static const HandOps hand_ops = {2, reset, playout, score_hand};
+static const HandOps hand_ops = {2, &GZ_PairsEngineType, sizeof(Engine), reset, playout,
+                                 score_hand};
 
 static PyObject *engine_random_hands(Engine *e, PyObject *args)
 {

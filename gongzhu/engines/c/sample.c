@@ -5,7 +5,7 @@
  * the inference gives some cards.  _MaskDealer works that out once per view; its deal()
  * then deals one sample.  This type takes the same data once, and deals as deal() does, draw
  * for draw from the same random() (draws.c: a random.Random's own is drawn in C), so the
- * same generator gives the same samples; tests/test_bots_sampler.py holds the two equal. */
+ * same generator gives the same samples; tests/test_bots_inference.py holds the two equal. */
 #include "engine.h"
 
 typedef struct {

@@ -411,7 +411,8 @@ PyObject *gz_playouts(GZHead *h, PyObject *data, PyObject *keys, PyObject *rando
     int legal[GZ_LEGAL_MAX], nlegal, *chosen = NULL;
     Py_ssize_t n, i;
     unsigned long version;
-    size_t offset = offsetof(GZHead, s), size = (size_t)Py_TYPE(h)->tp_basicsize - offset;
+    /* the engine's own struct, as copy() copies it: not a subclass's slots or weakrefs */
+    size_t offset = offsetof(GZHead, s), size = ops->size - offset;
     if (gz_check_score_data(data, ops->copies, h->tables) < 0)
         return NULL;
     if (!PyCallable_Check(random)) {
@@ -422,38 +423,49 @@ PyObject *gz_playouts(GZHead *h, PyObject *data, PyObject *keys, PyObject *rando
         PyErr_SetString(PyExc_ValueError, "playouts: not in the play phase");
         return NULL;
     }
+    version = h->version; /* reading the keys may run Python code (a generator, __index__) */
     fast = PySequence_Fast(keys, "playouts: keys must be a sequence of play keys");
     if (fast == NULL)
         return NULL;
     n = PySequence_Fast_GET_SIZE(fast);
-    nlegal = h->ops->legal_keys(h, legal);
     chosen = PyMem_New(int, n ? n : 1);
-    if (nlegal < 0 || chosen == NULL) {
-        if (chosen == NULL)
-            PyErr_NoMemory();
+    if (chosen == NULL) {
+        PyErr_NoMemory();
         goto done;
     }
-    for (i = 0; i < n; i++) { /* every key is checked before any is played */
+    for (i = 0; i < n; i++) {
         long key;
-        int k;
         if (gz_small_int(PySequence_Fast_GET_ITEM(fast, i), 0, NKEYS - 1, &key,
                          "playouts: a key is not a legal play") < 0)
             goto done;
-        for (k = 0; k < nlegal && legal[k] != key; k++)
-            ;
-        if (k == nlegal) {
-            PyErr_Format(PyExc_ValueError, "playouts: play key %ld is not legal here", key);
-            goto done;
-        }
         chosen[i] = (int)key;
     }
-    copy = (GZHead *)Py_TYPE(h)->tp_alloc(Py_TYPE(h), 0);
+    if (h->version != version || h->tables == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the engine changed while playouts read its keys");
+        goto done;
+    }
+    nlegal = h->ops->legal_keys(h, legal);
+    if (nlegal < 0)
+        goto done;
+    if (h->version != version || h->tables == NULL) { /* a play rule did it */
+        PyErr_SetString(PyExc_RuntimeError, "the engine changed under playouts");
+        goto done;
+    }
+    for (i = 0; i < n; i++) { /* every key is checked before any is played */
+        int k;
+        for (k = 0; k < nlegal && legal[k] != chosen[i]; k++)
+            ;
+        if (k == nlegal) {
+            PyErr_Format(PyExc_ValueError, "playouts: play key %d is not legal here", chosen[i]);
+            goto done;
+        }
+    }
+    copy = (GZHead *)ops->type->tp_alloc(ops->type, 0); /* the base type: it never escapes */
     out = copy == NULL ? NULL : PyTuple_New(n);
     if (out == NULL)
         goto done;
     Py_INCREF(data); /* the data and the tables live through the playouts */
     copy->tables = (Tables *)Py_NewRef(h->tables);
-    version = h->version;
     for (i = 0; i < n; i++) {
         long long raw[4];
         int full_hearts, slam, code;

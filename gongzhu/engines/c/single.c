@@ -870,7 +870,8 @@ static void reset(GZHead *h, const Mask *dealt, const ShowState *start)
     e->trick_leader = start->leader;
 }
 
-static const HandOps hand_ops = {1, reset, playout, score_hand};
+static const HandOps hand_ops = {1, &GZ_SingleEngineType, sizeof(Engine), reset, playout,
+                                 score_hand};
 
 static PyObject *engine_random_hands(Engine *e, PyObject *args)
 {

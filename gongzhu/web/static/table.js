@@ -128,7 +128,7 @@
     let info = `table ${state.table} · hand ${state.number}`;
     if (m.max_hands) info += ` of ${m.max_hands}`;
     if (m.target) info += ` · match to ±${m.target}`;
-    if (state.format === "2v2") info += " · 2 against 2";
+    if (state.format === "2v2") info += " · 2 against 2, your partner opposite";
     info += ` · totals ${m.totals.join(" / ")}`;
     $("hand-info").textContent = info;
 

@@ -128,6 +128,7 @@ def gongzhu_play_engines(engines: EngineRegistry) -> None:
                 100,
                 "two-deck hands with pairs in C",
                 Capability.REDEAL
+                | Capability.GREEDY_PLAYOUT
                 | Capability.LEGAL_KEYS
                 | Capability.SCORE
                 | Capability.RANDOM_HANDS

@@ -370,3 +370,67 @@ PyObject *gz_situation(const Tables *t, int seat, Mask holding, const int *trick
         PyTuple_SET_ITEM(situation, i, fields[i]); /* the situation takes the references */
     return situation;
 }
+
+/* -- the greedy playout policy's data (both engines) ---------------------------------------- */
+
+/* Each seat's team from `teams_obj` (a sequence of 4 team numbers 0-3) into `teams`; 0, or -1
+ * with an exception set. */
+static int read_teams(PyObject *teams_obj, long *teams)
+{
+    const char *message = "teams must be a sequence of 4 ints 0-3, by seat";
+    PyObject *items = PySequence_Tuple(teams_obj);
+    int k;
+    if (items == NULL)
+        return -1;
+    if (PyTuple_GET_SIZE(items) != 4) {
+        Py_DECREF(items);
+        PyErr_SetString(PyExc_ValueError, message);
+        return -1;
+    }
+    for (k = 0; k < 4; k++) {
+        if (gz_small_int(PyTuple_GET_ITEM(items, k), 0, 3, &teams[k], message) < 0) {
+            Py_DECREF(items);
+            return -1;
+        }
+    }
+    Py_DECREF(items);
+    return 0;
+}
+
+int gz_read_greedy(PyObject *values_obj, PyObject *teams_obj, GZGreedy *g)
+{
+    PyObject *fast;
+    Py_ssize_t i;
+    g->trick_teams = NULL;
+    if (teams_obj != Py_None) {
+        if (read_teams(teams_obj, g->teams) < 0)
+            return -1;
+        g->trick_teams = g->teams;
+    }
+    fast = PySequence_Fast(values_obj, "values must be a sequence of 52 ints");
+    if (fast == NULL)
+        return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != 52) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "values must be a sequence of 52 ints");
+        return -1;
+    }
+    for (i = 0; i < 52; i++) {
+        int overflow;
+        PyObject *item = PyNumber_Index(PySequence_Fast_GET_ITEM(fast, i));
+        long v = item == NULL ? -1 : PyLong_AsLongAndOverflow(item, &overflow);
+        Py_XDECREF(item);
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (overflow || v < -100000 || v > 100000) {
+            Py_DECREF(fast);
+            PyErr_SetString(PyExc_ValueError, "a card value is out of range (|value| <= 100000)");
+            return -1;
+        }
+        g->values[i] = v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}

@@ -359,6 +359,20 @@ typedef struct {
 
 /* random_hands(data, count, next_digest, random, lead) of both engine types: see shows.c. */
 PyObject *gz_random_hands(GZHead *h, PyObject *args, const HandOps *ops);
+/* The cards the greedy playout policy knows by name (gongzhu.cards.PIG, SHEEP, TRANSFORMER:
+ * their indexes), and a card's rank as gongzhu.cards.Rank numbers it (2 to 14). */
+#define GZ_PIG 10
+#define GZ_SHEEP 35
+#define GZ_TRANSFORMER 47
+#define GZ_RANK_OF(c) ((c) % 13 + 2)
+/* The greedy playout policy's data: each card's base value (one deck's 52 cards; with two
+ * decks each copy's), and each seat's team (trick_teams NULL: every seat for itself). */
+typedef struct {
+    long values[52], teams[4];
+    const long *trick_teams;
+} GZGreedy;
+/* values (52 ints) and teams (None or 4 ints 0-3) into *g; 0, or -1 with an exception. */
+int gz_read_greedy(PyObject *values_obj, PyObject *teams_obj, GZGreedy *g);
 /* A playout policy for gz_playouts: play `copy` to the end of its hand from the play phase
  * (`policy`: the policy's own data); 0, or -1 with an exception. */
 typedef int (*GZPlayoutFn)(GZHead *copy, PyObject *random, const void *policy);

@@ -711,6 +711,242 @@ static PyObject *engine_random_playout(Engine *e, PyObject *random)
     Py_RETURN_NONE;
 }
 
+/* -- the greedy playout policy of gongzhu.bots.playout.greedy_rollout_policy, on play keys -- */
+
+#define FLAG_PIG 1
+#define FLAG_SHEEP 2
+#define FLAG_TRANSFORMER 4
+
+/* What the policy reads of a play (gongzhu.bots.playout._PlayFacts): its top card (the higher
+ * rank of two, the first of equal ranks), that card's rank, the suit of its first card, the
+ * sum of its cards' values, and which named cards it holds. */
+typedef struct {
+    int top, rank, suit, flags;
+    long value;
+} Facts;
+
+static int flag_of(int card)
+{
+    return card == GZ_PIG ? FLAG_PIG
+           : card == GZ_SHEEP ? FLAG_SHEEP
+           : card == GZ_TRANSFORMER ? FLAG_TRANSFORMER
+           : 0;
+}
+
+static void facts_of(int key, const long *values, Facts *f)
+{
+    int a, b, two = key_cards(key, &a, &b) == 2;
+    f->top = !two || GZ_RANK_OF(a) >= GZ_RANK_OF(b) ? a : b;
+    f->rank = GZ_RANK_OF(f->top);
+    f->suit = a / 13;
+    f->value = values[a] + (two ? values[b] : 0);
+    f->flags = flag_of(a) | (two ? flag_of(b) : 0);
+}
+
+/* The first of `keys` (n > 0) with the highest (sign 1) or lowest (sign -1) rank: Python's
+ * max/min by rank over them in order. */
+static int first_by_rank(const int *keys, const Facts *facts, int n, int sign)
+{
+    int i, best = 0;
+    for (i = 1; i < n; i++)
+        if (sign * facts[i].rank > sign * facts[best].rank)
+            best = i;
+    return keys[best];
+}
+
+/* The policy's play among the legal keys (e->legal); -1 on error (a draw).  With `teams`,
+ * a seat that cannot follow onto its teammate's winning play gives it the play worth the
+ * most (the policy's _gift_key). */
+static int greedy_choice(Engine *e, const long *values, const long *teams, PyObject *random)
+{
+    int n = e->nlegal, i, led, pair_lead, best = -1, best_at = 0, best_rank, last, negative = 0;
+    int follow[LEGAL_MAX], under[LEGAL_MAX], over[LEGAL_MAX], safe[LEGAL_MAX], keep[LEGAL_MAX];
+    int nf = 0, nu = 0, no = 0, ns = 0, nk = 0;
+    Facts ff[LEGAL_MAX], fu[LEGAL_MAX], fo[LEGAL_MAX], fs[LEGAL_MAX], fk[LEGAL_MAX], f;
+    long points = 0;
+    if (n == 1)
+        return e->legal[0];
+    if (e->ntrick == 0) {
+        double best_key = 1e9;
+        int choice = e->legal[0];
+        for (i = 0; i < n; i++) {
+            double x, key;
+            facts_of(e->legal[i], values, &f);
+            if (gz_random_float(random, &x) < 0)
+                return -1;
+            key = (double)f.rank + x;
+            if (f.top / 13 == 0) {
+                if (f.top == GZ_PIG)
+                    key += 30;
+                else if (f.rank > 12)
+                    key += 20;
+            } else if (f.top / 13 == 1) {
+                key += 2;
+            } else if (f.top == GZ_SHEEP || f.top == GZ_TRANSFORMER) {
+                key += 15;
+            }
+            if (key < best_key) {
+                best_key = key;
+                choice = e->legal[i];
+            }
+        }
+        return choice;
+    }
+    led = key_first(e->trick[0]) / 13;
+    pair_lead = e->trick[0] >= ONE_CARD_KEYS;
+    for (i = 0; i < e->ntrick; i++) {
+        int a, b, k = key_cards(e->trick[i], &a, &b), rank = rank_of(e, e->trick[i], led, pair_lead);
+        points += values[a] + (k == 2 ? values[b] : 0);
+        if (values[a] < 0 || (k == 2 && values[b] < 0))
+            negative = 1;
+        if (rank > best) {
+            best = rank;
+            best_at = i;
+        }
+    }
+    facts_of(e->trick[best_at], values, &f);
+    best_rank = f.rank;
+    last = e->ntrick == 3;
+    for (i = 0; i < n; i++) {
+        facts_of(e->legal[i], values, &f);
+        if (f.suit == led) {
+            ff[nf] = f;
+            follow[nf++] = e->legal[i];
+        }
+    }
+    if (nf) {
+        if (led == 0 && best_rank > 12)
+            for (i = 0; i < nf; i++)
+                if (ff[i].flags & FLAG_PIG)
+                    return follow[i];
+        for (i = 0; i < nf; i++) {
+            if (ff[i].rank < best_rank) {
+                fu[nu] = ff[i];
+                under[nu++] = follow[i];
+            } else if (ff[i].rank > best_rank) {
+                fo[no] = ff[i];
+                over[no++] = follow[i];
+            }
+            if (!(ff[i].flags & FLAG_PIG)) {
+                fs[ns] = ff[i];
+                safe[ns++] = follow[i];
+            }
+        }
+        if (negative || led == 1) {
+            if (nu)
+                return first_by_rank(under, fu, nu, 1);
+            return first_by_rank(follow, ff, nf, last ? 1 : -1);
+        }
+        if (!ns) {
+            memcpy(fs, ff, (size_t)nf * sizeof ff[0]);
+            memcpy(safe, follow, (size_t)nf * sizeof follow[0]);
+            ns = nf;
+        }
+        if (points > 0 && no)
+            return first_by_rank(over, fo, no, last ? -1 : 1);
+        if (last) {
+            for (i = 0; i < no; i++)
+                if (fo[i].flags & FLAG_SHEEP)
+                    return over[i];
+            for (i = 0; i < ns; i++) {
+                if (!(fs[i].flags & (FLAG_SHEEP | FLAG_TRANSFORMER))) {
+                    fk[nk] = fs[i];
+                    keep[nk++] = safe[i];
+                }
+            }
+            return nk ? first_by_rank(keep, fk, nk, 1) : first_by_rank(safe, fs, ns, 1);
+        }
+        if (nu)
+            return first_by_rank(under, fu, nu, 1);
+        return first_by_rank(safe, fs, ns, -1);
+    }
+    if (teams != NULL && teams[(e->trick_leader + best_at) & 3] == teams[e->h.s.seat]) {
+        long best_gift = 0;
+        int choice = e->legal[0];
+        for (i = 0; i < n; i++) {
+            long gift;
+            facts_of(e->legal[i], values, &f);
+            gift = f.value * 10 + f.rank - (f.flags & FLAG_TRANSFORMER ? 500 : 0);
+            if (i == 0 || gift > best_gift) {
+                best_gift = gift;
+                choice = e->legal[i];
+            }
+        }
+        return choice;
+    }
+    {
+        long worst_key = 0;
+        int choice = e->legal[0];
+        for (i = 0; i < n; i++) {
+            long key;
+            facts_of(e->legal[i], values, &f);
+            key = -f.value * 2 + f.rank;
+            if (f.flags & FLAG_PIG)
+                key += 1000;
+            if (f.flags & FLAG_TRANSFORMER)
+                key += negative ? 300 : -30;
+            if (f.value > 0)
+                key -= 500;
+            if (i == 0 || key > worst_key) {
+                worst_key = key;
+                choice = e->legal[i];
+            }
+        }
+        return choice;
+    }
+}
+
+/* Play to the end with the greedy policy `policy` (a GZGreedy), from the play phase. */
+static int greedy_run(GZHead *h, PyObject *random, const void *policy)
+{
+    Engine *e = (Engine *)h;
+    const GZGreedy *g = policy;
+    const long *trick_teams = g->trick_teams;
+    while (e->h.s.phase == PHASE_PLAY) {
+        unsigned long version;
+        int key;
+        if (compute_legal(e) < 0)
+            return -1;
+        if (e->nlegal == 0) {
+            PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
+            return -1;
+        }
+        version = e->h.version;
+        if (e->ntrick == 0)
+            trick_teams = NULL; /* the trick under way is over: the teams part is done */
+        key = greedy_choice(e, g->values, trick_teams, random);
+        if (key < 0)
+            return -1;
+        if (e->h.version != version || e->h.tables == NULL) {
+            PyErr_SetString(PyExc_RuntimeError, "random() changed the engine under greedy_playout");
+            return -1;
+        }
+        play_key(e, key);
+    }
+    return 0;
+}
+
+/* greedy_playout(values, random, teams=None): play to the end with the greedy playout policy,
+ * play for play the choices of gongzhu.bots.playout.greedy_rollout_policy (the tests compare
+ * them): values holds the 52 cards' values (each card's copies alike); random() is called
+ * once per legal play, in key order, on every lead with more than one, and nowhere else. */
+static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
+{
+    PyObject *values_obj, *random, *teams_obj = Py_None;
+    GZGreedy g;
+    if (!PyArg_ParseTuple(args, "OO|O:greedy_playout", &values_obj, &random, &teams_obj))
+        return NULL;
+    if (gz_read_greedy(values_obj, teams_obj, &g) < 0)
+        return NULL;
+    if (e->h.s.phase != PHASE_PLAY) {
+        PyErr_SetString(PyExc_ValueError, "greedy_playout: not in the play phase");
+        return NULL;
+    }
+    if (greedy_run(&e->h, random, &g) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
 /* copy() -> an independent engine of the same type, sharing the tables. */
 static PyObject *engine_copy(Engine *e, PyObject *unused)
 {
@@ -841,19 +1077,25 @@ static PyObject *engine_score(Engine *e, PyObject *data)
     return gz_engine_score(&e->h, data, &hand_ops);
 }
 
-/* playouts(data, keys, random, values=None, teams=None): see gz_playouts (shows.c); each copy
- * plays out as random_playout(random) plays (this engine has no greedy playout: values must
- * be None). */
+/* playouts(data, keys, random, values=None, teams=None): see gz_playouts (shows.c); with
+ * values, each copy plays out as greedy_playout(values, random, teams) plays, else as
+ * random_playout(random). */
 static PyObject *engine_playouts(Engine *e, PyObject *args)
 {
     PyObject *data, *keys, *random, *values = Py_None, *teams = Py_None;
+    GZGreedy g;
     if (!PyArg_ParseTuple(args, "OOO|OO:playouts", &data, &keys, &random, &values, &teams))
         return NULL;
-    if (values != Py_None || teams != Py_None) {
-        PyErr_SetString(PyExc_ValueError, "playouts: this engine has no greedy playout");
-        return NULL;
+    if (values == Py_None) {
+        if (teams != Py_None) {
+            PyErr_SetString(PyExc_ValueError, "playouts: teams are for the greedy playout");
+            return NULL;
+        }
+        return gz_playouts(&e->h, data, keys, random, &hand_ops, NULL, NULL);
     }
-    return gz_playouts(&e->h, data, keys, random, &hand_ops, NULL, NULL);
+    if (gz_read_greedy(values, teams, &g) < 0)
+        return NULL;
+    return gz_playouts(&e->h, data, keys, random, &hand_ops, greedy_run, &g);
 }
 
 /* -- attributes ---------------------------------------------------------------------------- */
@@ -904,7 +1146,9 @@ static PyMethodDef engine_methods[] = {
      "redeal(holdings): each seat holds holdings[seat] now (the play phase)"},
     {"playouts", (PyCFunction)engine_playouts, METH_VARARGS,
      "playouts(data, keys, random, values=None, teams=None) -> the raw scores of each key "
-     "played on a copy, played out at random and scored (values: None)"},
+     "played on a copy, played out (greedy with values, else random) and scored"},
+    {"greedy_playout", (PyCFunction)engine_greedy_playout, METH_VARARGS,
+     "greedy_playout(values, random, teams=None): the greedy playout policy of gongzhu.bots.playout"},
     {"score", (PyCFunction)engine_score, METH_O,
      "score(data) -> ((raw scores), full_hearts, slam), from the ruleset's ScoreData"},
     {"random_hands", (PyCFunction)engine_random_hands, METH_VARARGS,

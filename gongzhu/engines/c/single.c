@@ -564,10 +564,10 @@ static PyObject *engine_redeal(Engine *e, PyObject *holdings)
 
 /* -- the greedy playout policy of gongzhu.bots.search.greedy_rollout_policy ---------------- */
 
-#define PIG_I 10
-#define SHEEP_I 35
-#define TRANSFORMER_I 47
-#define RANK_OF(c) ((c) % 13 + 2)
+#define PIG_I GZ_PIG
+#define SHEEP_I GZ_SHEEP
+#define TRANSFORMER_I GZ_TRANSFORMER
+#define RANK_OF(c) GZ_RANK_OF(c)
 #define HIGHEST(mask) (63 - __builtin_clzll(mask))
 #define LOWEST(mask) (__builtin_ctzll(mask))
 
@@ -694,80 +694,11 @@ static int greedy_choice(Engine *e, uint64_t legal, const long *values, const lo
     return choice;
 }
 
-/* Each seat's team from `teams_obj` (a sequence of 4 team numbers 0-3) into `teams`; 0, or -1
- * with an exception set. */
-static int read_teams(PyObject *teams_obj, long *teams)
-{
-    const char *message = "teams must be a sequence of 4 ints 0-3, by seat";
-    PyObject *items = PySequence_Tuple(teams_obj);
-    int k;
-    if (items == NULL)
-        return -1;
-    if (PyTuple_GET_SIZE(items) != 4) {
-        Py_DECREF(items);
-        PyErr_SetString(PyExc_ValueError, message);
-        return -1;
-    }
-    for (k = 0; k < 4; k++) {
-        if (gz_small_int(PyTuple_GET_ITEM(items, k), 0, 3, &teams[k], message) < 0) {
-            Py_DECREF(items);
-            return -1;
-        }
-    }
-    Py_DECREF(items);
-    return 0;
-}
-
-/* The greedy policy's data: each card's base value, and each seat's team (NULL: none). */
-typedef struct {
-    long values[52], teams[4];
-    const long *trick_teams;
-} Greedy;
-
-/* values (52 ints) and teams (None or 4 ints) into *g; 0, or -1 with an exception. */
-static int read_greedy(PyObject *values_obj, PyObject *teams_obj, Greedy *g)
-{
-    PyObject *fast;
-    Py_ssize_t i;
-    g->trick_teams = NULL;
-    if (teams_obj != Py_None) {
-        if (read_teams(teams_obj, g->teams) < 0)
-            return -1;
-        g->trick_teams = g->teams;
-    }
-    fast = PySequence_Fast(values_obj, "values must be a sequence of 52 ints");
-    if (fast == NULL)
-        return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != 52) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "values must be a sequence of 52 ints");
-        return -1;
-    }
-    for (i = 0; i < 52; i++) {
-        int overflow;
-        PyObject *item = PyNumber_Index(PySequence_Fast_GET_ITEM(fast, i));
-        long v = item == NULL ? -1 : PyLong_AsLongAndOverflow(item, &overflow);
-        Py_XDECREF(item);
-        if (v == -1 && PyErr_Occurred()) {
-            Py_DECREF(fast);
-            return -1;
-        }
-        if (overflow || v < -100000 || v > 100000) {
-            Py_DECREF(fast);
-            PyErr_SetString(PyExc_ValueError, "a card value is out of range (|value| <= 100000)");
-            return -1;
-        }
-        g->values[i] = v;
-    }
-    Py_DECREF(fast);
-    return 0;
-}
-
-/* Play to the end with the greedy policy `policy` (a Greedy), from the play phase. */
+/* Play to the end with the greedy policy `policy` (a GZGreedy), from the play phase. */
 static int greedy_run(GZHead *h, PyObject *random, const void *policy)
 {
     Engine *e = (Engine *)h;
-    const Greedy *g = policy;
+    const GZGreedy *g = policy;
     const long *trick_teams = g->trick_teams;
     while (e->h.s.phase == PHASE_PLAY) {
         uint64_t mask;
@@ -803,10 +734,10 @@ static int greedy_run(GZHead *h, PyObject *random, const void *policy)
 static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
 {
     PyObject *values_obj, *random, *teams_obj = Py_None;
-    Greedy g;
+    GZGreedy g;
     if (!PyArg_ParseTuple(args, "OO|O:greedy_playout", &values_obj, &random, &teams_obj))
         return NULL;
-    if (read_greedy(values_obj, teams_obj, &g) < 0)
+    if (gz_read_greedy(values_obj, teams_obj, &g) < 0)
         return NULL;
     if (e->h.s.phase != PHASE_PLAY) {
         PyErr_SetString(PyExc_ValueError, "greedy_playout: not in the play phase");
@@ -890,7 +821,7 @@ static PyObject *engine_score(Engine *e, PyObject *data)
 static PyObject *engine_playouts(Engine *e, PyObject *args)
 {
     PyObject *data, *keys, *random, *values_obj = Py_None, *teams_obj = Py_None;
-    Greedy g;
+    GZGreedy g;
     if (!PyArg_ParseTuple(args, "OOO|OO:playouts", &data, &keys, &random, &values_obj,
                           &teams_obj))
         return NULL;
@@ -901,7 +832,7 @@ static PyObject *engine_playouts(Engine *e, PyObject *args)
         }
         return gz_playouts(&e->h, data, keys, random, &hand_ops, NULL, NULL);
     }
-    if (read_greedy(values_obj, teams_obj, &g) < 0)
+    if (gz_read_greedy(values_obj, teams_obj, &g) < 0)
         return NULL;
     return gz_playouts(&e->h, data, keys, random, &hand_ops, greedy_run, &g);
 }

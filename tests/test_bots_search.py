@@ -349,3 +349,22 @@ def test_an_engine_written_for_the_two_argument_greedy_playout_is_called_so() ->
     assert engine.calls == [([0] * 52, random.random)]
     with pytest.raises(TypeError):  # teams go only to an engine that takes them
         greedy_playout(engine, [0] * 52, random.random, (0, 1, 0, 1))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "names",
+    [(), ("huapai", "anmai"), ("two-deck",), ("same-colour-discard",), ("hearts-pips",)],
+)
+def test_the_engine_scorer_scores_as_the_hand_does(names: tuple[str, ...]) -> None:
+    from gongzhu.bots import EngineScorer
+
+    rules = gongzhu.load_rules(*names)
+    scorer = EngineScorer(rules)
+    rng = random.Random(4)
+    for seed in range(12):
+        hand = rules.new_hand(seed=seed)
+        while hand.phase is not Phase.PLAY:  # some shows, to score their factors too
+            hand.apply(rng.choice(hand.legal_actions()))
+        hand.play_out(rng.random)
+        factors = scorer.factors(scorer.shows(hand.engine))
+        assert scorer.raw(hand.engine, hand.dealt_masks, factors) == hand.score().raw

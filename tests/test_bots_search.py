@@ -122,6 +122,20 @@ def test_search_drops_the_pig_under_the_ace() -> None:
     assert bot.choose(hand.view(1)) == Play.parse("QS")
 
 
+def test_the_search_stops_once_pruning_leaves_one_action() -> None:
+    hand = play_phase_hand(0)
+    for _ in range(12):
+        hand.apply(hand.legal_actions()[0])
+    view = hand.view(hand.to_move or 0)
+    assert len(view.legal_actions) == 10
+    bot = SearchBot(3, rules=RULES, budget_ms=None, samples=200, margin=None)
+    choice = bot.choose(view)
+    assert 4 <= bot.last_stats["samples"] < 20  # every other play pruned: nothing to compare
+    unpruned = SearchBot(3, rules=RULES, budget_ms=None, samples=200, margin=None, prune=None)
+    assert unpruned.choose(view) == choice
+    assert unpruned.last_stats["samples"] == 200
+
+
 def test_rollout_policies_finish_hands() -> None:
     import random
 

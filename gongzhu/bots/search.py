@@ -101,7 +101,8 @@ class SearchBot:
     :param prune: from four sampled deals on (checked after every eighth or
         so more), stop playing out the actions whose mean is ``prune``
         standard errors (paired) below the best's, so the budget goes to the
-        contenders; ``None`` plays out every action.
+        contenders; once one action is left the decision is made and the
+        sampling stops; ``None`` plays out every action.
     :param objective: what a playout is worth to the seat
         (:mod:`gongzhu.bots.objective`): ``"final"``, ``"raw"`` or ``"team"``;
         ``None`` (default) is ``"team"`` at a table with partners and
@@ -321,7 +322,7 @@ class _Decision:
         next_prune = 4
         clock = self.clock
         loop_start = clock()
-        while bot.samples is None or samples < bot.samples:
+        while (bot.samples is None or samples < bot.samples) and len(active) > 1:
             if self.deadline is not None:
                 now = clock()
                 per_sample = (now - loop_start) / samples if samples else 0.0

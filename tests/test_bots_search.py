@@ -382,3 +382,20 @@ def test_the_engine_scorer_scores_as_the_hand_does(names: tuple[str, ...]) -> No
         hand.play_out(rng.random)
         factors = scorer.factors(scorer.shows(hand.engine))
         assert scorer.raw(hand.engine, hand.dealt_masks, factors) == hand.score().raw
+
+
+def test_the_paired_difference_is_the_two_pass_mean_and_standard_error() -> None:
+    rng = random.Random(3)
+    for _ in range(500):
+        n = rng.randint(0, 40)
+        a = [rng.choice([-300, -100, 0, 0.5, 50, 100, 200]) for _ in range(n + rng.randint(0, 3))]
+        b = [rng.choice([-300, -100, 0, 0.5, 50, 100, 200]) for _ in range(n)]
+        mean, stderr = search_module._paired(a, b)
+        diffs = [x - y for x, y in zip(a, b, strict=False)]
+        if n < 2:
+            assert stderr == float("inf") and mean == (diffs[0] if diffs else 0.0)
+            continue
+        expected = sum(diffs) / n
+        var = sum((d - expected) ** 2 for d in diffs) / (n - 1)
+        assert mean == pytest.approx(expected) and stderr == pytest.approx((var / n) ** 0.5)
+    assert search_module._paired([5.0] * 9, [2.0] * 9) == (3.0, 0.0)  # no spread: no error

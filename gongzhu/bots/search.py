@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -486,10 +487,12 @@ def _pruned(
 
 def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     """The mean of ``a - b`` over their common (first) samples, and its standard error."""
-    n = min(len(a), len(b))
-    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
+    diffs = list(map(operator.sub, a, b))  # (map stops at the shorter)
+    n = len(diffs)
     if n < 2:
         return (diffs[0] if diffs else 0.0), float("inf")
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    total = sum(diffs)
+    mean = total / n
+    # the squares' sum less n·mean² (C loops, not Python ones; never below 0)
+    var = max(0.0, (sum(map(operator.mul, diffs, diffs)) - total * mean) / (n - 1))
     return mean, (var / n) ** 0.5

@@ -66,11 +66,12 @@ def alike_plays(s: Situation) -> list[list[Play]]:
     table = s.rules.table
     if table.copies != 1 or any(len(p.cards) != 1 for p in plays):
         return [[p] for p in plays]
-    live = set(s.unseen)
-    live.update(c for _, cards in s.trick for c in cards)
+    live = [*s.unseen, *(c for _, cards in s.trick for c in cards)]
+    values = s.values
+    showable = table.showable
 
     def kind(card: Card) -> tuple[int, bool, bool]:
-        return (s.value(card), table.is_scoring(card), card in table.showable)
+        return (values[card.index], table.is_scoring(card), card in showable)
 
     groups: list[list[Play]] = []
     last: Card | None = None

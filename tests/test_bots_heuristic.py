@@ -36,7 +36,13 @@ from gongzhu.bots import (
     take_sheep_when_safe,
     void_short_suit,
 )
-from gongzhu.bots.heuristic import CHECK_SAMPLES, CHECK_WHERE, alike_plays, points_at_stake
+from gongzhu.bots.heuristic import (
+    CHECK_SAMPLES,
+    CHECK_SHARES,
+    CHECK_WHERE,
+    alike_plays,
+    points_at_stake,
+)
 from gongzhu.hand import HandState
 
 RULES = gongzhu.load_rules()
@@ -409,4 +415,30 @@ def test_a_two_deck_check_draws_a_quarter_of_the_samples() -> None:
     hand = play_hand(rules.new_hand(seed=2), bots)
     assert hand.is_over
     checkers = [bot._checker for bot in bots if bot._checker is not None]
-    assert checkers and all(checker.samples == CHECK_SAMPLES // 4 for checker in checkers)
+    assert checkers and all(checker.samples <= CHECK_SAMPLES * 3 // 8 for checker in checkers)
+    quarter = {kind: int(CHECK_SAMPLES * share / 4) for kind, share in CHECK_SHARES.items()}
+    assert all(bot.check_samples == quarter for bot in bots)
+    assert dict(HeuristicBot(rules=RULES).check_samples) == {"lead": 48, "stake": 32, "other": 24}
+    assert dict(HeuristicBot(rules=rules, check=1).check_samples) == dict.fromkeys(quarter, 1)
+
+
+def test_a_check_draws_the_share_of_its_decision() -> None:
+    hand = RULES.new_hand(seed=5)
+    for _ in range(4):
+        hand.apply(Show(()))
+    bot = HeuristicBot(1, rules=RULES, format="2v2")
+    drawn = {}
+    while not hand.is_over:
+        seat = hand.to_move
+        assert seat is not None
+        view = hand.view(seat)
+        bot.choose(view)
+        checker = bot._checker
+        assert checker is not None
+        s = Situation(view, RULES, bot.format)
+        kind = "stake" if points_at_stake(s) else "other" if s.trick else "lead"
+        if bot.last_rule == "checked" or checker.last_stats.get("samples"):
+            drawn.setdefault(kind, set()).add(checker.samples)
+            checker.last_stats = {}
+        hand.apply(hand.legal_actions()[0])
+    assert drawn == {"lead": {48}, "stake": {32}, "other": {24}}

@@ -11,7 +11,8 @@ rules of thumb live in :mod:`gongzhu.bots.rulebook`.
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Final, SupportsIndex
 
 import attrs
@@ -24,11 +25,24 @@ from .rulebook import Rule, RulesBot, Situation
 from .search import SearchBot
 from .teams import TableFormat
 
-__all__ = ["CHECK_SAMPLES", "CHECK_WHERE", "HeuristicBot", "alike_plays", "points_at_stake"]
+__all__ = [
+    "CHECK_SAMPLES",
+    "CHECK_SHARES",
+    "CHECK_WHERE",
+    "HeuristicBot",
+    "alike_plays",
+    "points_at_stake",
+]
 
 
 CHECK_SAMPLES: Final = 32
-"""The sampled deals with which the heuristic bot checks a decision."""
+"""The sampled deals with which the heuristic bot checks a decision where points are at
+stake (other decisions: :data:`CHECK_SHARES`)."""
+
+CHECK_SHARES: Final = MappingProxyType({"lead": 1.5, "stake": 1.0, "other": 0.75})
+"""What part of ``check`` a check draws, by decision: a lead; a follow or discard where
+points are at stake (:func:`points_at_stake`); any other follow or discard.  A lead,
+with the most plays to tell apart, draws the most."""
 
 CHECK_WHERE: Final = ("all", "stake")
 """Which decisions the heuristic bot checks: every play with a choice (``"all"``), or only
@@ -126,14 +140,15 @@ class HeuristicBot:
     :param format: the table's format (:func:`~gongzhu.bots.format_of`): in
         ``"2v2"`` the bot plays for its team; default: each seat for itself.
     :param check: the rules' play is checked on at most this many sampled
-        deals played out (a small :class:`~gongzhu.bots.SearchBot` search over
-        one play of each group of alike plays, which keeps the rules' play
-        unless another is better by more than a standard error, and stops
-        once every other play is pruned); 0 plays by the rules alone, as the
-        ``rules`` bot does.  The number of samples, not a time, bounds a
-        check: the bot plays the same for a seed on any machine.  With two
-        decks a check draws a quarter as many (a two-deck sample costs
-        several one-deck ones).
+        deals played out where points are at stake, and on its
+        :data:`CHECK_SHARES` elsewhere (:attr:`check_samples`: a small
+        :class:`~gongzhu.bots.SearchBot` search over one play of each group
+        of alike plays, which keeps the rules' play unless another is better
+        by more than a standard error, and stops once every other play is
+        pruned); 0 plays by the rules alone, as the ``rules`` bot does.  The
+        number of samples, not a time, bounds a check: the bot plays the
+        same for a seed on any machine.  With two decks a check draws a
+        quarter as many (a two-deck sample costs several one-deck ones).
     :param where: which plays are checked (:data:`CHECK_WHERE`): ``"all"``
         (default), every play with a choice of plays that are not alike;
         ``"stake"``, only where points are at stake (:func:`points_at_stake`).
@@ -158,6 +173,10 @@ class HeuristicBot:
         self._decided = _Decided()
         self.rules = load_rules() if rules is None else rules
         self._check = check
+        per_deal = check / self.rules.table.copies**2
+        self._samples = MappingProxyType(
+            {kind: max(1, int(per_deal * share)) for kind, share in CHECK_SHARES.items()}
+        )
         self.by_rules = RulesBot(rules=self.rules, rules_order=rules_order, format=format)
         """The rules-only bot whose play is checked."""
         self._checker = (
@@ -165,7 +184,7 @@ class HeuristicBot:
                 seed,
                 rules=self.rules,
                 budget_ms=None,
-                samples=max(1, check // self.rules.table.copies**2),
+                samples=self._samples["stake"],
                 format=self.by_rules.format,
                 shows="prior",
                 prior=self._decided,
@@ -181,6 +200,12 @@ class HeuristicBot:
     def check(self) -> int:
         """The sampled deals a check draws (0: no check); fixed when the bot is made."""
         return self._check
+
+    @property
+    def check_samples(self) -> Mapping[str, int]:
+        """The sampled deals a check draws at most, by decision (:data:`CHECK_SHARES` of
+        :attr:`check`, a quarter of that with two decks; at least one)."""
+        return self._samples
 
     @property
     def format(self) -> TableFormat:
@@ -218,7 +243,9 @@ class HeuristicBot:
         self.last_rule = by_rules.last_rule
         if self._checker is None or view.phase is not Phase.PLAY:
             return action
-        if self.where == "stake" and not points_at_stake(situation):
+        stake = points_at_stake(situation)  # (never at a lead)
+        kind = "stake" if stake else "other" if situation.trick else "lead"
+        if self.where == "stake" and kind != "stake":
             return action
         groups = alike_plays(situation)
         if len(groups) < 2:
@@ -227,6 +254,7 @@ class HeuristicBot:
         if len(legal) < len(view.legal_actions):
             view = attrs.evolve(view, legal_actions=legal)
         self._decided.action = action
+        self._checker.samples = self._samples[kind]
         checked = self._checker.choose(view)
         if checked != action:
             self.last_rule = "checked"

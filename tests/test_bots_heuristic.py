@@ -415,7 +415,9 @@ def test_a_two_deck_check_draws_a_quarter_of_the_samples() -> None:
     hand = play_hand(rules.new_hand(seed=2), bots)
     assert hand.is_over
     checkers = [bot._checker for bot in bots if bot._checker is not None]
-    assert checkers and all(checker.samples <= CHECK_SAMPLES * 3 // 8 for checker in checkers)
+    assert checkers and all(
+        (checker.samples or 0) <= CHECK_SAMPLES * 3 // 8 for checker in checkers
+    )
     quarter = {kind: int(CHECK_SAMPLES * share / 4) for kind, share in CHECK_SHARES.items()}
     assert all(bot.check_samples == quarter for bot in bots)
     assert dict(HeuristicBot(rules=RULES).check_samples) == {"lead": 48, "stake": 32, "other": 24}
@@ -427,7 +429,7 @@ def test_a_check_draws_the_share_of_its_decision() -> None:
     for _ in range(4):
         hand.apply(Show(()))
     bot = HeuristicBot(1, rules=RULES, format="2v2")
-    drawn = {}
+    drawn: dict[str, set[int | None]] = {}
     while not hand.is_over:
         seat = hand.to_move
         assert seat is not None

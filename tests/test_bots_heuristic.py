@@ -354,6 +354,13 @@ def test_the_check_cashes_the_ace_before_leading_the_sheep() -> None:
         assert stake_only.choose(view) == Play.parse("JD")
 
 
+def test_every_play_is_checked_where_the_engine_plays_greedy_playouts() -> None:
+    assert HeuristicBot(rules=RULES).where == "all"
+    assert HeuristicBot(rules=gongzhu.load_rules("huapai")).where == "all"
+    assert HeuristicBot(rules=gongzhu.load_rules("two-deck")).where == "stake"  # random playouts
+    assert HeuristicBot(rules=gongzhu.load_rules("two-deck"), where="all").where == "all"
+
+
 def test_an_unknown_check_place_is_refused() -> None:
     with pytest.raises(ValueError, match="where must be one of 'all', 'stake'"):
         HeuristicBot(rules=RULES, where="leads")

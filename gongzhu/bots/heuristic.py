@@ -179,6 +179,7 @@ class HeuristicBot:
                 f"where must be one of {', '.join(map(repr, CHECK_WHERE))}, not {where!r}"
             )
         self.where = where
+        """Which plays are checked: ``"all"`` or ``"stake"`` (see ``where``)."""
         self._decided = _Decided()
         self.rules = rules
         self._check = check
@@ -241,7 +242,7 @@ class HeuristicBot:
             self._checker.set_format(format)
 
     def choose(self, view: SeatView) -> Action:
-        """The rules' action, or the check's where points are at stake and it finds better."""
+        """The rules' action, or the check's where the check finds a better one."""
         by_rules = self.by_rules
         if len(view.legal_actions) < 2:
             action = by_rules.choose(view)  # the only action, or the error of a seat not to move

@@ -197,6 +197,7 @@ class Card:
 
 _CANONICAL: Final = tuple(f"{r.letter}{s.letter}" for s in Suit for r in Rank)
 _INTERNED.extend(Card(s, r) for s in Suit for r in Rank)
+_ONE_DECK: Final = tuple(_INTERNED)
 _CARD_TEXT: Final = {text: card for text, card in zip(_CANONICAL, _INTERNED, strict=True)}
 
 _SUIT_TEXT: Final = {
@@ -241,6 +242,8 @@ HEART_ACE: Final = Card.parse("AH")
 
 def full_deck(copies: int = 1) -> tuple[Card, ...]:
     """Every card of ``copies`` standard decks, sorted (``copies`` is 1 or 2)."""
+    if copies == 1:
+        return _ONE_DECK
     if copies not in (1, 2):
         raise ValueError(f"a gongzhu deck has 1 or 2 copies of each card, not {copies}")
     return tuple(card for card in _INTERNED for _ in range(copies))

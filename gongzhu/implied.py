@@ -38,7 +38,7 @@ import functools
 import operator
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, cast
 
 import attrs
@@ -505,6 +505,8 @@ class Knowledge:
 
 def _minus(cards: Iterable[Card], remove: Iterable[Card]) -> list[Card]:
     """The multiset ``cards`` less ``remove`` (each removed card once)."""
+    if isinstance(remove, Sized) and not len(remove):
+        return list(cards)
     left = Counter(remove)
     out = []
     for card in cards:
@@ -552,7 +554,13 @@ def knowledge(view: SeatView, rules: Rules) -> Knowledge:
             candidates = [c for c in _minus(played[who], shown_by[who]) if c in showable]
             secret_need[who] = max(0, secret_count[who] - len(candidates))
     seen = [card for cards in known for card in cards] + [c for p in played for c in p]
-    pool = _minus(full_deck(copies), seen)
+    if copies == 1:  # _minus by card bits: the same cards in the same order, faster
+        gone = 0
+        for card in seen:
+            gone |= 1 << card.index
+        pool = [card for card in full_deck(1) if not gone >> card.index & 1]
+    else:
+        pool = _minus(full_deck(copies), seen)
     if len(pool) + len(seen) != 52 * copies:
         raise Inconsistent("the view's cards are not one deck")
     if sum(sizes) - sum(map(len, known)) != len(pool):

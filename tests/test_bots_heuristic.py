@@ -36,7 +36,13 @@ from gongzhu.bots import (
     take_sheep_when_safe,
     void_short_suit,
 )
-from gongzhu.bots.heuristic import points_at_stake
+from gongzhu.bots.heuristic import (
+    CHECK_SAMPLES,
+    CHECK_SHARES,
+    CHECK_WHERE,
+    alike_plays,
+    points_at_stake,
+)
 from gongzhu.hand import HandState
 
 RULES = gongzhu.load_rules()
@@ -255,14 +261,15 @@ def test_points_at_stake_where_a_play_moves_points() -> None:
     assert not points_at_stake(situation(position(DEAL1, ["AC", "2D"])))
 
 
-def test_the_check_searches_where_points_are_at_stake() -> None:
+@pytest.mark.parametrize("where", CHECK_WHERE)
+def test_the_check_searches_every_choice_or_where_points_are_at_stake(where: str) -> None:
     hands = [RULES.new_hand(seed=seed) for seed in range(3)]
-    overruled = 0
+    overruled = elsewhere = 0
     for hand in hands:
         for phase_action in [Show(())] * 4:
             hand.apply(phase_action)
-        bots = [HeuristicBot(seat, rules=RULES, format="2v2") for seat in range(4)]
-        twins = [HeuristicBot(seat, rules=RULES, format="2v2") for seat in range(4)]
+        bots = [HeuristicBot(seat, rules=RULES, format="2v2", where=where) for seat in range(4)]
+        twins = [HeuristicBot(seat, rules=RULES, format="2v2", where=where) for seat in range(4)]
         plain = [HeuristicBot(seat, rules=RULES, format="2v2", check=0) for seat in range(4)]
         while not hand.is_over:
             seat = hand.to_move
@@ -275,10 +282,88 @@ def test_the_check_searches_where_points_are_at_stake() -> None:
             if action != by_rules:
                 overruled += 1
                 assert bots[seat].last_rule == "checked"
-                assert points_at_stake(Situation(view, RULES, bots[seat].format))
+                if not points_at_stake(Situation(view, RULES, bots[seat].format)):
+                    elsewhere += 1
             hand.apply(action)
         assert all(bot._checker is None for bot in plain)
     assert overruled > 0
+    if where == "stake":
+        assert elsewhere == 0
+    else:  # leads and point-free tricks are checked too, and sometimes overruled
+        assert elsewhere > 0
+
+
+def test_alike_plays_are_grouped_as_the_ruleset_values_them() -> None:
+    def groups(hand: HandState) -> list[str]:
+        return [" ".join(str(p.cards[0]) for p in g) for g in alike_plays(situation(hand))]
+
+    lead = groups(position(DEAL1))  # seat 0 leads: the transformer stands alone
+    assert sorted(lead) == sorted(["2S 3S 4S", "2H 3H 4H", "8C 9C", "TC", "JC QC KC AC"])
+    # seat 1 discards on the ♣A: the pig, and each heart worth other points, alone;
+    # ♠K and ♠A alike (no spade between them is out)
+    discard = groups(position(DEAL1, ["AC"]))
+    assert sorted(discard) == sorted(["5S 6S", "QS", "KS AS", "QH", "KH", "AH", "2D 3D 4D 5D 6D"])
+    # seat 2 follows the ♣A with 7C 6C 5C: nothing out between them
+    assert groups(position(DEAL1, ["AC", "2D"])) == ["5C 6C 7C"]
+    # seat 2 leads: the ♦A is parted from ♦9 by the diamonds seat 3 holds; ♥9 and ♥10
+    # are alike (both −10), ♥J (−20) is not
+    lead = groups(position(DEAL1, leader=2))
+    assert sorted(lead) == sorted(["5C 6C 7C", "7S 8S 9S", "9H TH", "JH", "7D 8D 9D", "AD"])
+    # ♣A and ♣K led; seat 3 follows the second with ♣3 ♣2 left: alike
+    hand = position(DEAL1, ["AC", "2D", "7C", "4C", "KC", "3D", "6C"])
+    assert groups(hand) == ["2C 3C"]
+    # with two decks every play stands alone
+    two_deck = gongzhu.load_rules("two-deck")
+    hand = two_deck.new_hand(seed=1)
+    while hand.phase is not Phase.PLAY:
+        hand.apply(Show(()))
+    seat = hand.to_move
+    assert seat is not None
+    plays = Situation(hand.view(seat), two_deck).plays
+    assert [len(g) for g in alike_plays(Situation(hand.view(seat), two_deck))] == [1] * len(plays)
+
+
+# Seed 15, played by the heuristic to trick 11: seat 1 (♠A ♦J) leads; the ♦K is out.
+SHEEP_LAST = (
+    "5S 6S 9S JS 2H 3H KH 2D 7D TD KD 2C 6C",
+    "2S 7S 8S AS 4H 9H AH 8D JD AD 5C 7C KC",
+    "3S 4S TS 5H 7H TH QH 6D QD 4C TC QC AC",
+    "QS KS 6H 8H JH 3D 4D 5D 9D 3C 8C 9C JC",
+)
+SHEEP_LAST_PLAYS = " ".join(
+    [
+        "2C 5C 4C JC 8H 3H 4H 7H 3C 6C 7C AC TS QS JS 8S 8C KH KC TC AD 6D",
+        "3D 7D 9H 5H 6H 2H 2S 3S KS 9S 4D 2D 8D QD TH JH TD AH 7S 4S 9C 6S",
+    ]
+).split()
+
+
+def test_the_check_cashes_the_ace_before_leading_the_sheep() -> None:
+    hand = position(SHEEP_LAST, SHEEP_LAST_PLAYS)
+    view = hand.view(1)
+    assert sorted(map(str, view.holding)) == ["AS", "JD"] and not view.current_trick
+    rules_bot = HeuristicBot(1, rules=RULES, format="2v2", check=0)
+    assert rules_bot.choose(view) == Play.parse("JD")  # lead_low_safe_card: the low card
+    assert not points_at_stake(Situation(view, RULES, rules_bot.format))  # a lead
+    for seed in range(5):
+        # the ♦K's holder may have to throw it on the ♠A: the sheep is led after
+        bot = HeuristicBot(seed, rules=RULES, format="2v2")
+        assert bot.choose(view) == Play.parse("AS")
+        assert bot.last_rule == "checked"
+        stake_only = HeuristicBot(seed, rules=RULES, format="2v2", where="stake")
+        assert stake_only.choose(view) == Play.parse("JD")
+
+
+def test_every_play_is_checked_where_the_engine_plays_greedy_playouts() -> None:
+    assert HeuristicBot(rules=RULES).where == "all"
+    assert HeuristicBot(rules=gongzhu.load_rules("huapai")).where == "all"
+    assert HeuristicBot(rules=gongzhu.load_rules("two-deck")).where == "stake"  # many plays
+    assert HeuristicBot(rules=gongzhu.load_rules("two-deck"), where="all").where == "all"
+
+
+def test_an_unknown_check_place_is_refused() -> None:
+    with pytest.raises(ValueError, match="where must be one of 'all', 'stake'"):
+        HeuristicBot(rules=RULES, where="leads")
 
 
 def test_the_rules_bot_is_the_heuristic_without_its_check() -> None:
@@ -337,4 +422,32 @@ def test_a_two_deck_check_draws_a_quarter_of_the_samples() -> None:
     hand = play_hand(rules.new_hand(seed=2), bots)
     assert hand.is_over
     checkers = [bot._checker for bot in bots if bot._checker is not None]
-    assert checkers and all(checker.samples == 6 for checker in checkers)
+    assert checkers and all(
+        (checker.samples or 0) <= CHECK_SAMPLES * 3 // 8 for checker in checkers
+    )
+    quarter = {kind: int(CHECK_SAMPLES * share / 4) for kind, share in CHECK_SHARES.items()}
+    assert all(bot.check_samples == quarter for bot in bots)
+    assert dict(HeuristicBot(rules=RULES).check_samples) == {"lead": 48, "stake": 32, "other": 24}
+    assert dict(HeuristicBot(rules=rules, check=1).check_samples) == dict.fromkeys(quarter, 1)
+
+
+def test_a_check_draws_the_share_of_its_decision() -> None:
+    hand = RULES.new_hand(seed=5)
+    for _ in range(4):
+        hand.apply(Show(()))
+    bot = HeuristicBot(1, rules=RULES, format="2v2")
+    drawn: dict[str, set[int | None]] = {}
+    while not hand.is_over:
+        seat = hand.to_move
+        assert seat is not None
+        view = hand.view(seat)
+        bot.choose(view)
+        checker = bot._checker
+        assert checker is not None
+        s = Situation(view, RULES, bot.format)
+        kind = "stake" if points_at_stake(s) else "other" if s.trick else "lead"
+        if bot.last_rule == "checked" or checker.last_stats.get("samples"):
+            drawn.setdefault(kind, set()).add(checker.samples)
+            checker.last_stats = {}
+        hand.apply(hand.legal_actions()[0])
+    assert drawn == {"lead": {48}, "stake": {32}, "other": {24}}

@@ -122,6 +122,20 @@ def test_search_drops_the_pig_under_the_ace() -> None:
     assert bot.choose(hand.view(1)) == Play.parse("QS")
 
 
+def test_the_search_stops_once_pruning_leaves_one_action() -> None:
+    hand = play_phase_hand(0)
+    for _ in range(12):
+        hand.apply(hand.legal_actions()[0])
+    view = hand.view(hand.to_move or 0)
+    assert len(view.legal_actions) == 10
+    bot = SearchBot(3, rules=RULES, budget_ms=None, samples=200, margin=None)
+    choice = bot.choose(view)
+    assert 4 <= bot.last_stats["samples"] < 20  # every other play pruned: nothing to compare
+    unpruned = SearchBot(3, rules=RULES, budget_ms=None, samples=200, margin=None, prune=None)
+    assert unpruned.choose(view) == choice
+    assert unpruned.last_stats["samples"] == 200
+
+
 def test_rollout_policies_finish_hands() -> None:
     import random
 
@@ -356,3 +370,39 @@ def test_an_engine_written_for_the_two_argument_greedy_playout_is_called_so() ->
     assert engine.calls == [([0] * 52, random.random)]
     with pytest.raises(TypeError):  # teams go only to an engine that takes them
         greedy_playout(engine, [0] * 52, random.random, (0, 1, 0, 1))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "names",
+    [(), ("huapai", "anmai"), ("two-deck",), ("same-colour-discard",), ("hearts-pips",)],
+)
+def test_the_engine_scorer_scores_as_the_hand_does(names: tuple[str, ...]) -> None:
+    from gongzhu.bots import EngineScorer
+
+    rules = gongzhu.load_rules(*names)
+    scorer = EngineScorer(rules)
+    rng = random.Random(4)
+    for seed in range(12):
+        hand = rules.new_hand(seed=seed)
+        while hand.phase is not Phase.PLAY:  # some shows, to score their factors too
+            hand.apply(rng.choice(hand.legal_actions()))
+        hand.play_out(rng.random)
+        factors = scorer.factors(scorer.shows(hand.engine))
+        assert scorer.raw(hand.engine, hand.dealt_masks, factors) == hand.score().raw
+
+
+def test_the_paired_difference_is_the_two_pass_mean_and_standard_error() -> None:
+    rng = random.Random(3)
+    for _ in range(500):
+        n = rng.randint(0, 40)
+        a = [rng.choice([-300, -100, 0, 0.5, 50, 100, 200]) for _ in range(n + rng.randint(0, 3))]
+        b = [rng.choice([-300, -100, 0, 0.5, 50, 100, 200]) for _ in range(n)]
+        mean, stderr = search_module._paired(a, b)
+        diffs = [x - y for x, y in zip(a, b, strict=False)]
+        if n < 2:
+            assert stderr == float("inf") and mean == (diffs[0] if diffs else 0.0)
+            continue
+        expected = sum(diffs) / n
+        var = sum((d - expected) ** 2 for d in diffs) / (n - 1)
+        assert mean == pytest.approx(expected) and stderr == pytest.approx((var / n) ** 0.5)
+    assert search_module._paired([5.0] * 9, [2.0] * 9) == (3.0, 0.0)  # no spread: no error

@@ -1,30 +1,53 @@
 """The heuristic bot: the rules of thumb (:mod:`~gongzhu.bots.rulebook`), checked by a small search.
 
-Where points are at stake (:func:`points_at_stake`) the rules' play is
-checked on a few sampled deals played out (a :class:`~gongzhu.bots.SearchBot`
-with the rules as its prior); elsewhere the rules decide alone.  The rules
-of thumb live in :mod:`gongzhu.bots.rulebook`.
+Wherever the seat has a real choice of plays (two or more plays that are not
+alike: :func:`alike_plays`), leads included, the rules' play is checked on a
+few sampled deals played out (a :class:`~gongzhu.bots.SearchBot` with the
+rules' choice as its prior); ``where="stake"`` checks only where points are
+at stake (:func:`points_at_stake`), as the bot did until 2026-12-07.  The
+rules of thumb live in :mod:`gongzhu.bots.rulebook`.
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Final, SupportsIndex
 
-from ..actions import Action
-from ..cards import TRANSFORMER
+import attrs
+
+from ..actions import Action, Play
+from ..cards import TRANSFORMER, Card
+from ..play import Capability
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
 from .rulebook import Rule, RulesBot, Situation
 from .search import SearchBot
 from .teams import TableFormat
 
-__all__ = ["CHECK_SAMPLES", "HeuristicBot", "points_at_stake"]
+__all__ = [
+    "CHECK_SAMPLES",
+    "CHECK_SHARES",
+    "CHECK_WHERE",
+    "HeuristicBot",
+    "alike_plays",
+    "points_at_stake",
+]
 
 
-CHECK_SAMPLES: Final = 24
-"""The sampled deals with which the heuristic bot checks a decision that moves points."""
+CHECK_SAMPLES: Final = 32
+"""The sampled deals with which the heuristic bot checks a decision where points are at
+stake (other decisions: :data:`CHECK_SHARES`)."""
+
+CHECK_SHARES: Final = MappingProxyType({"lead": 1.5, "stake": 1.0, "other": 0.75})
+"""What part of ``check`` a check draws, by decision: a lead; a follow or discard where
+points are at stake (:func:`points_at_stake`); any other follow or discard.  A lead,
+with the most plays to tell apart, draws the most."""
+
+CHECK_WHERE: Final = ("all", "stake")
+"""Which decisions the heuristic bot checks: every play with a choice (``"all"``), or only
+those where points are at stake (``"stake"``, :func:`points_at_stake`)."""
 
 
 def points_at_stake(s: Situation) -> bool:
@@ -42,6 +65,56 @@ def points_at_stake(s: Situation) -> bool:
             if card is TRANSFORMER or table.base_value(card):
                 return True
     return any(card is TRANSFORMER or table.base_value(card) for p in s.plays for card in p.cards)
+
+
+def alike_plays(s: Situation) -> list[list[Play]]:
+    """The seat's legal plays in groups that cannot differ in any play, low to high.
+
+    Two cards of a suit are alike when the seat holds both, no card between
+    them in rank is held by another seat or lies in the trick under way, and
+    the ruleset values them alike (the same points to whoever takes them,
+    both scoring or neither, both showable or neither): whatever anyone
+    plays after, either wins or loses exactly where the other would.  With
+    two decks, and with plays of two cards, every play is a group of its own.
+    """
+    plays = list(s.plays)
+    table = s.rules.table
+    if table.copies != 1 or any(len(p.cards) != 1 for p in plays):
+        return [[p] for p in plays]
+    live = [*s.unseen, *(c for _, cards in s.trick for c in cards)]
+    values = s.values
+    showable = table.showable
+
+    def kind(card: Card) -> tuple[int, bool, bool]:
+        return (values[card.index], table.is_scoring(card), card in showable)
+
+    groups: list[list[Play]] = []
+    last: Card | None = None
+    for play in sorted(plays, key=lambda p: (p.cards[0].suit, p.cards[0].rank)):
+        card = play.cards[0]
+        if (
+            last is not None
+            and last.suit is card.suit
+            and kind(last) == kind(card)
+            and not any(c.suit is card.suit and last.rank < c.rank < card.rank for c in live)
+        ):
+            groups[-1].append(play)
+        else:
+            groups.append([play])
+        last = card
+    return groups
+
+
+class _Decided:
+    """A prior that answers the action the rules already chose (so a check does not ask
+    them again)."""
+
+    def __init__(self) -> None:
+        self.action: Action | None = None
+
+    def choose(self, view: SeatView) -> Action:
+        assert self.action is not None
+        return self.action
 
 
 def _samples(check: object) -> int:
@@ -67,14 +140,23 @@ class HeuristicBot:
         :data:`~gongzhu.bots.rulebook.PLAY_RULES`).
     :param format: the table's format (:func:`~gongzhu.bots.format_of`): in
         ``"2v2"`` the bot plays for its team; default: each seat for itself.
-    :param check: where points are at stake (:func:`points_at_stake`), the
-        rules' play is checked on this many sampled deals played out (a small
-        :class:`~gongzhu.bots.SearchBot` search, which keeps the rules' play
-        unless another is better by more than a standard error); 0 plays by
-        the rules alone, as the ``rules`` bot does.  The number of samples,
-        not a time, bounds a check: the bot plays the same for a seed on any
-        machine.  With two decks a check draws a quarter as many (a two-deck
-        sample costs several one-deck ones).
+    :param check: the rules' play is checked on at most this many sampled
+        deals played out where points are at stake, and on its
+        :data:`CHECK_SHARES` elsewhere (:attr:`check_samples`: a small
+        :class:`~gongzhu.bots.SearchBot` search over one play of each group
+        of alike plays, which keeps the rules' play unless another is better
+        by more than a standard error, and stops once every other play is
+        pruned); 0 plays by the rules alone, as the ``rules`` bot does.  The
+        number of samples, not a time, bounds a check: the bot plays the
+        same for a seed on any machine.  With two decks a check draws a
+        quarter as many (a two-deck sample costs several one-deck ones).
+    :param where: which plays are checked (:data:`CHECK_WHERE`): ``"all"``,
+        every play with a choice of plays that are not alike; ``"stake"``,
+        only where points are at stake (:func:`points_at_stake`).  Default:
+        ``"all"`` with one deck where the ruleset's engine plays the greedy
+        playout itself; ``"stake"`` with two decks (their plays are pairs and
+        two-card discards: checking every one takes about 2.3 ms a decision,
+        over the heuristic's 1 ms) and where the check's playouts are random.
     """
 
     def __init__(
@@ -85,10 +167,26 @@ class HeuristicBot:
         rules_order: Sequence[Rule] | None = None,
         format: str | TableFormat | None = None,
         check: SupportsIndex = CHECK_SAMPLES,
+        where: str | None = None,
     ) -> None:
         check = _samples(check)
-        self.rules = load_rules() if rules is None else rules
+        rules = load_rules() if rules is None else rules
+        if where is None:  # two decks' many plays, or random playouts: at stake only
+            greedy = rules.engine_spec.offers(Capability.GREEDY_PLAYOUT)
+            where = "all" if greedy and rules.table.copies == 1 else "stake"
+        if where not in CHECK_WHERE:
+            raise ValueError(
+                f"where must be one of {', '.join(map(repr, CHECK_WHERE))}, not {where!r}"
+            )
+        self.where = where
+        """Which plays are checked: ``"all"`` or ``"stake"`` (see ``where``)."""
+        self._decided = _Decided()
+        self.rules = rules
         self._check = check
+        per_deal = check / self.rules.table.copies**2
+        self._samples = MappingProxyType(
+            {kind: max(1, int(per_deal * share)) for kind, share in CHECK_SHARES.items()}
+        )
         self.by_rules = RulesBot(rules=self.rules, rules_order=rules_order, format=format)
         """The rules-only bot whose play is checked."""
         self._checker = (
@@ -96,10 +194,10 @@ class HeuristicBot:
                 seed,
                 rules=self.rules,
                 budget_ms=None,
-                samples=max(1, check // self.rules.table.copies**2),
+                samples=self._samples["stake"],
                 format=self.by_rules.format,
                 shows="prior",
-                prior=self.by_rules,
+                prior=self._decided,
             )
             if check
             else None
@@ -112,6 +210,12 @@ class HeuristicBot:
     def check(self) -> int:
         """The sampled deals a check draws (0: no check); fixed when the bot is made."""
         return self._check
+
+    @property
+    def check_samples(self) -> Mapping[str, int]:
+        """The sampled deals a check draws at most, by decision (:data:`CHECK_SHARES` of
+        :attr:`check`, a quarter of that with two decks; at least one)."""
+        return self._samples
 
     @property
     def format(self) -> TableFormat:
@@ -133,13 +237,12 @@ class HeuristicBot:
 
     def set_format(self, format: TableFormat) -> None:
         """Hear the table's format (:func:`~gongzhu.bots.tell_format` calls this)."""
+        self.by_rules.set_format(format)
         if self._checker is not None:
-            self._checker.set_format(format)  # and so its prior, self.by_rules
-        else:
-            self.by_rules.set_format(format)
+            self._checker.set_format(format)
 
     def choose(self, view: SeatView) -> Action:
-        """The rules' action, or the check's where points are at stake and it finds better."""
+        """The rules' action, or the check's where the check finds a better one."""
         by_rules = self.by_rules
         if len(view.legal_actions) < 2:
             action = by_rules.choose(view)  # the only action, or the error of a seat not to move
@@ -150,9 +253,19 @@ class HeuristicBot:
         self.last_rule = by_rules.last_rule
         if self._checker is None or view.phase is not Phase.PLAY:
             return action
-        if points_at_stake(situation):
-            checked = self._checker.choose(view)
-            if checked != action:
-                self.last_rule = "checked"
-            return checked
-        return action
+        stake = points_at_stake(situation)  # (never at a lead)
+        kind = "stake" if stake else "other" if situation.trick else "lead"
+        if self.where == "stake" and kind != "stake":
+            return action
+        groups = alike_plays(situation)
+        if len(groups) < 2:
+            return action
+        legal = tuple(action if action in group else group[0] for group in groups)
+        if len(legal) < len(view.legal_actions):
+            view = attrs.evolve(view, legal_actions=legal)
+        self._decided.action = action
+        self._checker.samples = self._samples[kind]
+        checked = self._checker.choose(view)
+        if checked != action:
+            self.last_rule = "checked"
+        return checked

@@ -21,7 +21,7 @@ for the seat that searches (:func:`seat_objective`):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final, cast
 
 import attrs
 
@@ -29,7 +29,7 @@ from ..bulk import facts_of
 from ..deal import SEATS
 from ..errors import GongzhuError
 from ..masks import CardMask
-from ..play import HandEngine
+from ..play import Capability, HandEngine, ScoreEngine
 from ..rules import Rules
 from ..scoring import ShowRecord
 from .teams import PARTNERS, TableFormat
@@ -96,10 +96,13 @@ class EngineScorer:
     """Raw scores of finished hand engines of one ruleset, through its
     :class:`~gongzhu.scoring.Scorer`, by the fastest path that fits.
 
-    Where the taken cards and the shows decide the scores (:attr:`Scorer.masks_suffice
-    <gongzhu.scoring.Scorer.masks_suffice>`: one deck, no stage that reads the
-    deal), a hand is scored from its engine's taken cards and the shows' factors,
-    worked out once for many hands (:meth:`Scorer.raw_of_masks
+    Where the ruleset's engine scores a hand itself from the compiled score data
+    (:attr:`Capability.SCORE <gongzhu.play.Capability.SCORE>` and :attr:`Scorer.native
+    <gongzhu.scoring.Scorer.native>`), the engine scores it, as bulk play does;
+    else, where the taken cards and the shows decide the scores
+    (:attr:`Scorer.masks_suffice <gongzhu.scoring.Scorer.masks_suffice>`: one deck,
+    no stage that reads the deal), a hand is scored from its engine's taken cards
+    and the shows' factors, worked out once for many hands (:meth:`Scorer.raw_of_masks
     <gongzhu.scoring.Scorer.raw_of_masks>`); anything else is scored from the
     hand's facts (:meth:`Scorer.raw <gongzhu.scoring.Scorer.raw>`).
     """
@@ -109,6 +112,8 @@ class EngineScorer:
         self.scorer = rules.scorer
         self._masks = self.scorer.masks_suffice
         self._raw_of_masks = self.scorer.raw_of_masks
+        native = self.scorer.native if rules.engine_spec.offers(Capability.SCORE) else None
+        self._native: Any = native
 
     def shows(self, engine: HandEngine) -> tuple[ShowRecord, ...]:
         """Every shown card of ``engine``'s hand so far."""
@@ -127,6 +132,12 @@ class EngineScorer:
         :param dealt: each seat's dealt cards (scoring stages such as 自得 read them).
         :param factors: :meth:`factors` of the hand's shows (read by the fast path only).
         """
+        native = self._native
+        if native is not None:
+            try:
+                return cast(ScoreEngine, engine).score(native)[0]
+            except OverflowError:  # a score beyond 64 bits: Python's ints score it
+                pass
         if self._masks:
             return self._raw_of_masks(engine.taken, factors)
         return self.scorer.raw(facts_of(engine, dealt, self.rules.show_phase))

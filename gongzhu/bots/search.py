@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -102,7 +103,8 @@ class SearchBot:
     :param prune: from four sampled deals on (checked after every eighth or
         so more), stop playing out the actions whose mean is ``prune``
         standard errors (paired) below the best's, so the budget goes to the
-        contenders; ``None`` plays out every action.
+        contenders; once one action is left the decision is made and the
+        sampling stops; ``None`` plays out every action.
     :param objective: what a playout is worth to the seat
         (:mod:`gongzhu.bots.objective`): ``"final"``, ``"raw"`` or ``"team"``;
         ``None`` (default) is ``"team"`` at a table with partners and
@@ -322,7 +324,7 @@ class _Decision:
         next_prune = 4
         clock = self.clock
         loop_start = clock()
-        while bot.samples is None or samples < bot.samples:
+        while (bot.samples is None or samples < bot.samples) and len(active) > 1:
             if self.deadline is not None:
                 now = clock()
                 per_sample = (now - loop_start) / samples if samples else 0.0
@@ -519,10 +521,12 @@ def _pruned(
 
 def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     """The mean of ``a - b`` over their common (first) samples, and its standard error."""
-    n = min(len(a), len(b))
-    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
+    diffs = list(map(operator.sub, a, b))  # (map stops at the shorter)
+    n = len(diffs)
     if n < 2:
         return (diffs[0] if diffs else 0.0), float("inf")
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    total = sum(diffs)
+    mean = total / n
+    # the squares' sum less n·mean² (C loops, not Python ones; never below 0)
+    var = max(0.0, (sum(map(operator.mul, diffs, diffs)) - total * mean) / (n - 1))
     return mean, (var / n) ** 0.5

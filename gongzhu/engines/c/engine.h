@@ -356,8 +356,10 @@ typedef struct {
 /* random_hands(data, count, next_digest, random, lead) of both engine types: see shows.c. */
 PyObject *gz_random_hands(GZHead *h, PyObject *args, const HandOps *ops);
 /* A playout policy for gz_playouts: play `copy` to the end of its hand from the play phase
- * (`policy`: the policy's own data); 0, or -1 with an exception. */
-typedef int (*GZPlayoutFn)(GZHead *copy, PyObject *random, const void *policy);
+ * (`policy`: the policy's own data); 0, or -1 with an exception.  A policy that finds the
+ * hand's raw scores itself without playing it to the end (an exact end-game search)
+ * writes them into raw[4] and returns 1: the copy is then not scored. */
+typedef int (*GZPlayoutFn)(GZHead *copy, PyObject *random, const void *policy, long long *raw);
 /* playouts(data, keys, random, ...) of both engine types: each play key played on a copy of
  * the engine, the hand played out by `run` (NULL: random_playout) and scored from `data`
  * (shows.c). */

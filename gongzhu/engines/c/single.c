@@ -774,7 +774,7 @@ static int read_greedy(PyObject *values_obj, PyObject *teams_obj, Greedy *g)
 
 #define SOLVE_INF (1LL << 62)
 
-static int score_hand(GZHead *h, const ScoreData *d, long long *raw, int *full_hearts, int *slam);
+#define LEAF_CACHE 64 /* the hand ends scored in one search, by the scoring cards taken */
 
 typedef struct {
     const ScoreData *data;
@@ -782,7 +782,38 @@ typedef struct {
     const long *values;    /* the greedy policy's card values (move ordering) */
     const long *teams;
     uint64_t fixed;        /* cards never interchangeable with their neighbours */
+    ShowRec shows[SCORE_SHOWS_MAX]; /* the hand's shows (the same at every leaf) */
+    int nshows;
+    uint64_t cached;                /* which entries of the leaf cache are filled */
+    uint64_t leaf_taken[LEAF_CACHE][4];
+    long long leaf_raw[LEAF_CACHE][4];
 } Solver;
+
+/* The greedy policy's lead without its draw: the lowest card, never the pig, its guards,
+ * the sheep or the transformer by choice (greedy_choice's lead keys, ties to the lowest). */
+static int greedy_lead(uint64_t legal)
+{
+    uint64_t m;
+    int choice = -1, best_key = 1 << 20;
+    for (m = legal; m; m &= m - 1) {
+        int card = __builtin_ctzll(m), rank = RANK_OF(card), suit = card / 13, key = rank;
+        if (suit == 0) {
+            if (card == PIG_I)
+                key += 30;
+            else if (rank > 12)
+                key += 20;
+        } else if (suit == 1) {
+            key += 2;
+        } else if (card == SHEEP_I || card == TRANSFORMER_I) {
+            key += 15;
+        }
+        if (key < best_key) {
+            best_key = key;
+            choice = card;
+        }
+    }
+    return choice;
+}
 
 /* What a play changes of an engine, but its trick log (which the search never reads): kept
  * before each play of the search, and put back after it. */
@@ -819,23 +850,49 @@ static void restore_play(Engine *e, const Undo *u)
 }
 
 /* The raw scores of e's cards taken so far (the hand's end, or no scoring card left to
- * take) into raw, and their value for the searching side; 0, or -1 with an exception. */
-static int solve_leaf(const Solver *sv, Engine *e, long long *value, long long *raw)
+ * take) into raw, and their value for the searching side; 0, or -1 with an exception.  The
+ * scores depend only on the scoring cards each seat took (the shows and the deal are those
+ * of the whole search): a search scores each such outcome once. */
+static int solve_leaf(Solver *sv, Engine *e, long long *value, long long *raw)
 {
-    int full_hearts, slam, s, code = score_hand(&e->h, sv->data, raw, &full_hearts, &slam);
+    const ScoreData *d = sv->data;
+    uint64_t t[4], h;
+    int s, slot;
     long long v = 0;
-    if (code < 0) {
-        PyErr_SetString(code == -1 ? PyExc_OverflowError : PyExc_ValueError,
-                        "playouts: a hand the score data cannot score");
-        return -1;
-    }
-    for (s = 0; s < 4; s++) {
-        if ((raw[s] > 0 ? raw[s] : -raw[s]) > SOLVE_INF / 8) {
-            PyErr_SetString(PyExc_OverflowError, "playouts: a score too large for the end game");
+    for (s = 0; s < 4; s++)
+        t[s] = e->taken[s] & d->scoring;
+    h = (t[0] * 0x9E3779B97F4A7C15ULL) ^ (t[1] * 0xC2B2AE3D27D4EB4FULL) ^
+        (t[2] * 0x165667B19E3779F9ULL) ^ (t[3] * 0x27D4EB2F165667C5ULL);
+    slot = (int)(h >> 58);
+    if ((sv->cached >> slot) & 1 && !memcmp(sv->leaf_taken[slot], t, sizeof t)) {
+        memcpy(raw, sv->leaf_raw[slot], 4 * sizeof *raw);
+    } else {
+        Mask taken[4];
+        int full_hearts, slam, code;
+        for (s = 0; s < 4; s++) {
+            taken[s].lo = e->taken[s];
+            taken[s].hi = 0;
+        }
+        code = gz_score_hand(d, taken, e->h.s.dealt, sv->shows, sv->nshows, NULL, NULL, raw,
+                             &full_hearts, &slam);
+        if (code < 0) {
+            PyErr_SetString(code == -1 ? PyExc_OverflowError : PyExc_ValueError,
+                            "playouts: a hand the score data cannot score");
             return -1;
         }
-        v += sv->sign[s] * raw[s];
+        for (s = 0; s < 4; s++) {
+            if ((raw[s] > 0 ? raw[s] : -raw[s]) > SOLVE_INF / 8) {
+                PyErr_SetString(PyExc_OverflowError,
+                                "playouts: a score too large for the end game");
+                return -1;
+            }
+        }
+        memcpy(sv->leaf_taken[slot], t, sizeof t);
+        memcpy(sv->leaf_raw[slot], raw, 4 * sizeof *raw);
+        sv->cached |= 1ULL << slot;
     }
+    for (s = 0; s < 4; s++)
+        v += sv->sign[s] * raw[s];
     *value = v;
     return 0;
 }
@@ -844,7 +901,7 @@ static int solve_leaf(const Solver *sv, Engine *e, long long *value, long long *
  * it lies strictly between alpha and beta, else a bound on the side it fell), and the raw
  * scores of the hand's end on the line that gives it; 0, or -1 with an exception (a play
  * rule's).  e is the caller's scratch copy: its legal-mask cache may change. */
-static int solve(const Solver *sv, Engine *e, long long alpha, long long beta, long long *value,
+static int solve(Solver *sv, Engine *e, long long alpha, long long beta, long long *value,
                  long long *raw)
 {
     uint64_t legal, live, trick = 0, order[2], m;
@@ -882,9 +939,10 @@ static int solve(const Solver *sv, Engine *e, long long alpha, long long beta, l
         }
         legal = kept;
     }
-    /* the greedy policy's card first (it needs no draw off a lead) */
-    if (e->ntrick > 0 && (legal & (legal - 1)))
-        first = greedy_choice(e, legal, sv->values, sv->teams, NULL);
+    /* the greedy policy's card first (a lead: its choice without the draw) */
+    if (legal & (legal - 1))
+        first = e->ntrick > 0 ? greedy_choice(e, legal, sv->values, sv->teams, NULL)
+                              : greedy_lead(legal);
     order[0] = first >= 0 ? 1ULL << first : 0;
     order[1] = legal & ~order[0];
     for (pass = 0; pass < 2; pass++) {
@@ -941,6 +999,8 @@ static int greedy_run(GZHead *h, PyObject *random, const void *policy, long long
             sv.values = g->values;
             sv.teams = g->teams;
             sv.fixed = g->data->scoring | g->data->concerned;
+            sv.nshows = gz_shows_of_log(e->h.tables, &e->h.s, sv.shows);
+            sv.cached = 0;
             memcpy(&scratch, e, sizeof scratch);
             if (solve(&sv, &scratch, -SOLVE_INF, SOLVE_INF, &value, raw) < 0)
                 return -1;

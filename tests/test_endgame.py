@@ -21,8 +21,8 @@ import gongzhu
 import gongzhu.engines
 from gongzhu.actions import Play
 from gongzhu.bots import SearchBot
-from gongzhu.bots.playout import card_values, greedy_rollout_policy
 from gongzhu.bots import search as search_module
+from gongzhu.bots.playout import card_values, greedy_rollout_policy
 from gongzhu.bots.search import DEFAULT_ENDGAME
 from gongzhu.play import PLAY_PHASE, Capability
 
@@ -218,6 +218,7 @@ def test_the_search_searches_the_end_game_in_2v2_only() -> None:
     """The 2-vs-2 search passes its end game to the engine; solo, or ``endgame=0``, not."""
     rules = gongzhu.load_rules()
     hand = position(rules, 5, 44)
+    assert hand.to_move is not None
     view = hand.view(hand.to_move)
     cases = (("2v2", DEFAULT_ENDGAME, DEFAULT_ENDGAME), ("2v2", 0, 0), ("solo", 3, 0))
     for format, endgame, want in cases:

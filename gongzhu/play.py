@@ -62,6 +62,7 @@ __all__ = [
     "PLAY_PHASE",
     "SHOW_PHASE",
     "Capability",
+    "EndgamePlayoutsEngine",
     "EngineRegistry",
     "EngineSetup",
     "EngineSpec",
@@ -124,7 +125,8 @@ class Capability(enum.Flag):
     declaration (:meth:`EngineSpec.offers`), never probe the engine, and call
     the method through the typed handle that :meth:`EngineSpec.capable` gives
     (a :class:`RedealEngine`, :class:`GreedyPlayoutEngine`, :class:`LegalKeysEngine`,
-    :class:`ScoreEngine`, :class:`RandomHandsEngine` or :class:`PlayoutsEngine`).
+    :class:`ScoreEngine`, :class:`RandomHandsEngine`, :class:`PlayoutsEngine` or
+    :class:`EndgamePlayoutsEngine`).
     """
 
     NONE = 0
@@ -151,6 +153,11 @@ class Capability(enum.Flag):
     position in one call: each play key played on a copy of the engine, the hand played
     out (at random; with ``values``, by the greedy policy, where the engine also declares
     :attr:`GREEDY_PLAYOUT`) and scored from ``data``, as :class:`PlayoutsEngine` says."""
+    ENDGAME = enum.auto()
+    """``playouts(data, keys, random, values, teams, endgame=tricks)``: greedy playouts whose
+    last ``endgame`` tricks are searched exactly for two teams (alpha-beta over the
+    engine's legal plays, the hand's end scored from ``data``), as
+    :class:`EndgamePlayoutsEngine` says."""
 
     @property
     def method(self) -> str:
@@ -165,6 +172,7 @@ _CAPABILITY_METHODS: Final = {
     Capability.SCORE: "score",
     Capability.RANDOM_HANDS: "random_hands",
     Capability.PLAYOUTS: "playouts",
+    Capability.ENDGAME: "playouts",
 }
 
 
@@ -938,6 +946,34 @@ class PlayoutsEngine(HandEngine, Protocol):
         """
 
 
+class EndgamePlayoutsEngine(PlayoutsEngine, Protocol):
+    """An engine that declares :attr:`Capability.ENDGAME` (and :attr:`Capability.PLAYOUTS`)."""
+
+    def playouts(
+        self,
+        data: Any,
+        keys: Sequence[int],
+        random: Callable[[], float],
+        values: Sequence[int] | None = None,
+        teams: Sequence[int] | None = None,
+        endgame: int = 0,
+    ) -> tuple[tuple[int, ...], ...]:
+        """:meth:`PlayoutsEngine.playouts`, and with ``endgame`` (a number of tricks, 1 to
+        13; ``values`` and ``teams`` given) each greedy playout stops once no seat holds
+        more than ``endgame`` cards, and the rest of the hand is searched exactly: the
+        team of the seat to act (``teams[seat]``) plays to make its raw points less the
+        other seats' as high as it can, the other seats to make them as low, every seat
+        seeing every card, and the raw scores are those of the hand's end on the line so
+        found (:meth:`ScoreEngine.score` of it; with several best lines, one of them).
+        The end game draws nothing from ``random``.
+
+        :raises ValueError: as :meth:`PlayoutsEngine.playouts`; ``endgame`` not a whole
+            number 0 to 13 (:class:`TypeError` for a non-integer), or given without
+            ``values`` and ``teams``.
+        :raises OverflowError: a score beyond 64 bits (2**59 in the end game).
+        """
+
+
 _ENGINE_METHODS: Final = tuple(
     name
     for name, value in vars(HandEngine).items()
@@ -1015,6 +1051,10 @@ class EngineSpec:
     def capable(
         self, engine: HandEngine, capability: Literal[Capability.PLAYOUTS]
     ) -> PlayoutsEngine: ...
+    @overload
+    def capable(
+        self, engine: HandEngine, capability: Literal[Capability.ENDGAME]
+    ) -> EndgamePlayoutsEngine: ...
     def capable(self, engine: HandEngine, capability: Capability) -> HandEngine:
         """``engine`` (one this spec made), typed as offering ``capability``.
 

@@ -179,7 +179,9 @@ def test_the_search_values_are_those_of_playouts_one_by_one(
     views = search_views(rules, 3)
 
     def decide() -> list[tuple[object, dict[str, float]]]:
-        bot = SearchBot(5, rules=rules, budget_ms=None, samples=12, rollout=rollout, format=format)
+        bot = SearchBot(
+            5, rules=rules, budget_ms=None, samples=12, rollout=rollout, format=format, endgame=0
+        )
         out: list[tuple[object, dict[str, float]]] = []
         for view in views:
             out.append((bot.choose(view), {k: bot.last_stats[k] for k in ("samples", "playouts")}))

@@ -41,6 +41,7 @@ from .teams import TableFormat, format_of, tell_format
 __all__ = [
     "CLOCKS",
     "DEFAULT_BUDGET_MS",
+    "DEFAULT_ENDGAME",
     "ROLLOUTS",
     "SHOW_MODES",
     "RolloutPolicy",
@@ -73,6 +74,10 @@ CLOCKS: Final[dict[str, Callable[[], float]]] = {
 """What a time budget measures: ``"wall"`` (elapsed time) or ``"cpu"`` (the thread's
 processor time)."""
 
+
+DEFAULT_ENDGAME: Final = 3
+"""The hand's last tricks the search's playouts search exactly at a table of two teams
+(``endgame``), where the engine offers it (:attr:`~gongzhu.play.Capability.ENDGAME`)."""
 
 _RESERVE: Final = 0.04
 """The part of the budget kept for choosing once the sampling stops."""
@@ -119,6 +124,11 @@ class SearchBot:
         greedy policy with ``teams``).  ``False`` plays it as every seat for
         itself.  Random rollouts, and playouts played state by state, play
         every seat for itself either way.
+    :param endgame: at a table with partners (one deck, greedy playouts), each playout
+        searches the hand's last ``endgame`` tricks exactly, both teams playing their best
+        on the sampled deal, rather than playing them out greedily
+        (:attr:`~gongzhu.play.Capability.ENDGAME`; default :data:`DEFAULT_ENDGAME`).
+        ``0`` plays every trick greedily, as do engines without it.
     :param shows: ``"search"`` (default) decides shows (亮牌, 首明, 暗卖) by
         search too; ``"prior"`` (or its older name ``"heuristic"``) leaves
         them to the prior.
@@ -155,6 +165,7 @@ class SearchBot:
         shows: str = "search",
         clock: str = "wall",
         team_trick: bool = True,
+        endgame: int = DEFAULT_ENDGAME,
         infer: bool = True,
         prior: Bot | str | None = None,
     ) -> None:
@@ -166,6 +177,8 @@ class SearchBot:
             raise ValueError(f"samples must be a whole number, at least 1, not {samples!r}")
         if not (_is_whole(playouts) and playouts >= 1):
             raise ValueError(f"playouts must be a whole number, at least 1, not {playouts!r}")
+        if not (_is_whole(endgame) and 0 <= endgame <= 13):
+            raise ValueError(f"endgame must be a whole number of tricks 0-13, not {endgame!r}")
         for name, value in (("margin", margin), ("prune", prune)):  # inf: never overrule/prune
             if value is not None and not (_is_real(value) and value >= 0):
                 raise ValueError(
@@ -203,6 +216,7 @@ class SearchBot:
         self.shows = shows
         self.clock = clock
         self.team_trick = team_trick
+        self.endgame = int(endgame)
         self.infer = infer
         self._clock: Callable[[], float] = CLOCKS[clock]
         self.policy: RolloutPolicy = _POLICIES[rollout] if isinstance(rollout, str) else rollout
@@ -302,6 +316,16 @@ class _Decision:
             if bot.team_trick and bot.format.has_teams and rules.table.copies == 1
             else None
         )
+        # the end game's value is the team difference: the "team" objective of two pairs
+        pairs = self.teams is not None and sorted(self.teams).count(self.teams[0]) == 2
+        self.endgame = (
+            bot.endgame
+            if pairs
+            and len(set(self.teams or ())) == 2
+            and bot.objective == "team"
+            and rules.engine_spec.offers(Capability.ENDGAME)
+            else 0
+        )
 
     def _late(self) -> bool:
         return self.deadline is not None and self.clock() > self.deadline
@@ -391,7 +415,12 @@ class _Decision:
         handle = bot.rules.engine_spec.capable(engine, Capability.PLAYOUTS)
         native = bot.rules.scorer.native
         try:
-            if bot.policy is greedy_rollout_policy:
+            if bot.policy is greedy_rollout_policy and self.endgame:
+                values = self._scorer_state(engine)[0]
+                raws = bot.rules.engine_spec.capable(engine, Capability.ENDGAME).playouts(
+                    native, keys, rng.random, values, self.teams, endgame=self.endgame
+                )
+            elif bot.policy is greedy_rollout_policy:
                 values = self._scorer_state(engine)[0]
                 raws = handle.playouts(native, keys, rng.random, values, self.teams)
             else:

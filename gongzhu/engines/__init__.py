@@ -116,7 +116,8 @@ def gongzhu_play_engines(engines: EngineRegistry) -> None:
                 | Capability.GREEDY_PLAYOUT
                 | Capability.SCORE
                 | Capability.RANDOM_HANDS
-                | Capability.PLAYOUTS,
+                | Capability.PLAYOUTS
+                | Capability.ENDGAME,
                 _prepare_c,
             )
         )

@@ -402,6 +402,8 @@ int gz_read_greedy(PyObject *values_obj, PyObject *teams_obj, GZGreedy *g)
     PyObject *fast;
     Py_ssize_t i;
     g->trick_teams = NULL;
+    g->endgame = 0;
+    g->data = NULL;
     if (teams_obj != Py_None) {
         if (read_teams(teams_obj, g->teams) < 0)
             return -1;

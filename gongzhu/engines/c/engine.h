@@ -370,12 +370,21 @@ PyObject *gz_random_hands(GZHead *h, PyObject *args, const HandOps *ops);
 typedef struct {
     long values[52], teams[4];
     const long *trick_teams;
+    /* the one-deck engine's exact end game (single.c): how many last tricks it searches (0:
+     * none), the score data its leaves are scored from, and each seat's side (+1: the team
+     * of the seat that searches, -1: the other) */
+    int endgame;
+    const ScoreData *data;
+    long long sign[4];
 } GZGreedy;
-/* values (52 ints) and teams (None or 4 ints 0-3) into *g; 0, or -1 with an exception. */
+/* values (52 ints) and teams (None or 4 ints 0-3) into *g, with no end game; 0, or -1 with
+ * an exception. */
 int gz_read_greedy(PyObject *values_obj, PyObject *teams_obj, GZGreedy *g);
 /* A playout policy for gz_playouts: play `copy` to the end of its hand from the play phase
- * (`policy`: the policy's own data); 0, or -1 with an exception. */
-typedef int (*GZPlayoutFn)(GZHead *copy, PyObject *random, const void *policy);
+ * (`policy`: the policy's own data); 0, or -1 with an exception.  A policy that finds the
+ * hand's raw scores itself without playing it to the end (an exact end-game search)
+ * writes them into raw[4] and returns 1: the copy is then not scored. */
+typedef int (*GZPlayoutFn)(GZHead *copy, PyObject *random, const void *policy, long long *raw);
 /* playouts(data, keys, random, ...) of both engine types: each play key played on a copy of
  * the engine, the hand played out by `run` (NULL: random_playout) and scored from `data`
  * (shows.c). */

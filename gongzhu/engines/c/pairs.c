@@ -896,12 +896,14 @@ static int greedy_choice(Engine *e, const long *values, const long *teams, PyObj
     }
 }
 
-/* Play to the end with the greedy policy `policy` (a GZGreedy), from the play phase. */
-static int greedy_run(GZHead *h, PyObject *random, const void *policy)
+/* Play to the end with the greedy policy `policy` (a GZGreedy: no end game with two decks),
+ * from the play phase; 0, or -1 with an exception. */
+static int greedy_run(GZHead *h, PyObject *random, const void *policy, long long *raw)
 {
     Engine *e = (Engine *)h;
     const GZGreedy *g = policy;
     const long *trick_teams = g->trick_teams;
+    (void)raw;
     while (e->h.s.phase == PHASE_PLAY) {
         unsigned long version;
         int key;
@@ -942,7 +944,7 @@ static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "greedy_playout: not in the play phase");
         return NULL;
     }
-    if (greedy_run(&e->h, random, &g) < 0)
+    if (greedy_run(&e->h, random, &g, NULL) < 0)
         return NULL;
     Py_RETURN_NONE;
 }

@@ -476,10 +476,16 @@ PyObject *gz_playouts(GZHead *h, PyObject *data, PyObject *keys, PyObject *rando
         }
         memcpy((char *)copy + offset, (const char *)h + offset, size);
         copy->ops->play_key(copy, chosen[i]);
-        if (copy->s.phase == PHASE_PLAY &&
-            (run == NULL ? ops->playout(copy, random) : run(copy, random, policy)) < 0)
-            goto fail;
-        code = ops->score(copy, (const ScoreData *)data, raw, &full_hearts, &slam);
+        code = 0;
+        if (copy->s.phase == PHASE_PLAY) {
+            code = run == NULL ? ops->playout(copy, random) : run(copy, random, policy, raw);
+            if (code < 0)
+                goto fail;
+        }
+        if (code == 0)
+            code = ops->score(copy, (const ScoreData *)data, raw, &full_hearts, &slam);
+        else
+            code = 0; /* the policy found the scores */
         if (code < 0) {
             PyErr_SetString(code == -1 ? PyExc_OverflowError : PyExc_ValueError,
                             "playouts: a hand the score data cannot score");

@@ -694,8 +694,216 @@ static int greedy_choice(Engine *e, uint64_t legal, const long *values, const lo
     return choice;
 }
 
-/* Play to the end with the greedy policy `policy` (a GZGreedy), from the play phase. */
-static int greedy_run(GZHead *h, PyObject *random, const void *policy)
+/* -- the exact end game: alpha-beta over the last tricks, two sides -------------------------- */
+
+#define SOLVE_INF (1LL << 62)
+
+#define LEAF_CACHE 64 /* the hand ends scored in one search, by the scoring cards taken */
+
+typedef struct {
+    const ScoreData *data;
+    const long long *sign; /* each seat's side: +1 maximises the team difference, -1 minimises */
+    const long *values;    /* the greedy policy's card values (move ordering) */
+    const long *teams;
+    uint64_t fixed;        /* cards never interchangeable with their neighbours */
+    ShowRec shows[SCORE_SHOWS_MAX]; /* the hand's shows (the same at every leaf) */
+    int nshows;
+    uint64_t cached;                /* which entries of the leaf cache are filled */
+    uint64_t leaf_taken[LEAF_CACHE][4];
+    long long leaf_raw[LEAF_CACHE][4];
+} Solver;
+
+/* The greedy policy's lead without its draw: the lowest card, never the pig, its guards,
+ * the sheep or the transformer by choice (greedy_choice's lead keys, ties to the lowest). */
+static int greedy_lead(uint64_t legal)
+{
+    uint64_t m;
+    int choice = -1, best_key = 1 << 20;
+    for (m = legal; m; m &= m - 1) {
+        int card = __builtin_ctzll(m), rank = RANK_OF(card), suit = card / 13, key = rank;
+        if (suit == 0) {
+            if (card == PIG_I)
+                key += 30;
+            else if (rank > 12)
+                key += 20;
+        } else if (suit == 1) {
+            key += 2;
+        } else if (card == SHEEP_I || card == TRANSFORMER_I) {
+            key += 15;
+        }
+        if (key < best_key) {
+            best_key = key;
+            choice = card;
+        }
+    }
+    return choice;
+}
+
+/* What a play changes of an engine, but its trick log (which the search never reads): kept
+ * before each play of the search, and put back after it. */
+#define UNDO_FROM offsetof(Engine, hands)
+#define UNDO_SIZE (offsetof(Engine, ntricks) + sizeof(int) - UNDO_FROM)
+
+typedef struct {
+    char play[UNDO_SIZE];
+    int seat, phase;
+    uint64_t forced, legal;
+    unsigned long version, legal_version;
+} Undo;
+
+static void save_play(const Engine *e, Undo *u)
+{
+    memcpy(u->play, (const char *)e + UNDO_FROM, UNDO_SIZE);
+    u->seat = e->h.s.seat;
+    u->phase = e->h.s.phase;
+    u->forced = e->h.s.forced;
+    u->legal = e->legal;
+    u->version = e->h.version;
+    u->legal_version = e->legal_version;
+}
+
+static void restore_play(Engine *e, const Undo *u)
+{
+    memcpy((char *)e + UNDO_FROM, u->play, UNDO_SIZE);
+    e->h.s.seat = u->seat;
+    e->h.s.phase = u->phase;
+    e->h.s.forced = u->forced;
+    e->legal = u->legal;
+    e->h.version = u->version;
+    e->legal_version = u->legal_version;
+}
+
+/* The raw scores of e's cards taken so far (the hand's end, or no scoring card left to
+ * take) into raw, and their value for the searching side; 0, or -1 with an exception.  The
+ * scores depend only on the scoring cards each seat took (the shows and the deal are those
+ * of the whole search): a search scores each such outcome once. */
+static int solve_leaf(Solver *sv, Engine *e, long long *value, long long *raw)
+{
+    const ScoreData *d = sv->data;
+    uint64_t t[4], h;
+    int s, slot;
+    long long v = 0;
+    for (s = 0; s < 4; s++)
+        t[s] = e->taken[s] & d->scoring;
+    h = (t[0] * 0x9E3779B97F4A7C15ULL) ^ (t[1] * 0xC2B2AE3D27D4EB4FULL) ^
+        (t[2] * 0x165667B19E3779F9ULL) ^ (t[3] * 0x27D4EB2F165667C5ULL);
+    slot = (int)(h >> 58);
+    if ((sv->cached >> slot) & 1 && !memcmp(sv->leaf_taken[slot], t, sizeof t)) {
+        memcpy(raw, sv->leaf_raw[slot], 4 * sizeof *raw);
+    } else {
+        Mask taken[4];
+        int full_hearts, slam, code;
+        for (s = 0; s < 4; s++) {
+            taken[s].lo = e->taken[s];
+            taken[s].hi = 0;
+        }
+        code = gz_score_hand(d, taken, e->h.s.dealt, sv->shows, sv->nshows, NULL, NULL, raw,
+                             &full_hearts, &slam);
+        if (code < 0) {
+            PyErr_SetString(code == -1 ? PyExc_OverflowError : PyExc_ValueError,
+                            "playouts: a hand the score data cannot score");
+            return -1;
+        }
+        for (s = 0; s < 4; s++) {
+            if ((raw[s] > 0 ? raw[s] : -raw[s]) > SOLVE_INF / 8) {
+                PyErr_SetString(PyExc_OverflowError,
+                                "playouts: a score too large for the end game");
+                return -1;
+            }
+        }
+        memcpy(sv->leaf_taken[slot], t, sizeof t);
+        memcpy(sv->leaf_raw[slot], raw, 4 * sizeof *raw);
+        sv->cached |= 1ULL << slot;
+    }
+    for (s = 0; s < 4; s++)
+        v += sv->sign[s] * raw[s];
+    *value = v;
+    return 0;
+}
+
+/* The value of position e for the searching side under best play by both sides (exact when
+ * it lies strictly between alpha and beta, else a bound on the side it fell), and the raw
+ * scores of the hand's end on the line that gives it; 0, or -1 with an exception (a play
+ * rule's).  e is the caller's scratch copy: its legal-mask cache may change. */
+static int solve(Solver *sv, Engine *e, long long alpha, long long beta, long long *value,
+                 long long *raw)
+{
+    uint64_t legal, live, trick = 0, order[2], m;
+    int seat = e->h.s.seat, i, pass, first = -1, prev = -1;
+    int maximise;
+    long long best;
+    Undo undo;
+    for (i = 0; i < e->ntrick; i++)
+        trick |= 1ULL << e->trick[i];
+    live = e->hands[0] | e->hands[1] | e->hands[2] | e->hands[3] | trick;
+    if (e->h.s.phase != PHASE_PLAY || !(live & sv->data->scoring))
+        return solve_leaf(sv, e, value, raw); /* what is left takes no points */
+    if (legal_mask(e, &legal) < 0)
+        return -1;
+    if (legal == 0) {
+        PyErr_SetString(PyExc_ValueError, "the seat to move holds no card");
+        return -1;
+    }
+    maximise = sv->sign[seat] > 0;
+    best = maximise ? -SOLVE_INF : SOLVE_INF;
+    /* cards of one suit with no live card between them, none of them scoring or locked, are
+     * the same play: the lowest of each run stands for the rest (not under plug-in rules) */
+    if (!e->h.tables->nrules) {
+        uint64_t fixed = sv->fixed | e->h.s.locked[seat].lo, kept = 0;
+        for (m = legal; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            if (prev >= 0 && prev / 13 == c / 13 && !((fixed >> c) & 1) &&
+                !((fixed >> prev) & 1) &&
+                !(live & (((1ULL << c) - 1) & ~((2ULL << prev) - 1)))) {
+                prev = c;
+                continue;
+            }
+            kept |= 1ULL << c;
+            prev = c;
+        }
+        legal = kept;
+    }
+    /* the greedy policy's card first (a lead: its choice without the draw) */
+    if (legal & (legal - 1))
+        first = e->ntrick > 0 ? greedy_choice(e, legal, sv->values, sv->teams, NULL)
+                              : greedy_lead(legal);
+    order[0] = first >= 0 ? 1ULL << first : 0;
+    order[1] = legal & ~order[0];
+    for (pass = 0; pass < 2; pass++) {
+        for (m = order[pass]; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            long long v, child_raw[4];
+            int rc;
+            save_play(e, &undo);
+            play_key(e, c);
+            rc = solve(sv, e, alpha, beta, &v, child_raw);
+            restore_play(e, &undo);
+            if (rc < 0)
+                return -1;
+            if (maximise ? v > best : v < best) {
+                best = v;
+                memcpy(raw, child_raw, sizeof child_raw);
+                if (maximise ? best > alpha : best < beta) {
+                    if (maximise)
+                        alpha = best;
+                    else
+                        beta = best;
+                    if (alpha >= beta) {
+                        *value = best;
+                        return 0;
+                    }
+                }
+            }
+        }
+    }
+    *value = best;
+    return 0;
+}
+
+/* Play to the end with the greedy policy `policy` (a GZGreedy), from the play phase; with an
+ * end game, the last g->endgame tricks are searched exactly instead (1: raw holds the
+ * scores of the hand's end under best play by both sides). */
+static int greedy_run(GZHead *h, PyObject *random, const void *policy, long long *raw)
 {
     Engine *e = (Engine *)h;
     const GZGreedy *g = policy;
@@ -704,6 +912,24 @@ static int greedy_run(GZHead *h, PyObject *random, const void *policy)
         uint64_t mask;
         unsigned long version;
         int card;
+        if (g->endgame > 0 &&
+            __builtin_popcountll(e->hands[0] | e->hands[1] | e->hands[2] | e->hands[3]) <=
+                4 * g->endgame) {
+            Solver sv;
+            long long value;
+            Engine scratch;
+            sv.data = g->data;
+            sv.sign = g->sign;
+            sv.values = g->values;
+            sv.teams = g->teams;
+            sv.fixed = g->data->scoring | g->data->concerned;
+            sv.nshows = gz_shows_of_log(e->h.tables, &e->h.s, sv.shows);
+            sv.cached = 0;
+            memcpy(&scratch, e, sizeof scratch);
+            if (solve(&sv, &scratch, -SOLVE_INF, SOLVE_INF, &value, raw) < 0)
+                return -1;
+            return 1;
+        }
         if (legal_mask(e, &mask) < 0)
             return -1;
         if (mask == 0) {
@@ -743,7 +969,7 @@ static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "greedy_playout: not in the play phase");
         return NULL;
     }
-    if (greedy_run(&e->h, random, &g) < 0)
+    if (greedy_run(&e->h, random, &g, NULL) < 0)
         return NULL;
     Py_RETURN_NONE;
 }
@@ -815,25 +1041,58 @@ static PyObject *engine_score(Engine *e, PyObject *data)
     return gz_engine_score(&e->h, data, &hand_ops);
 }
 
-/* playouts(data, keys, random, values=None, teams=None): see gz_playouts (shows.c); with
- * values, each copy plays out as greedy_playout(values, random, teams) plays, else as
- * random_playout(random). */
-static PyObject *engine_playouts(Engine *e, PyObject *args)
+/* playouts(data, keys, random, values=None, teams=None, endgame=0): see gz_playouts
+ * (shows.c); with values, each copy plays out as greedy_playout(values, random, teams) plays,
+ * else as random_playout(random).  With endgame (a number of tricks, 1-13; values and teams
+ * needed), once no seat holds more than that many cards the rest of the hand is searched
+ * exactly instead (alpha-beta, both sides playing their best): the team of the seat to act
+ * maximises its raw points less the other team's, the other team minimises them, and the
+ * scores are those of the hand's end on that line.  Every argument is read before any copy
+ * is made. */
+static PyObject *engine_playouts(Engine *e, PyObject *args, PyObject *kwds)
 {
     PyObject *data, *keys, *random, *values_obj = Py_None, *teams_obj = Py_None;
+    PyObject *endgame_obj = NULL;
+    long endgame = 0;
+    int s;
     GZGreedy g;
-    if (!PyArg_ParseTuple(args, "OOO|OO:playouts", &data, &keys, &random, &values_obj,
-                          &teams_obj))
+    static char *kwlist[] = {"data", "keys", "random", "values", "teams", "endgame", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOO|OOO:playouts", kwlist, &data, &keys,
+                                     &random, &values_obj, &teams_obj, &endgame_obj))
+        return NULL;
+    if (endgame_obj != NULL &&
+        gz_small_int(endgame_obj, 0, MAX_TRICKS, &endgame,
+                     "playouts: endgame must be a number of tricks, 0-13") < 0)
         return NULL;
     if (values_obj == Py_None) {
         if (teams_obj != Py_None) {
             PyErr_SetString(PyExc_ValueError, "playouts: teams are for the greedy playout");
             return NULL;
         }
+        if (endgame) {
+            PyErr_SetString(PyExc_ValueError, "playouts: endgame needs values and teams");
+            return NULL;
+        }
         return gz_playouts(&e->h, data, keys, random, &hand_ops, NULL, NULL);
+    }
+    if (endgame && teams_obj == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "playouts: endgame needs values and teams");
+        return NULL;
     }
     if (gz_read_greedy(values_obj, teams_obj, &g) < 0)
         return NULL;
+    if (endgame) {
+        if (gz_check_score_data(data, 1, e->h.tables) < 0)
+            return NULL;
+        if (e->h.s.phase != PHASE_PLAY) {
+            PyErr_SetString(PyExc_ValueError, "playouts: not in the play phase");
+            return NULL;
+        }
+        g.endgame = (int)endgame;
+        g.data = (const ScoreData *)data;
+        for (s = 0; s < 4; s++)
+            g.sign[s] = g.teams[s] == g.teams[e->h.s.seat] ? 1 : -1;
+    }
     return gz_playouts(&e->h, data, keys, random, &hand_ops, greedy_run, &g);
 }
 
@@ -868,9 +1127,10 @@ static PyMethodDef engine_methods[] = {
      "redeal(holdings): each seat holds holdings[seat] now (the play phase)"},
     {"greedy_playout", (PyCFunction)engine_greedy_playout, METH_VARARGS,
      "greedy_playout(values, random, teams=None): the greedy playout policy of gongzhu.bots.playout"},
-    {"playouts", (PyCFunction)engine_playouts, METH_VARARGS,
-     "playouts(data, keys, random, values=None, teams=None) -> the raw scores of each key "
-     "played on a copy, played out (greedy with values, else random) and scored"},
+    {"playouts", (PyCFunction)(void (*)(void))engine_playouts, METH_VARARGS | METH_KEYWORDS,
+     "playouts(data, keys, random, values=None, teams=None, endgame=0) -> the raw scores of "
+     "each key played on a copy, played out (greedy with values, else random; the last "
+     "endgame tricks searched exactly for the teams) and scored"},
     {"score", (PyCFunction)engine_score, METH_O,
      "score(data) -> ((raw scores), full_hearts, slam), from the ruleset's ScoreData"},
     {"random_hands", (PyCFunction)engine_random_hands, METH_VARARGS,

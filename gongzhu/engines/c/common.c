@@ -436,3 +436,22 @@ int gz_read_greedy(PyObject *values_obj, PyObject *teams_obj, GZGreedy *g)
     Py_DECREF(fast);
     return 0;
 }
+
+/* greedy_playout(values, random, teams=None) of both engine types: the arguments read, then
+ * the engine played to the end by its greedy policy `run`. */
+PyObject *gz_greedy_playout(GZHead *h, PyObject *args, GZPlayoutFn run)
+{
+    PyObject *values_obj, *random, *teams_obj = Py_None;
+    GZGreedy g;
+    if (!PyArg_ParseTuple(args, "OO|O:greedy_playout", &values_obj, &random, &teams_obj))
+        return NULL;
+    if (gz_read_greedy(values_obj, teams_obj, &g) < 0)
+        return NULL;
+    if (h->s.phase != PHASE_PLAY) {
+        PyErr_SetString(PyExc_ValueError, "greedy_playout: not in the play phase");
+        return NULL;
+    }
+    if (run(h, random, &g, NULL) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}

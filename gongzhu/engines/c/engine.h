@@ -365,6 +365,19 @@ PyObject *gz_random_hands(GZHead *h, PyObject *args, const HandOps *ops);
 #define GZ_SHEEP 35
 #define GZ_TRANSFORMER 47
 #define GZ_RANK_OF(c) ((c) % 13 + 2)
+
+/* What the greedy playout policy adds to a lead's rank for its top card (it leads the play
+ * of the lowest rank plus this): the pig, its guards, hearts, the sheep and the transformer
+ * are led last. */
+static inline int gz_lead_penalty(int card)
+{
+    int suit = card / 13;
+    if (suit == 0)
+        return card == GZ_PIG ? 30 : GZ_RANK_OF(card) > 12 ? 20 : 0;
+    if (suit == 1)
+        return 2;
+    return card == GZ_SHEEP || card == GZ_TRANSFORMER ? 15 : 0;
+}
 /* The greedy playout policy's data: each card's base value (one deck's 52 cards; with two
  * decks each copy's), and each seat's team (trick_teams NULL: every seat for itself). */
 typedef struct {
@@ -385,6 +398,9 @@ int gz_read_greedy(PyObject *values_obj, PyObject *teams_obj, GZGreedy *g);
  * hand's raw scores itself without playing it to the end (an exact end-game search)
  * writes them into raw[4] and returns 1: the copy is then not scored. */
 typedef int (*GZPlayoutFn)(GZHead *copy, PyObject *random, const void *policy, long long *raw);
+/* greedy_playout(values, random, teams=None) of both engine types (common.c): play to the end
+ * by the engine's greedy policy `run`; None, or NULL with an exception. */
+PyObject *gz_greedy_playout(GZHead *h, PyObject *args, GZPlayoutFn run);
 /* playouts(data, keys, random, ...) of both engine types: each play key played on a copy of
  * the engine, the hand played out by `run` (NULL: random_playout) and scored from `data`
  * (shows.c). */

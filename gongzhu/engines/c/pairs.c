@@ -774,17 +774,8 @@ static int greedy_choice(Engine *e, const long *values, const long *teams, PyObj
             facts_of(e->legal[i], values, &f);
             if (gz_random_float(random, &x) < 0)
                 return -1;
-            key = (double)f.rank + x;
-            if (f.top / 13 == 0) {
-                if (f.top == GZ_PIG)
-                    key += 30;
-                else if (f.rank > 12)
-                    key += 20;
-            } else if (f.top / 13 == 1) {
-                key += 2;
-            } else if (f.top == GZ_SHEEP || f.top == GZ_TRANSFORMER) {
-                key += 15;
-            }
+            key = (double)f.rank + x; /* (rank + draw) + penalty, as the policy adds */
+            key += gz_lead_penalty(f.top);
             if (key < best_key) {
                 best_key = key;
                 choice = e->legal[i];
@@ -934,19 +925,7 @@ static int greedy_run(GZHead *h, PyObject *random, const void *policy, long long
  * once per legal play, in key order, on every lead with more than one, and nowhere else. */
 static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
 {
-    PyObject *values_obj, *random, *teams_obj = Py_None;
-    GZGreedy g;
-    if (!PyArg_ParseTuple(args, "OO|O:greedy_playout", &values_obj, &random, &teams_obj))
-        return NULL;
-    if (gz_read_greedy(values_obj, teams_obj, &g) < 0)
-        return NULL;
-    if (e->h.s.phase != PHASE_PLAY) {
-        PyErr_SetString(PyExc_ValueError, "greedy_playout: not in the play phase");
-        return NULL;
-    }
-    if (greedy_run(&e->h, random, &g, NULL) < 0)
-        return NULL;
-    Py_RETURN_NONE;
+    return gz_greedy_playout(&e->h, args, greedy_run);
 }
 
 /* copy() -> an independent engine of the same type, sharing the tables. */

@@ -602,21 +602,12 @@ static int greedy_choice(Engine *e, uint64_t legal, const long *values, const lo
     if (e->ntrick == 0) {
         double best_key = 1e9;
         for (m = legal; m; m &= m - 1) {
-            int card = __builtin_ctzll(m), rank = RANK_OF(card), suit = card / 13;
+            int card = __builtin_ctzll(m);
             double x, key;
             if (gz_random_float(random, &x) < 0)
                 return -1;
-            key = (double)rank + x;
-            if (suit == 0) {
-                if (card == PIG_I)
-                    key += 30;
-                else if (rank > 12)
-                    key += 20;
-            } else if (suit == 1) {
-                key += 2;
-            } else if (card == SHEEP_I || card == TRANSFORMER_I) {
-                key += 15;
-            }
+            key = (double)RANK_OF(card) + x; /* (rank + draw) + penalty, as the policy adds */
+            key += gz_lead_penalty(card);
             if (key < best_key) {
                 best_key = key;
                 choice = card;
@@ -720,17 +711,7 @@ static int greedy_lead(uint64_t legal)
     uint64_t m;
     int choice = -1, best_key = 1 << 20;
     for (m = legal; m; m &= m - 1) {
-        int card = __builtin_ctzll(m), rank = RANK_OF(card), suit = card / 13, key = rank;
-        if (suit == 0) {
-            if (card == PIG_I)
-                key += 30;
-            else if (rank > 12)
-                key += 20;
-        } else if (suit == 1) {
-            key += 2;
-        } else if (card == SHEEP_I || card == TRANSFORMER_I) {
-            key += 15;
-        }
+        int card = __builtin_ctzll(m), key = RANK_OF(card) + gz_lead_penalty(card);
         if (key < best_key) {
             best_key = key;
             choice = card;
@@ -959,19 +940,7 @@ static int greedy_run(GZHead *h, PyObject *random, const void *policy, long long
  * teams=teams) plays, the tricks after it as without. */
 static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
 {
-    PyObject *values_obj, *random, *teams_obj = Py_None;
-    GZGreedy g;
-    if (!PyArg_ParseTuple(args, "OO|O:greedy_playout", &values_obj, &random, &teams_obj))
-        return NULL;
-    if (gz_read_greedy(values_obj, teams_obj, &g) < 0)
-        return NULL;
-    if (e->h.s.phase != PHASE_PLAY) {
-        PyErr_SetString(PyExc_ValueError, "greedy_playout: not in the play phase");
-        return NULL;
-    }
-    if (greedy_run(&e->h, random, &g, NULL) < 0)
-        return NULL;
-    Py_RETURN_NONE;
+    return gz_greedy_playout(&e->h, args, greedy_run);
 }
 
 /* -- attributes ---------------------------------------------------------------------------- */

@@ -107,12 +107,17 @@ def subtract_copies(a: CardMask, b: CardMask) -> CardMask:
 
 
 def add_copies(a: CardMask, b: CardMask) -> CardMask:
-    """Per card, the copies of ``a`` and ``b`` together (at most two of a card in all)."""
-    for index in indices(b & ALL_CARDS):
-        a = add_copy(a, index)
-    for index in indices(b >> SECOND_COPY):
-        a = add_copy(a, index)
-    return a
+    """Per card, the copies of ``a`` and ``b`` together (at most two of a card in all).
+
+    As :func:`add_copy` once for each copy in ``b``, in a few operations on the
+    whole masks: a card of ``b`` is held once, or twice where the two masks
+    hold two or more copies of it between them; every other card as in ``a``.
+    """
+    b_any = (b | b >> SECOND_COPY) & ALL_CARDS
+    b_two = b & b >> SECOND_COPY & ALL_CARDS
+    a_any = (a | a >> SECOND_COPY) & ALL_CARDS
+    rest = a & ~(b_any | b_any << SECOND_COPY)
+    return rest | b_any | (b_two | a_any & b_any) << SECOND_COPY
 
 
 def indices(mask: CardMask) -> list[int]:

@@ -1281,8 +1281,16 @@ def test_greedy_playout_checks_its_values(values: object, error: type[Exception]
 
 
 def test_greedy_playout_checks_its_draws_and_where_it_is() -> None:
-    engine = in_play("single", plays=4)  # a lead: the policy draws
+    # the deal of seed 5: seat 0 leads first, and two of its leads tie, so the playout's
+    # first decision draws (the policy draws only where leads tie)
+    engine = make("single", "c", dealt("single", 5))
+    while engine.phase < 2:
+        engine.show(0)
     before = state(engine)
+    playing = engine.copy()
+    untouched: list[bool] = []  # at each draw: whether nothing has been played yet
+    playing.greedy_playout(VALUES, lambda: untouched.append(state(playing) == before) or 0.5)
+    assert untouched[:1] == [True]  # the first draw is at the first decision
     for value in (1.0, -0.5, math.nan, math.inf):
         with pytest.raises(ValueError, match=r"float in \[0, 1\)"):
             engine.greedy_playout(VALUES, lambda v=value: v)

@@ -114,9 +114,11 @@ def greedy_rollout_policy(
     """A cheap greedy player: the heuristic's main rules, reading only the trick and the cards.
 
     Leads low (never the pig, its guards, the sheep or the transformer by
-    choice); follows under a trick holding points, wins a trick holding the
-    sheep, drops the pig under ♠K/♠A; discards the pig, then the transformer
-    onto points, the worst heart, then high cards, never the sheep.  A few
+    choice; among leads alike for it, such as the lowest card of two suits,
+    one drawn at random: one ``rng.random()``, only where there is a tie);
+    follows under a trick holding points, wins a trick holding the sheep,
+    drops the pig under ♠K/♠A; discards the pig, then the transformer onto
+    points, the worst heart, then high cards, never the sheep.  A few
     microseconds a decision, for playouts on sampled states: it reads plays
     by their keys (:attr:`HandState.trick_keys <gongzhu.hand.HandState.trick_keys>`).
 
@@ -132,13 +134,12 @@ def greedy_rollout_policy(
         return legal[0]
     facts = _play_facts(state.rules)
     trick = state.trick_keys
-    if not trick:
-        best_play = legal[0]
-        best_key = 1e9
-        random_ = rng.random
+    if not trick:  # the lowest lead key; one draw picks among the plays that share it
+        tied: list[Play] = []
+        best_key = 1 << 20
         for play in legal:
             top, rank, _suit, _value, _high, flags = facts[play.key]
-            key = rank + random_()
+            key = rank
             suit = top // 13
             if suit == _SPADES_I:
                 if top == _PIG_INDEX:
@@ -150,8 +151,13 @@ def greedy_rollout_policy(
             elif top in (_SHEEP_INDEX, _TRANSFORMER_INDEX):
                 key += 15
             if key < best_key:
-                best_key, best_play = key, play
-        return best_play
+                best_key = key
+                tied = [play]
+            elif key == best_key:
+                tied.append(play)
+        if len(tied) == 1:
+            return tied[0]
+        return tied[int(rng.random() * len(tied))]
     values = facts.card_values
     led = facts[trick[0]][2]
     points = 0

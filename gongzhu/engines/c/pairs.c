@@ -766,22 +766,25 @@ static int greedy_choice(Engine *e, const long *values, const long *teams, PyObj
     long points = 0;
     if (n == 1)
         return e->legal[0];
-    if (e->ntrick == 0) {
-        double best_key = 1e9;
-        int choice = e->legal[0];
+    if (e->ntrick == 0) { /* the lowest key; one draw among the plays that share it */
+        int nt = 0, best_key = 1 << 20;
+        double x;
         for (i = 0; i < n; i++) {
-            double x, key;
+            int key;
             facts_of(e->legal[i], values, &f);
-            if (gz_random_float(random, &x) < 0)
-                return -1;
-            key = (double)f.rank + x; /* (rank + draw) + penalty, as the policy adds */
-            key += gz_lead_penalty(f.top);
+            key = f.rank + gz_lead_penalty(f.top);
             if (key < best_key) {
                 best_key = key;
-                choice = e->legal[i];
+                nt = 0;
             }
+            if (key == best_key)
+                under[nt++] = e->legal[i];
         }
-        return choice;
+        if (nt == 1)
+            return under[0];
+        if (gz_random_float(random, &x) < 0)
+            return -1;
+        return under[(int)(x * nt)];
     }
     led = key_first(e->trick[0]) / 13;
     pair_lead = e->trick[0] >= ONE_CARD_KEYS;
@@ -922,7 +925,8 @@ static int greedy_run(GZHead *h, PyObject *random, const void *policy, long long
 /* greedy_playout(values, random, teams=None): play to the end with the greedy playout policy,
  * play for play the choices of gongzhu.bots.playout.greedy_rollout_policy (the tests compare
  * them): values holds the 52 cards' values (each card's copies alike); random() is called
- * once per legal play, in key order, on every lead with more than one, and nowhere else. */
+ * once on a lead where two legal plays or more share the lowest lead key (to pick one of
+ * them, in key order), and nowhere else. */
 static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
 {
     return gz_greedy_playout(&e->h, args, greedy_run);

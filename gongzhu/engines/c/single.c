@@ -599,21 +599,23 @@ static int greedy_choice(Engine *e, uint64_t legal, const long *values, const lo
     long points = 0;
     if ((legal & (legal - 1)) == 0)
         return __builtin_ctzll(legal);
-    if (e->ntrick == 0) {
-        double best_key = 1e9;
+    if (e->ntrick == 0) { /* the lowest key; one draw among the cards that share it */
+        int tied[52], nt = 0, best_key = 1 << 20;
+        double x;
         for (m = legal; m; m &= m - 1) {
-            int card = __builtin_ctzll(m);
-            double x, key;
-            if (gz_random_float(random, &x) < 0)
-                return -1;
-            key = (double)RANK_OF(card) + x; /* (rank + draw) + penalty, as the policy adds */
-            key += gz_lead_penalty(card);
+            int card = __builtin_ctzll(m), key = RANK_OF(card) + gz_lead_penalty(card);
             if (key < best_key) {
                 best_key = key;
-                choice = card;
+                nt = 0;
             }
+            if (key == best_key)
+                tied[nt++] = card;
         }
-        return choice;
+        if (nt == 1)
+            return tied[0];
+        if (gz_random_float(random, &x) < 0)
+            return -1;
+        return tied[(int)(x * nt)];
     }
     led = e->trick[0] / 13;
     for (i = 0; i < e->ntrick; i++) {
@@ -705,7 +707,7 @@ typedef struct {
 } Solver;
 
 /* The greedy policy's lead without its draw: the lowest card, never the pig, its guards,
- * the sheep or the transformer by choice (greedy_choice's lead keys, ties to the lowest). */
+ * the sheep or the transformer by choice (greedy_choice's lead keys, ties to the first). */
 static int greedy_lead(uint64_t legal)
 {
     uint64_t m;
@@ -934,8 +936,9 @@ static int greedy_run(GZHead *h, PyObject *random, const void *policy, long long
 
 /* greedy_playout(values, random, teams=None): play to the end with the greedy playout policy,
  * card for card the choices of gongzhu.bots.playout.greedy_rollout_policy (the tests compare
- * them): values holds the 52 cards' base values (ints); random() is called once per legal
- * card, lowest first, on every lead with more than one legal card, and nowhere else.  With
+ * them): values holds the 52 cards' base values (ints); random() is called once on a lead
+ * where two legal cards or more share the lowest lead key (to pick one of them, lowest
+ * first), and nowhere else.  With
  * teams (each seat's team), the trick under way is finished as greedy_rollout_policy(...,
  * teams=teams) plays, the tricks after it as without. */
 static PyObject *engine_greedy_playout(Engine *e, PyObject *args)

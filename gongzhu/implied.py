@@ -50,7 +50,15 @@ from .deal import SEATS, Deal, put_first
 from .engines.base import winning_position
 from .errors import GongzhuError, IllegalAction, InvalidHoldings
 from .hand import HandState
-from .masks import SUIT_MASKS, CardMask, add_copies, mask_of, subtract_copies
+from .masks import (
+    ALL_CARDS,
+    SECOND_COPY,
+    SUIT_MASKS,
+    CardMask,
+    add_copies,
+    mask_of,
+    subtract_copies,
+)
 from .play import Capability, HandEngine
 from .scoring import Scorer, ShowRecord, show_record
 from .showphase import ShowPhase
@@ -658,8 +666,14 @@ def _deal_pool(facts: Knowledge, rng: random.Random) -> list[list[Card]] | None:
 
 
 class _MaskDealer:
-    """:func:`_deal_pool` straight into card masks, for the common case: one deck, no
-    secret sale by another seat, no showable card whose holder is fixed by an auto-show.
+    """:func:`_deal_pool` straight into card masks, for the common case: no secret sale by
+    another seat, no showable card whose holder is fixed by an auto-show, and with two
+    decks no seat the play showed to hold no pair of a suit.
+
+    With two decks each copy of a card in the pool is dealt as a bit of its own (the
+    first copy's bit, or the second's where the first is taken), and each seat's mask is
+    then put in the form every mask has (:mod:`gongzhu.masks`: a second copy only with
+    the first).
 
     What does not depend on the sample (each seat's known cards and room, which
     seats may take each suit) is worked out once per view; :meth:`deal` then
@@ -670,7 +684,9 @@ class _MaskDealer:
     """
 
     def __init__(self, facts: Knowledge, inference: SampleWeights | None = None) -> None:
-        self.known = [sum(card.bit for card in cards) for cards in facts.known]
+        self.known = [mask_of(cards) for cards in facts.known]
+        self.copies = facts.copies
+        taken = functools.reduce(operator.or_, self.known, 0)
         room = [size - len(k) for size, k in zip(facts.sizes, facts.known, strict=True)]
         self.room = room
         anyone = tuple(s for s in range(SEATS) if room[s] > 0)
@@ -681,19 +697,23 @@ class _MaskDealer:
         free = []
         for card in facts.pool:
             seats = by_suit[card.suit]
+            bit = card.bit
+            if taken & bit:  # with two decks: its first copy's bit is another copy's
+                bit <<= SECOND_COPY
+            taken |= bit
             factors = inferred.get(card)
             if factors is not None and len(seats) > 1 and len({factors[s] for s in seats}) > 1:
-                weighted.append((card.bit, seats, factors))
+                weighted.append((bit, seats, factors))
             elif seats == anyone:
-                free.append(card.bit)
+                free.append(bit)
             else:
-                levels.setdefault(len(seats), []).append((card.bit, seats))
+                levels.setdefault(len(seats), []).append((bit, seats))
         self.weighted = sorted(weighted, key=lambda entry: len(entry[1]))
         self.levels = [levels[n] for n in sorted(levels)]
         self.free = free
         speedups = accelerator("_speedups")
         self._in_c = None
-        if speedups is not None:  # the same deals, draw for draw, in C
+        if speedups is not None and self.copies == 1:  # the same deals, draw for draw, in C
             self._in_c = speedups.SampleDealer(
                 self.known,
                 self.room,
@@ -708,7 +728,7 @@ class _MaskDealer:
     @classmethod
     def of(cls, facts: Knowledge, inference: SampleWeights | None = None) -> _MaskDealer | None:
         """A dealer for ``facts``, or ``None`` where :func:`_deal_pool` must deal."""
-        if facts.copies != 1 or any(facts.secret_count) or any(facts.secret_need):
+        if any(facts.secret_count) or any(facts.secret_need) or any(facts.no_pairs):
             return None
         if not facts.hidden_showable_ok and any(c in facts.showable for c in facts.pool):
             return None
@@ -764,6 +784,10 @@ class _MaskDealer:
                 end = start + room[s]
                 masks[s] |= functools.reduce(operator.or_, free[start:end], 0)
                 start = end
+        if self.copies != 1:  # a copy dealt on the second copy's bit alone is a first copy
+            for s, mask in enumerate(masks):
+                first, second = mask & ALL_CARDS, mask >> SECOND_COPY
+                masks[s] = first | second | (first & second) << SECOND_COPY
         return masks
 
 

@@ -13,6 +13,8 @@ from gongzhu import Phase
 from gongzhu.bots import determinize, knowledge, sample_deal, sample_holdings
 from gongzhu.cards import full_deck
 from gongzhu.hand import HandState
+from gongzhu.implied import Determinizer
+from gongzhu.masks import SECOND_COPY, cards_of_mask
 
 RULESETS = [
     ("39baobao",),
@@ -147,3 +149,74 @@ def test_secret_sales_are_respected() -> None:
         holdings = sample_holdings(view, rng, rules=rules)
         assert sum(1 for c in holdings[1] if c in showable) >= 2
         assert determinize(view, rules, rng).view(0) == view
+
+
+TWO_DECK_RULESETS = [("two-deck",), ("huapai", "two-deck"), ("two-deck", "anmai")]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    names=st.sampled_from(TWO_DECK_RULESETS),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(4, 100),
+    viewer=st.integers(0, 3),
+    sample_seed=st.integers(0, 1000),
+)
+def test_two_deck_redealt_samples_agree_with_the_view(
+    names: tuple[str, ...], seed: int, steps: int, viewer: int, sample_seed: int
+) -> None:
+    """The re-dealt two-deck samples (each copy dealt as a bit of its own, then each mask
+    put in the usual form) hold what the view allows: the viewer's cards, each seat's
+    number, no suit a seat showed void in, and with the cards played every copy once."""
+    hand = random_position(names, seed, steps)
+    if hand.phase is not Phase.PLAY:
+        return
+    view = hand.view(viewer)
+    sampler = Determinizer(view, hand.rules)
+    rng = random.Random(sample_seed)
+    facts = knowledge(view, hand.rules)
+    for _ in range(4):
+        engine, dealt = sampler.sample_engine(rng)
+        holdings = tuple(cards_of_mask(mask) for mask in engine.holdings)
+        for mask in (*engine.holdings, *dealt):
+            assert mask >> SECOND_COPY & ~mask == 0  # a second copy only with the first
+        check_holdings(hand, viewer, tuple(tuple(sorted(h)) for h in holdings))
+        for seat in range(4):
+            assert Counter(cards_of_mask(dealt[seat])) == Counter(holdings[seat]) + Counter(
+                facts.played[seat]
+            )
+
+
+def test_two_deck_mask_dealer_deals_as_the_pool_does() -> None:
+    """Dealt into masks, the hidden copies fall to each seat as often as
+    :func:`~gongzhu.implied._deal_pool` deals them (1,500 deals each, a mid-hand view
+    with voids): the same chances, by other draws."""
+    from gongzhu.implied import _deal_pool, _MaskDealer
+
+    rules = gongzhu.load_rules("two-deck")
+    for seed in range(40):  # a view where some seat shows a void
+        hand = random_position(("two-deck",), seed, 70)
+        if hand.phase is not Phase.PLAY:
+            continue
+        facts = knowledge(hand.view(0), rules)
+        if any(facts.voids[1:]) and not any(facts.no_pairs):
+            break
+    else:
+        raise AssertionError("no view with a void")
+    dealer = _MaskDealer.of(facts)
+    assert dealer is not None
+    rng = random.Random(5)
+    by_mask: Counter[tuple[int, gongzhu.Card]] = Counter()
+    by_pool: Counter[tuple[int, gongzhu.Card]] = Counter()
+    n = 1500
+    for _ in range(n):
+        masks = dealer.deal(rng)
+        holdings = _deal_pool(facts, rng)
+        assert masks is not None and holdings is not None
+        for seat in range(1, 4):
+            by_mask.update((seat, card) for card in cards_of_mask(masks[seat]))
+            by_pool.update((seat, card) for card in holdings[seat])
+    for key in by_mask.keys() | by_pool.keys():
+        mean = (by_mask[key] + by_pool[key]) / (2 * n)  # copies a deal: 0, 1 or 2
+        spread = (2 * n * 2 * mean) ** 0.5  # the difference's, a deal's variance <= 2 * mean
+        assert abs(by_mask[key] - by_pool[key]) < 5 * spread + 1, key

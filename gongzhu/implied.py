@@ -738,8 +738,8 @@ class _MaskDealer:
         """Each seat's card mask in one sample, or ``None`` (a dead end).
 
         The cards the weights (``inference``) favour go first, each to a seat with
-        room weighted by its room times its factor.  With the C engines built, the
-        C twin deals (``SampleDealer``: the same draws, the same deal).
+        room weighted by its room times its factor.  With the C engines built and one
+        deck, the C twin deals (``SampleDealer``: the same draws, the same deal).
         """
         if self._in_c is not None:
             return cast("list[CardMask] | None", self._in_c.deal(rng.random))

@@ -69,6 +69,8 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 __all__ = [
+    "DealReading",
+    "DealSource",
     "Determinizer",
     "Inconsistent",
     "Knowledge",
@@ -83,6 +85,7 @@ __all__ = [
     "sample_deal",
     "sample_holdings",
     "shown_records",
+    "start_of_play",
     "taken_cards",
     "trick_winner",
     "unpairable",
@@ -173,6 +176,28 @@ class SampleWeights(Protocol):
     @property
     def factors(self) -> Mapping[Card, Sequence[float]]:
         """Card -> a factor for each seat (1: nothing is inferred)."""
+
+
+class DealSource(Protocol):
+    """Where a :class:`DealReading` draws its candidate deals: a :class:`Determinizer`'s dealer
+    of the hidden cards."""
+
+    def deal(self, rng: random.Random) -> list[CardMask] | None:
+        """Each seat's hidden holding in one dealt deal (card masks), or ``None`` (a dead
+        end)."""
+
+    @property
+    def native(self) -> object | None:
+        """The dealer's C twin (``SampleDealer``), which deals the same deals draw for draw,
+        or ``None`` where there is none."""
+
+
+class DealReading(Protocol):
+    """What the play says of whole sampled deals (:class:`gongzhu.bots.sampler.PlayReading` is
+    one): each re-dealt sample of a :class:`Determinizer` is the deal it draws."""
+
+    def draw(self, dealer: DealSource, rng: random.Random) -> list[CardMask] | None:
+        """One deal of ``dealer``'s, drawn by the reading (``None``: none found)."""
 
 
 # -- the hidden cards -------------------------------------------------------------------------
@@ -725,6 +750,11 @@ class _MaskDealer:
                 tuple(self.free),
             )
 
+    @property
+    def native(self) -> object | None:
+        """The C twin that deals (``SampleDealer``), or ``None`` (Python deals)."""
+        return self._in_c
+
     @classmethod
     def of(cls, facts: Knowledge, inference: SampleWeights | None = None) -> _MaskDealer | None:
         """A dealer for ``facts``, or ``None`` where :func:`_deal_pool` must deal."""
@@ -1011,6 +1041,26 @@ def determinize(
     raise Inconsistent(f"no sample agreed with seat {view.seat}'s view in {tries} tries")
 
 
+def start_of_play(view: SeatView, rules: Rules, rng: random.Random) -> HandState:
+    """A sampled hand as it stood when the play began: the view's shows made on a deal
+    consistent with the view, no card played yet (for replaying the view's plays on other
+    deals, as :class:`gongzhu.bots.sampler.PlayReading` does).
+
+    :raises Inconsistent: the view is not in the play phase, or no deal agreed with it.
+    """
+    if view.phase is not Phase.PLAY:
+        raise Inconsistent(f"seat {view.seat}'s view is not in the play phase")
+    facts = knowledge(view, rules)
+    leader = view.tricks[0].leader if view.tricks else view.leader
+    bare = attrs.evolve(view, tricks=(), current_trick=(), leader=leader)
+    for _ in range(50):
+        deal = sample_deal(view, rng, rules=rules)
+        state = _replay(bare, rules, deal, leader, facts, rng)
+        if state is not None and state.phase is Phase.PLAY:
+            return state
+    raise Inconsistent(f"no deal agreed with seat {view.seat}'s view in 50 tries")
+
+
 @attrs.frozen
 class _ReplayBasis:
     """What every replay of one view's samples shares (worked out once per view).
@@ -1117,6 +1167,7 @@ class Determinizer:
         facts: Knowledge | None = None,
         tries: int = 20,
         inference: SampleWeights | None = None,
+        reading: DealReading | None = None,
     ) -> None:
         self.view = view
         self.rules = rules
@@ -1125,6 +1176,7 @@ class Determinizer:
         self._basis = _ReplayBasis.of(view, rules, self.facts)
         self._template: HandState | None = None
         self._dealer = _MaskDealer.of(self.facts, inference)
+        self._reading = reading
         self._redeal = (
             view.phase is Phase.PLAY
             and not rules.play_config.rules
@@ -1152,15 +1204,20 @@ class Determinizer:
         template = self._template
         if template is None or not template.engine_spec.offers(Capability.REDEAL):
             state = self.sample(rng)
-            engine = state.engine  # the search's fast path
-            if state is self._template:  # kept for the next samples: the caller gets a copy
-                engine = engine.copy()
-            return SampledEngine(engine, state.dealt_masks)
+            redeal = state.engine_spec.offers(Capability.REDEAL)
+            if not (self._reading is not None and state is self._template and redeal):
+                engine = state.engine  # the search's fast path
+                if state is self._template:  # kept for the next samples: the caller gets a copy
+                    engine = engine.copy()
+                return SampledEngine(engine, state.dealt_masks)
+            template = state  # with a reading, the first sample too is read: re-dealt from it
         dealer = self._dealer
         masks = None
         for _ in range(self.tries):
             if dealer is not None:
-                masks = dealer.deal(rng)
+                masks = (
+                    dealer.deal(rng) if self._reading is None else self._reading.draw(dealer, rng)
+                )
             else:
                 holdings = _deal_pool(self.facts, rng)
                 masks = None if holdings is None else [mask_of(cards) for cards in holdings]

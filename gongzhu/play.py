@@ -69,6 +69,7 @@ __all__ = [
     "GreedyPlayoutEngine",
     "HandEngine",
     "LegalKeysEngine",
+    "MismatchesEngine",
     "PlayConfig",
     "PlayConfigurator",
     "PlayMoment",
@@ -125,8 +126,8 @@ class Capability(enum.Flag):
     declaration (:meth:`EngineSpec.offers`), never probe the engine, and call
     the method through the typed handle that :meth:`EngineSpec.capable` gives
     (a :class:`RedealEngine`, :class:`GreedyPlayoutEngine`, :class:`LegalKeysEngine`,
-    :class:`ScoreEngine`, :class:`RandomHandsEngine`, :class:`PlayoutsEngine` or
-    :class:`EndgamePlayoutsEngine`).
+    :class:`ScoreEngine`, :class:`RandomHandsEngine`, :class:`PlayoutsEngine`,
+    :class:`EndgamePlayoutsEngine` or :class:`MismatchesEngine`).
     """
 
     NONE = 0
@@ -158,6 +159,11 @@ class Capability(enum.Flag):
     last ``endgame`` tricks are searched exactly for two teams (alpha-beta over the
     engine's legal plays, the hand's end scored from ``data``), as
     :class:`EndgamePlayoutsEngine` says."""
+    MISMATCHES = enum.auto()
+    """``mismatches(keys, values, seats, teams=None, leads=False, points=False)``: plays keys
+    and counts the plays the greedy policy would not have made, and ``read_deal(...)``
+    draws a deal by that count, as :class:`MismatchesEngine` says (a search's reading of
+    the plays so far on sampled deals)."""
 
     @property
     def method(self) -> str:
@@ -173,6 +179,7 @@ _CAPABILITY_METHODS: Final = {
     Capability.RANDOM_HANDS: "random_hands",
     Capability.PLAYOUTS: "playouts",
     Capability.ENDGAME: "playouts",
+    Capability.MISMATCHES: "mismatches",
 }
 
 
@@ -946,6 +953,57 @@ class PlayoutsEngine(HandEngine, Protocol):
         """
 
 
+class MismatchesEngine(HandEngine, Protocol):
+    """An engine that declares :attr:`Capability.MISMATCHES`."""
+
+    def mismatches(
+        self,
+        keys: Sequence[int],
+        values: Sequence[int],
+        seats: int,
+        teams: Sequence[int] | None = None,
+        leads: bool = False,
+        points: bool = False,
+    ) -> int:
+        """Play the cards ``keys`` in order from here (one deck: a key is a card's index)
+        and count the plays of the seats in ``seats`` (bit ``s`` for seat ``s``) that the
+        greedy playout policy would not have made where the seat had a choice: the policy
+        of :meth:`GreedyPlayoutEngine.greedy_playout` with ``values``, playing for
+        ``teams`` in every trick; with ``points``, off the lead only the plays where the
+        policy's card or the seat's is worth points or is the transformer.  On a lead, any
+        lead of the policy's lowest lead key is its play (its draw picks among them); leads
+        count only with ``leads``.  Nothing is drawn.  The engine is left where the keys
+        lead it: call it on a copy.
+
+        :raises ValueError: a key that may not be played (after the keys before it), or
+            ``values`` not 52 whole numbers.
+        """
+
+    def read_deal(
+        self,
+        dealer: object,
+        candidates: int,
+        played: Sequence[int],
+        factor: float,
+        random: Callable[[], float],
+        keys: Sequence[int],
+        values: Sequence[int],
+        seats: int,
+        teams: Sequence[int] | None = None,
+        leads: bool = False,
+        points: bool = False,
+    ) -> list[int] | None:
+        """From this engine at the start of the play, one of ``candidates`` deals of
+        ``dealer`` (the sampler's ``SampleDealer``), each as likely as ``factor`` to the
+        number of its :meth:`mismatches` (on each seat's hidden holding with ``played[s]``
+        added): after each deal of weight ``w`` > 0, one ``random()`` keeps it with chance
+        ``w`` / the weights so far.  ``None`` when every deal was a dead end.
+
+        :raises ValueError: ``factor`` not in ``(0, 1]``, the engine past the start of the
+            play, or a deal whose cards are not the engine's.
+        """
+
+
 class EndgamePlayoutsEngine(PlayoutsEngine, Protocol):
     """An engine that declares :attr:`Capability.ENDGAME` (and :attr:`Capability.PLAYOUTS`)."""
 
@@ -1055,6 +1113,10 @@ class EngineSpec:
     def capable(
         self, engine: HandEngine, capability: Literal[Capability.ENDGAME]
     ) -> EndgamePlayoutsEngine: ...
+    @overload
+    def capable(
+        self, engine: HandEngine, capability: Literal[Capability.MISMATCHES]
+    ) -> MismatchesEngine: ...
     def capable(self, engine: HandEngine, capability: Capability) -> HandEngine:
         """``engine`` (one this spec made), typed as offering ``capability``.
 

@@ -1289,7 +1289,12 @@ def test_greedy_playout_checks_its_draws_and_where_it_is() -> None:
     before = state(engine)
     playing = engine.copy()
     untouched: list[bool] = []  # at each draw: whether nothing has been played yet
-    playing.greedy_playout(VALUES, lambda: untouched.append(state(playing) == before) or 0.5)
+
+    def noting() -> float:
+        untouched.append(state(playing) == before)
+        return 0.5
+
+    playing.greedy_playout(VALUES, noting)
     assert untouched[:1] == [True]  # the first draw is at the first decision
     for value in (1.0, -0.5, math.nan, math.inf):
         with pytest.raises(ValueError, match=r"float in \[0, 1\)"):

@@ -198,6 +198,7 @@ class HeuristicBot:
                 format=self.by_rules.format,
                 shows="prior",
                 prior=self._decided,
+                reading=0,  # a check's few samples are dealt as the view allows
             )
             if check
             else None

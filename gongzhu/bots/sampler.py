@@ -10,6 +10,7 @@ player would.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from typing import Final
 
@@ -19,10 +20,20 @@ from ..actions import key_of_play
 from ..cards import PIG, TRANSFORMER, Card, Rank, Suit, full_deck
 from ..deal import SEATS
 from ..engines.base import winning_position
+from ..implied import DealSource, card_values, knowledge, start_of_play
+from ..masks import CardMask, mask_of
+from ..play import Capability
 from ..rules import Rules
 from ..view import SeatView
 
-__all__ = ["HEART_FACTOR", "PIG_FACTOR", "Inference", "infer"]
+__all__ = [
+    "HEART_FACTOR",
+    "MISMATCH_FACTOR",
+    "PIG_FACTOR",
+    "Inference",
+    "PlayReading",
+    "infer",
+]
 
 
 PIG_FACTOR: Final = 0.1
@@ -30,6 +41,10 @@ PIG_FACTOR: Final = 0.1
 
 HEART_FACTOR: Final = 0.3
 """The default weight of each heart a sample gives to a seat whose discard says it has none."""
+
+MISMATCH_FACTOR: Final = 0.3
+"""The default weight :class:`PlayReading` gives a sampled deal for each play on it that the
+greedy policy would not have made."""
 
 _ALL_SUITS: Final = frozenset(Suit)
 _PIG_GUARDS = frozenset({Card.parse("KS"), Card.parse("AS")})
@@ -148,3 +163,118 @@ def infer(
             for card, factor in flags[seat].items():
                 factors.setdefault(card, [1.0] * SEATS)[seat] = factor
     return Inference({card: tuple(f) for card, f in factors.items()})
+
+
+class PlayReading:
+    """The plays so far, read against each sampled deal: a deal on which the other seats'
+    plays look like a sound player's is the likelier (a :class:`~gongzhu.implied.DealReading`).
+
+    A sampled deal is weighted ``factor ** n``, where ``n`` counts the plays of the other
+    seats (where they had a choice) that the greedy playout policy
+    (:func:`~gongzhu.bots.playout.greedy_rollout_policy`, playing for the teams) would not
+    have made holding the deal's cards.  The engine replays the view's plays on each deal
+    from the start of the play (:attr:`~gongzhu.play.Capability.MISMATCHES`), so this reads
+    every play the policy would make otherwise, where :func:`infer` reads a few by rules.
+    A :class:`~gongzhu.implied.Determinizer` given it draws each sample among
+    ``candidates`` dealt deals by these weights.
+
+    :param view: the viewer's view (play phase).
+    :param rules: the ruleset being played (its engine must offer
+        :attr:`~gongzhu.play.Capability.MISMATCHES` and
+        :attr:`~gongzhu.play.Capability.REDEAL`).
+    :param rng: draws the deal the plays are replayed from (:func:`~gongzhu.implied.start_of_play`).
+    :param teams: each seat's team (the policy plays for them).
+    :param candidates: the deals each sample is chosen among.
+    :param factor: a deal's weight for each play the policy would not have made, in ``(0, 1]``.
+    :param leads: read leads too (the policy leads its lowest card, which a sound player
+        often does not); ``False`` reads follows and discards only.
+    :param points: read only the follows and discards where the policy's card or the
+        seat's is worth points or is the transformer (where a sound player's choice hangs
+        on the cards that score, not on which plain card it sheds).
+    :raises Inconsistent: the view is not in the play phase, or agrees with no deal.
+    :raises IncompatibleVariants: the engine does not offer both capabilities.
+    """
+
+    def __init__(
+        self,
+        view: SeatView,
+        rules: Rules,
+        rng: random.Random,
+        teams: Sequence[int] | None = None,
+        *,
+        candidates: int = 8,
+        factor: float = MISMATCH_FACTOR,
+        leads: bool = False,
+        points: bool = False,
+    ) -> None:
+        if not 0 < factor <= 1:
+            raise ValueError(f"the mismatch factor must be in (0, 1], not {factor}")
+        if candidates < 1:
+            raise ValueError(f"candidates must be at least 1, not {candidates}")
+        self.candidates = candidates
+        self.factor = factor
+        self.leads = leads
+        self.points = points
+        start = start_of_play(view, rules, rng)
+        self._spec = spec = rules.engine_spec
+        for capability in (Capability.REDEAL, Capability.MISMATCHES):
+            spec.capable(start.engine, capability)  # (raises where the engine lacks one)
+        self._start = start.engine
+        self._teams = None if teams is None else tuple(teams)
+        facts = knowledge(view, rules)
+        self._played = [mask_of(cards) for cards in facts.played]
+        plays = [p for t in view.tricks for p in t.plays] + list(view.current_trick)
+        self._keys = [key_of_play(cards) for _, cards in plays]
+        self._values = list(card_values(rules, view)[:52])
+        self._seats = sum(1 << seat for seat in range(SEATS) if seat != view.seat)
+
+    def draw(self, dealer: DealSource, rng: random.Random) -> list[CardMask] | None:
+        """One of ``candidates`` deals of ``dealer``, each as likely as its weight
+        (:meth:`weigh`): the engine deals and weighs them where the dealer has a C twin, else
+        :meth:`draw_in_python`, draw for draw the same."""
+        native = dealer.native
+        if native is None:
+            return self.draw_in_python(dealer, rng)
+        start = self._spec.capable(self._start, Capability.MISMATCHES)
+        masks = start.read_deal(
+            native,
+            self.candidates,
+            self._played,
+            self.factor,
+            rng.random,
+            self._keys,
+            self._values,
+            self._seats,
+            self._teams,
+            self.leads,
+            self.points,
+        )
+        return masks
+
+    def draw_in_python(self, dealer: DealSource, rng: random.Random) -> list[CardMask] | None:
+        """:meth:`draw` in Python, the reference: after each dealt deal of weight ``w`` > 0,
+        one ``rng.random()`` keeps it with chance ``w`` / the weights so far."""
+        chosen = None
+        total = 0.0
+        for _ in range(self.candidates):
+            masks = dealer.deal(rng)
+            if masks is None:
+                continue
+            weight = self.weigh(masks)
+            total += weight
+            if weight > 0 and rng.random() * total < weight:
+                chosen = masks
+        return chosen
+
+    def weigh(self, holdings: Sequence[CardMask]) -> float:
+        """``factor`` to the number of the other seats' plays the policy would not have made,
+        on the deal whose hidden holdings are now ``holdings``."""
+        if not self._keys:
+            return 1.0
+        engine = self._start.copy()
+        dealt = [now | played for now, played in zip(holdings, self._played, strict=True)]
+        self._spec.capable(engine, Capability.REDEAL).redeal(dealt)
+        misses = self._spec.capable(engine, Capability.MISMATCHES).mismatches(
+            self._keys, self._values, self._seats, self._teams, self.leads, self.points
+        )
+        return float(self.factor**misses)

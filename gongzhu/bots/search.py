@@ -35,13 +35,14 @@ from .playout import (
 )
 from .registry import UnknownBot, make_bot
 from .rulebook import RulesBot, quick_show
-from .sampler import infer
+from .sampler import MISMATCH_FACTOR, PlayReading, infer
 from .teams import TableFormat, format_of, tell_format
 
 __all__ = [
     "CLOCKS",
     "DEFAULT_BUDGET_MS",
     "DEFAULT_ENDGAME",
+    "DEFAULT_READING",
     "ROLLOUTS",
     "SHOW_MODES",
     "RolloutPolicy",
@@ -78,6 +79,10 @@ processor time)."""
 DEFAULT_ENDGAME: Final = 3
 """The hand's last tricks the search's playouts search exactly at a table of two teams
 (``endgame``), where the engine offers it (:attr:`~gongzhu.play.Capability.ENDGAME`)."""
+
+DEFAULT_READING: Final = 8
+"""The dealt deals each sample is drawn among by the reading of the plays (``reading``), where
+the engine offers it (:attr:`~gongzhu.play.Capability.MISMATCHES`)."""
 
 _RESERVE: Final = 0.04
 """The part of the budget kept for choosing once the sampling stops."""
@@ -143,6 +148,13 @@ class SearchBot:
         cards beyond the rules (:func:`~gongzhu.bots.sampler.infer`: a seat
         that kept the pig where a sound player drops it likely has none);
         ``False`` deals every deal the view allows alike.
+    :param reading: choose each sample among this many dealt deals, each as likely
+        as the other seats' plays so far look like the greedy policy's on it
+        (:class:`~gongzhu.bots.sampler.PlayReading`, ``reading_factor`` a play it
+        would not have made), where the engine offers it
+        (:attr:`~gongzhu.play.Capability.MISMATCHES`; default :data:`DEFAULT_READING`);
+        0 or 1 reads nothing.
+    :param reading_factor: the weight of a sampled deal for each such play, in ``(0, 1]``.
     :param clock: what ``budget_ms`` measures (:data:`CLOCKS`): ``"wall"``
         (default) the time a caller waits; ``"cpu"`` the processor time of the
         bot's thread, which other programs on a busy machine do not take:
@@ -168,6 +180,8 @@ class SearchBot:
         endgame: int = DEFAULT_ENDGAME,
         infer: bool = True,
         prior: Bot | str | None = None,
+        reading: int = DEFAULT_READING,
+        reading_factor: float = MISMATCH_FACTOR,
     ) -> None:
         if budget_ms is None and samples is None:
             raise ValueError("SearchBot needs a budget: budget_ms, samples or both")
@@ -177,6 +191,10 @@ class SearchBot:
             raise ValueError(f"samples must be a whole number, at least 1, not {samples!r}")
         if not (_is_whole(playouts) and playouts >= 1):
             raise ValueError(f"playouts must be a whole number, at least 1, not {playouts!r}")
+        if not (_is_whole(reading) and reading >= 0):
+            raise ValueError(f"reading must be a whole number of deals, 0 or more, not {reading!r}")
+        if not (_is_real(reading_factor) and 0 < reading_factor <= 1):
+            raise ValueError(f"reading_factor must be a number in (0, 1], not {reading_factor!r}")
         if not (_is_whole(endgame) and 0 <= endgame <= 13):
             raise ValueError(f"endgame must be a whole number of tricks 0-13, not {endgame!r}")
         for name, value in (("margin", margin), ("prune", prune)):  # inf: never overrule/prune
@@ -218,6 +236,8 @@ class SearchBot:
         self.team_trick = team_trick
         self.endgame = int(endgame)
         self.infer = infer
+        self.reading = int(reading)
+        self.reading_factor = float(reading_factor)
         self._clock: Callable[[], float] = CLOCKS[clock]
         self.policy: RolloutPolicy = _POLICIES[rollout] if isinstance(rollout, str) else rollout
         self._objective = objective
@@ -338,7 +358,21 @@ class _Decision:
             inference = (
                 infer(view, bot.rules, bot.format.teams) if bot.infer and self.play_phase else None
             )
-            sampler = Determinizer(view, bot.rules, inference=inference)
+            reading = (
+                PlayReading(
+                    view,
+                    bot.rules,
+                    bot._rng,
+                    bot.format.teams if bot.format.has_teams else None,
+                    candidates=bot.reading,
+                    factor=bot.reading_factor,
+                )
+                if bot.reading > 1
+                and self.play_phase
+                and bot.rules.engine_spec.offers(Capability.MISMATCHES)
+                else None
+            )
+            sampler = Determinizer(view, bot.rules, inference=inference, reading=reading)
         except Inconsistent:
             return prior or bot.prior.choose(view)
         sample_one = self._sampler_for(sampler)

@@ -117,7 +117,8 @@ def gongzhu_play_engines(engines: EngineRegistry) -> None:
                 | Capability.SCORE
                 | Capability.RANDOM_HANDS
                 | Capability.PLAYOUTS
-                | Capability.ENDGAME,
+                | Capability.ENDGAME
+                | Capability.MISMATCHES,
                 _prepare_c,
             )
         )

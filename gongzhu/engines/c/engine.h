@@ -332,6 +332,8 @@ typedef struct {
 extern PyTypeObject GZ_ScoreDataType;
 /* The sampler's deal of one view, in C (sample.c). */
 extern PyTypeObject GZ_SampleDealerType;
+/* One sample of a SampleDealer into masks[4]: 1, 0 at a dead end, -1 with an exception. */
+int gz_dealer_deal(PyObject *dealer, PyObject *random, uint64_t *masks);
 
 /* The raw scores of a finished hand, and whether some seat took every heart (满红) or every
  * scoring card (满贯), as gongzhu.scoring.Scorer.outcome has them before normalising.

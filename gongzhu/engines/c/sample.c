@@ -251,29 +251,34 @@ static int pick_seat(const DealCard *c, const long *room, PyObject *random, int 
     return s;
 }
 
-/* deal(random) -> [four card masks] or None (a dead end): _MaskDealer.deal's sample. */
-static PyObject *dealer_deal(SampleDealer *d, PyObject *random)
+/* One sample of `dealer` (a SampleDealer) into masks: 1, or 0 at a dead end, or -1 with an
+ * exception (not a SampleDealer, not initialised, or what random() raised). */
+int gz_dealer_deal(PyObject *dealer, PyObject *random, uint64_t *masks)
 {
-    uint64_t masks[4];
+    const SampleDealer *d = (const SampleDealer *)dealer;
     long room[4];
     double keys[52];
     int order[52], i, k, s, start;
+    if (!PyObject_TypeCheck(dealer, &GZ_SampleDealerType)) {
+        PyErr_SetString(PyExc_TypeError, "a SampleDealer is needed");
+        return -1;
+    }
     if (!d->ready) {
         PyErr_SetString(PyExc_ValueError, "SampleDealer is not initialised");
-        return NULL;
+        return -1;
     }
     if (!PyCallable_Check(random)) {
         PyErr_SetString(PyExc_TypeError, "deal(random): random must be callable");
-        return NULL;
+        return -1;
     }
-    memcpy(masks, d->known, sizeof masks);
+    memcpy(masks, d->known, 4 * sizeof masks[0]);
     memcpy(room, d->room, sizeof room);
     for (i = 0; i < d->nweighted; i++) {
         s = pick_seat(&d->weighted[i], room, random, 1);
         if (s == -2)
-            return NULL;
+            return -1;
         if (s < 0)
-            Py_RETURN_NONE;
+            return 0;
         masks[s] |= d->weighted[i].bit;
         room[s]--;
     }
@@ -285,16 +290,16 @@ static PyObject *dealer_deal(SampleDealer *d, PyObject *random)
         if (n > 1) {
             for (i = 0; i < n; i++)
                 if (gz_random_float(random, &keys[i]) < 0)
-                    return NULL;
+                    return -1;
             sort_by_keys(order, keys, n);
         }
         for (i = 0; i < n; i++) {
             const DealCard *c = &level[order[i]];
             s = pick_seat(c, room, random, 0);
             if (s == -2)
-                return NULL;
+                return -1;
             if (s < 0)
-                Py_RETURN_NONE;
+                return 0;
             masks[s] |= c->bit;
             room[s]--;
         }
@@ -302,7 +307,7 @@ static PyObject *dealer_deal(SampleDealer *d, PyObject *random)
     for (i = 0; i < d->nfree; i++) {
         order[i] = i;
         if (gz_random_float(random, &keys[i]) < 0)
-            return NULL;
+            return -1;
     }
     sort_by_keys(order, keys, d->nfree);
     start = 0;
@@ -313,6 +318,18 @@ static PyObject *dealer_deal(SampleDealer *d, PyObject *random)
         if (j < room[s]) /* the slice ran past the free cards: Python's slice stops there */
             start = d->nfree;
     }
+    return 1;
+}
+
+/* deal(random) -> [four card masks] or None (a dead end): _MaskDealer.deal's sample. */
+static PyObject *dealer_deal(SampleDealer *d, PyObject *random)
+{
+    uint64_t masks[4];
+    int dealt = gz_dealer_deal((PyObject *)d, random, masks);
+    if (dealt < 0)
+        return NULL;
+    if (!dealt)
+        Py_RETURN_NONE;
     return Py_BuildValue("[KKKK]", (unsigned long long)masks[0], (unsigned long long)masks[1],
                          (unsigned long long)masks[2], (unsigned long long)masks[3]);
 }

@@ -523,9 +523,12 @@ static PyObject *engine_copy(Engine *e, PyObject *unused)
 /* redeal(holdings): each seat holds holdings[seat] now (the play phase only); the same
  * cards between the seats and the same count per seat, else ValueError with the engine
  * unchanged.  The discard-rule offenders of the trick under way are found again. */
+static void set_hands(Engine *e, const uint64_t *hands);
+
 static PyObject *engine_redeal(Engine *e, PyObject *holdings)
 {
     Mask m[4];
+    uint64_t hands[4];
     int s;
     if (read_holdings(holdings, m) < 0)
         return NULL;
@@ -546,7 +549,17 @@ static PyObject *engine_redeal(Engine *e, PyObject *holdings)
         }
     }
     for (s = 0; s < 4; s++)
-        e->hands[s] = m[s].lo;
+        hands[s] = m[s].lo;
+    set_hands(e, hands);
+    Py_RETURN_NONE;
+}
+
+/* Each seat holds hands[s] now (redeal's checks made by the caller). */
+static void set_hands(Engine *e, const uint64_t *hands)
+{
+    int s;
+    for (s = 0; s < 4; s++)
+        e->hands[s] = hands[s];
     e->h.version++;
     if (e->h.tables->penalty && e->ntrick) {
         /* who broke the discard rule in the trick under way depends on what they held */
@@ -559,7 +572,6 @@ static PyObject *engine_redeal(Engine *e, PyObject *holdings)
                 e->offenders[e->noffenders++] = who;
         }
     }
-    Py_RETURN_NONE;
 }
 
 /* -- the greedy playout policy of gongzhu.bots.search.greedy_rollout_policy ---------------- */
@@ -589,6 +601,25 @@ static int friendly_discard(uint64_t legal, const long *values)
     return choice;
 }
 
+/* The greedy policy's leads among `legal` (not empty): the cards of its lowest lead key (the
+ * lowest rank; the pig, its guards, the sheep and the transformer last), of which it leads one
+ * at random. */
+static uint64_t lowest_leads(uint64_t legal)
+{
+    uint64_t m, tied = 0;
+    int best_key = 1 << 20;
+    for (m = legal; m; m &= m - 1) {
+        int card = __builtin_ctzll(m), key = RANK_OF(card) + gz_lead_penalty(card);
+        if (key < best_key) {
+            best_key = key;
+            tied = 0;
+        }
+        if (key == best_key)
+            tied |= m & -m;
+    }
+    return tied;
+}
+
 /* The policy's card among `legal`; -1 on error (a draw).  With `teams` (each seat's team), a
  * seat that cannot follow onto its teammate's winning card discards as friendly_discard. */
 static int greedy_choice(Engine *e, uint64_t legal, const long *values, const long *teams,
@@ -600,22 +631,16 @@ static int greedy_choice(Engine *e, uint64_t legal, const long *values, const lo
     if ((legal & (legal - 1)) == 0)
         return __builtin_ctzll(legal);
     if (e->ntrick == 0) { /* the lowest key; one draw among the cards that share it */
-        int tied[52], nt = 0, best_key = 1 << 20;
+        uint64_t tied = lowest_leads(legal);
         double x;
-        for (m = legal; m; m &= m - 1) {
-            int card = __builtin_ctzll(m), key = RANK_OF(card) + gz_lead_penalty(card);
-            if (key < best_key) {
-                best_key = key;
-                nt = 0;
-            }
-            if (key == best_key)
-                tied[nt++] = card;
-        }
-        if (nt == 1)
-            return tied[0];
+        int pick;
+        if ((tied & (tied - 1)) == 0)
+            return __builtin_ctzll(tied);
         if (gz_random_float(random, &x) < 0)
             return -1;
-        return tied[(int)(x * nt)];
+        for (pick = (int)(x * __builtin_popcountll(tied)); pick > 0; pick--)
+            tied &= tied - 1; /* the pick-th card, lowest first */
+        return __builtin_ctzll(tied);
     }
     led = e->trick[0] / 13;
     for (i = 0; i < e->ntrick; i++) {
@@ -706,21 +731,8 @@ typedef struct {
     long long leaf_raw[LEAF_CACHE][4];
 } Solver;
 
-/* The greedy policy's lead without its draw: the lowest card, never the pig, its guards,
- * the sheep or the transformer by choice (greedy_choice's lead keys, ties to the first). */
-static int greedy_lead(uint64_t legal)
-{
-    uint64_t m;
-    int choice = -1, best_key = 1 << 20;
-    for (m = legal; m; m &= m - 1) {
-        int card = __builtin_ctzll(m), key = RANK_OF(card) + gz_lead_penalty(card);
-        if (key < best_key) {
-            best_key = key;
-            choice = card;
-        }
-    }
-    return choice;
-}
+/* The greedy policy's lead without its draw: the lowest of its leads. */
+static int greedy_lead(uint64_t legal) { return __builtin_ctzll(lowest_leads(legal)); }
 
 /* What a play changes of an engine, but its trick log (which the search never reads): kept
  * before each play of the search, and put back after it. */
@@ -948,6 +960,186 @@ static PyObject *engine_greedy_playout(Engine *e, PyObject *args)
 
 /* -- attributes ---------------------------------------------------------------------------- */
 
+/* What a reading of the plays compares (mismatches' arguments, read once). */
+typedef struct {
+    GZGreedy g;
+    int keys[52], nkeys;
+    long seats;
+    int leads, points;
+} Reading;
+
+/* Play the reading's keys in order from here and count the plays of its seats that the greedy
+ * policy would not have made (see engine_mismatches); -1 with ValueError at a key that may not
+ * be played, the keys before it played. */
+static int count_mismatches(Engine *e, const Reading *r)
+{
+    int i, count = 0;
+    for (i = 0; i < r->nkeys; i++) {
+        int key = r->keys[i], seat = e->h.s.seat;
+        uint64_t legal;
+        if (e->h.s.phase != PHASE_PLAY) {
+            PyErr_SetString(PyExc_ValueError, "mismatches: not in the play phase");
+            return -1;
+        }
+        if (legal_mask(e, &legal) < 0)
+            return -1;
+        if (key < 0 || key >= 52 || !((legal >> key) & 1)) {
+            PyErr_Format(PyExc_ValueError, "mismatches: key %d may not be played here", key);
+            return -1;
+        }
+        if ((r->seats >> seat & 1) && (legal & (legal - 1))) {
+            if (e->ntrick == 0) {
+                if (r->leads)
+                    count += !(lowest_leads(legal) >> key & 1);
+            } else {
+                /* off the lead the policy never draws */
+                const long *values = r->g.values;
+                int choice = greedy_choice(e, legal, values, r->g.trick_teams, NULL);
+                if (choice != key &&
+                    (!r->points || values[choice] || values[key] || choice == GZ_TRANSFORMER ||
+                     key == GZ_TRANSFORMER))
+                    count++;
+            }
+        }
+        play_key(e, key);
+    }
+    return count;
+}
+
+/* Read mismatches' arguments from keys onwards into r; -1 with an exception. */
+static int read_reading(PyObject *keys_obj, PyObject *values_obj, long seats, PyObject *teams_obj,
+                        int leads, int points, Reading *r)
+{
+    PyObject *fast;
+    Py_ssize_t i, n;
+    if (gz_read_greedy(values_obj, teams_obj, &r->g) < 0)
+        return -1;
+    fast = PySequence_Fast(keys_obj, "keys must be a sequence of card keys");
+    if (fast == NULL)
+        return -1;
+    n = PySequence_Fast_GET_SIZE(fast);
+    if (n > 52) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "mismatches: more than 52 keys");
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        int overflow;
+        long key = PyLong_AsLongAndOverflow(PySequence_Fast_GET_ITEM(fast, i), &overflow);
+        if (key == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        r->keys[i] = overflow || key < 0 || key >= 52 ? -1 : (int)key;
+    }
+    Py_DECREF(fast);
+    r->nkeys = (int)n;
+    r->seats = seats;
+    r->leads = leads;
+    r->points = points;
+    return 0;
+}
+
+/* mismatches(keys, values, seats, teams=None, leads=False, points=False): play the cards `keys`
+ * in order from here, and count the plays of the seats in `seats` (bit s for seat s) that the
+ * greedy playout policy (with values, and teams as greedy_playout takes them, for every trick)
+ * would not have made where the seat had a choice; with `points`, off the lead only those where
+ * the policy's card or the seat's is worth points (values) or is the transformer.  On a lead,
+ * any of the leads that share the policy's lowest lead key is the policy's (its draw picks
+ * among them); leads count only with `leads`.  No random() is drawn.  The engine is left where
+ * the keys lead it (play on a copy); a key that may not be played raises ValueError, after the
+ * keys before it. */
+static PyObject *engine_mismatches(Engine *e, PyObject *args)
+{
+    PyObject *keys_obj, *values_obj, *teams_obj = Py_None;
+    long seats;
+    int leads = 0, points = 0, count;
+    Reading r;
+    if (!PyArg_ParseTuple(args, "OOl|Opp:mismatches", &keys_obj, &values_obj, &seats, &teams_obj,
+                          &leads, &points))
+        return NULL;
+    if (read_reading(keys_obj, values_obj, seats, teams_obj, leads, points, &r) < 0)
+        return NULL;
+    count = count_mismatches(e, &r);
+    return count < 0 ? NULL : PyLong_FromLong(count);
+}
+
+/* read_deal(dealer, candidates, played, factor, random, keys, values, seats, teams=None,
+ * leads=False, points=False) -> [four masks] or None: from this engine at the start of the
+ * play, one of `candidates` deals of `dealer` (a SampleDealer), each as likely as
+ * factor ** its mismatches (the hidden holdings now; with played[s] added, what each seat held
+ * when the play began): after each deal of weight w > 0, one random() keeps it with chance
+ * w / the weights so far, as gongzhu.bots.sampler.PlayReading.draw does in Python, draw for
+ * draw.  None when every deal was a dead end or weighs nothing. */
+static PyObject *engine_read_deal(Engine *e, PyObject *args)
+{
+    PyObject *dealer, *played_obj, *random, *keys_obj, *values_obj, *teams_obj = Py_None;
+    long candidates, seats;
+    double factor, total = 0.0;
+    int leads = 0, points = 0, c, s, chosen = 0;
+    uint64_t played[4], all = 0, best[4];
+    Mask pm[4];
+    Reading r;
+    if (!PyArg_ParseTuple(args, "OlOdOOOl|Opp:read_deal", &dealer, &candidates, &played_obj,
+                          &factor, &random, &keys_obj, &values_obj, &seats, &teams_obj, &leads,
+                          &points))
+        return NULL;
+    if (!(factor > 0.0 && factor <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "read_deal: factor must be in (0, 1]");
+        return NULL;
+    }
+    if (e->h.s.phase != PHASE_PLAY || e->ntricks || e->ntrick) {
+        PyErr_SetString(PyExc_ValueError, "read_deal: the engine must be at the start of the play");
+        return NULL;
+    }
+    if (read_holdings(played_obj, pm) < 0 ||
+        read_reading(keys_obj, values_obj, seats, teams_obj, leads, points, &r) < 0)
+        return NULL;
+    for (s = 0; s < 4; s++) {
+        played[s] = pm[s].lo;
+        all |= e->hands[s];
+    }
+    for (c = 0; c < candidates; c++) {
+        uint64_t masks[4], dealt[4] = {0}, held = 0;
+        Engine scratch;
+        int got = gz_dealer_deal(dealer, random, masks), misses, ok = 1;
+        double weight, x;
+        if (got < 0)
+            return NULL;
+        if (!got)
+            continue;
+        for (s = 0; s < 4; s++) {
+            dealt[s] = masks[s] | played[s];
+            ok &= __builtin_popcountll(dealt[s]) == __builtin_popcountll(e->hands[s]);
+            held |= dealt[s];
+        }
+        if (!ok || held != all) {
+            PyErr_SetString(PyExc_ValueError,
+                            "read_deal: a deal and the played cards do not make the engine's cards");
+            return NULL;
+        }
+        memcpy(&scratch, e, sizeof scratch);
+        set_hands(&scratch, dealt);
+        misses = count_mismatches(&scratch, &r);
+        if (misses < 0)
+            return NULL;
+        weight = pow(factor, misses);
+        total += weight;
+        if (weight > 0.0) {
+            if (gz_random_float(random, &x) < 0)
+                return NULL;
+            if (x * total < weight) {
+                memcpy(best, masks, sizeof best);
+                chosen = 1;
+            }
+        }
+    }
+    if (!chosen)
+        Py_RETURN_NONE;
+    return Py_BuildValue("[KKKK]", (unsigned long long)best[0], (unsigned long long)best[1],
+                         (unsigned long long)best[2], (unsigned long long)best[3]);
+}
+
 static PyObject *masks_of(const uint64_t *m)
 {
     Mask out[4] = {{m[0], 0}, {m[1], 0}, {m[2], 0}, {m[3], 0}};
@@ -1097,6 +1289,13 @@ static PyMethodDef engine_methods[] = {
      "random_playout(random): play to the end, one draw per decision"},
     {"redeal", (PyCFunction)engine_redeal, METH_O,
      "redeal(holdings): each seat holds holdings[seat] now (the play phase)"},
+    {"read_deal", (PyCFunction)engine_read_deal, METH_VARARGS,
+     "read_deal(dealer, candidates, played, factor, random, keys, values, seats, teams=None, "
+     "leads=False, points=False): one of candidates deals, by factor ** its mismatches"},
+    {"mismatches", (PyCFunction)engine_mismatches, METH_VARARGS,
+     "mismatches(keys, values, seats, teams=None, leads=False, points=False): the plays the "
+     "greedy policy "
+     "would not have made"},
     {"greedy_playout", (PyCFunction)engine_greedy_playout, METH_VARARGS,
      "greedy_playout(values, random, teams=None): the greedy playout policy of gongzhu.bots.playout"},
     {"playouts", (PyCFunction)(void (*)(void))engine_playouts, METH_VARARGS | METH_KEYWORDS,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import gongzhu
-from gongzhu import Phase, Play, Show
+from gongzhu import Phase, Play
 from gongzhu.actions import Action
 from gongzhu.bots.playout import card_values, greedy_rollout_policy
 from gongzhu.bots.sampler import PlayReading
@@ -22,29 +22,13 @@ from gongzhu.implied import DealSource, Determinizer, Inconsistent, start_of_pla
 from gongzhu.masks import CardMask
 from gongzhu.play import Capability
 
+from .test_bots_inference import DEAL, TEAMS, hand_after, views_with_choices
+
 RULES = gongzhu.load_rules()
-TEAMS = (0, 1, 0, 1)
 
 pytestmark = pytest.mark.skipif(
     not RULES.engine_spec.offers(Capability.MISMATCHES), reason="no C engines"
 )
-
-# seat 1 holds no club and no pig; seat 2 holds the pig
-DEAL = [
-    "AC KC QC JC TC 9C 8C 2S 3S 4S 2H 3H 4H",
-    "7S AS KS 5S 6S AH KH QH 2D 3D 4D 5D 6D",
-    "7C 6C 5C QS 8S 9S JH TH 9H 7D 8D 9D AD",
-    "4C 3C 2C TS JS 8H 7H 6H 5H JD QD KD TD",
-]
-
-
-def hand_after(plays: list[str]) -> HandState:
-    hand = RULES.new_hand(deal=gongzhu.Deal.from_holdings(DEAL), leader=0)
-    while hand.phase is not Phase.PLAY:
-        hand.apply(Show(()))
-    for text in plays:
-        hand.apply(Play.parse(text))
-    return hand
 
 
 def key_of(action: Action) -> int:
@@ -179,21 +163,17 @@ def test_the_engine_draws_the_python_readings_deals(
 
     rules = gongzhu.load_rules(*names)
     compared = 0
-    for seed in range(4):
-        hand = rules.new_hand(seed=seed)
-        rng = random.Random(seed)
-        while not hand.is_over:
-            if hand.phase is Phase.PLAY and hand.history and rng.random() < 0.3:
-                view = hand.view(rng.randrange(4))
-                dealer = _MaskDealer.of(knowledge(view, rules))
-                if dealer is not None and dealer.native is not None:
-                    reading = PlayReading(view, rules, random.Random(seed), TEAMS, **options)  # type: ignore[arg-type]
-                    mine, theirs = random.Random(compared), random.Random(compared)
-                    for _ in range(3):
-                        assert reading.draw(dealer, mine) == reading.draw_in_python(dealer, theirs)
-                        assert mine.getstate() == theirs.getstate()
-                    compared += 1
-            hand.apply(rng.choice(hand.legal_actions()))
+    for i, view in enumerate(views_with_choices(names, 2)):
+        if i % 5 or not (view.tricks or view.current_trick):
+            continue  # every fifth view once a card is played
+        dealer = _MaskDealer.of(knowledge(view, rules))
+        if dealer is not None and dealer.native is not None:
+            reading = PlayReading(view, rules, random.Random(i), TEAMS, **options)  # type: ignore[arg-type]
+            mine, theirs = random.Random(compared), random.Random(compared)
+            for _ in range(3):
+                assert reading.draw(dealer, mine) == reading.draw_in_python(dealer, theirs)
+                assert mine.getstate() == theirs.getstate()
+            compared += 1
     assert compared > 20
 
 

@@ -51,7 +51,6 @@ from .engines.base import winning_position
 from .errors import GongzhuError, IllegalAction, InvalidHoldings
 from .hand import HandState
 from .masks import (
-    ALL_CARDS,
     SECOND_COPY,
     SUIT_MASKS,
     CardMask,
@@ -815,9 +814,7 @@ class _MaskDealer:
                 masks[s] |= functools.reduce(operator.or_, free[start:end], 0)
                 start = end
         if self.copies != 1:  # a copy dealt on the second copy's bit alone is a first copy
-            for s, mask in enumerate(masks):
-                first, second = mask & ALL_CARDS, mask >> SECOND_COPY
-                masks[s] = first | second | (first & second) << SECOND_COPY
+            masks = [add_copies(0, mask) for mask in masks]
         return masks
 
 

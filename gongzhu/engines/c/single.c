@@ -524,11 +524,13 @@ static PyObject *engine_copy(Engine *e, PyObject *unused)
  * cards between the seats and the same count per seat, else ValueError with the engine
  * unchanged.  The discard-rule offenders of the trick under way are found again. */
 static void set_hands(Engine *e, const uint64_t *hands);
+static const char *redeal_refusal(const Engine *e, const uint64_t *hands);
 
 static PyObject *engine_redeal(Engine *e, PyObject *holdings)
 {
     Mask m[4];
     uint64_t hands[4];
+    const char *reason;
     int s;
     if (read_holdings(holdings, m) < 0)
         return NULL;
@@ -536,22 +538,29 @@ static PyObject *engine_redeal(Engine *e, PyObject *holdings)
         PyErr_SetString(PyExc_ValueError, "redeal: holdings change in the play phase only");
         return NULL;
     }
-    if ((m[0].lo | m[1].lo | m[2].lo | m[3].lo) !=
-        (e->hands[0] | e->hands[1] | e->hands[2] | e->hands[3])) {
-        PyErr_SetString(PyExc_ValueError,
-                        "redeal: the seats must hold the same cards between them");
-        return NULL;
-    }
-    for (s = 0; s < 4; s++) {
-        if (__builtin_popcountll(m[s].lo) != __builtin_popcountll(e->hands[s])) {
-            PyErr_SetString(PyExc_ValueError, "redeal: each seat must keep its number of cards");
-            return NULL;
-        }
-    }
     for (s = 0; s < 4; s++)
         hands[s] = m[s].lo;
+    reason = redeal_refusal(e, hands);
+    if (reason != NULL) {
+        PyErr_Format(PyExc_ValueError, "redeal: %s", reason);
+        return NULL;
+    }
     set_hands(e, hands);
     Py_RETURN_NONE;
+}
+
+/* Why the seats may not hold hands[s] in place of the engine's hands, or NULL: they must
+ * hold the same cards between them, each seat as many as it holds. */
+static const char *redeal_refusal(const Engine *e, const uint64_t *hands)
+{
+    int s;
+    if ((hands[0] | hands[1] | hands[2] | hands[3]) !=
+        (e->hands[0] | e->hands[1] | e->hands[2] | e->hands[3]))
+        return "the seats must hold the same cards between them";
+    for (s = 0; s < 4; s++)
+        if (__builtin_popcountll(hands[s]) != __builtin_popcountll(e->hands[s]))
+            return "each seat must keep its number of cards";
+    return NULL;
 }
 
 /* Each seat holds hands[s] now (redeal's checks made by the caller). */
@@ -1077,7 +1086,7 @@ static PyObject *engine_read_deal(Engine *e, PyObject *args)
     long candidates, seats;
     double factor, total = 0.0;
     int leads = 0, points = 0, c, s, chosen = 0;
-    uint64_t played[4], all = 0, best[4];
+    uint64_t played[4], best[4];
     Mask pm[4];
     Reading r;
     if (!PyArg_ParseTuple(args, "OlOdOOOl|Opp:read_deal", &dealer, &candidates, &played_obj,
@@ -1095,27 +1104,26 @@ static PyObject *engine_read_deal(Engine *e, PyObject *args)
     if (read_holdings(played_obj, pm) < 0 ||
         read_reading(keys_obj, values_obj, seats, teams_obj, leads, points, &r) < 0)
         return NULL;
-    for (s = 0; s < 4; s++) {
+    for (s = 0; s < 4; s++)
         played[s] = pm[s].lo;
-        all |= e->hands[s];
-    }
     for (c = 0; c < candidates; c++) {
-        uint64_t masks[4], dealt[4] = {0}, held = 0;
+        uint64_t masks[4], dealt[4];
         Engine scratch;
-        int got = gz_dealer_deal(dealer, random, masks), misses, ok = 1;
+        int got = gz_dealer_deal(dealer, random, masks), misses;
+        const char *reason;
         double weight, x;
         if (got < 0)
             return NULL;
         if (!got)
             continue;
-        for (s = 0; s < 4; s++) {
+        for (s = 0; s < 4; s++)
             dealt[s] = masks[s] | played[s];
-            ok &= __builtin_popcountll(dealt[s]) == __builtin_popcountll(e->hands[s]);
-            held |= dealt[s];
-        }
-        if (!ok || held != all) {
-            PyErr_SetString(PyExc_ValueError,
-                            "read_deal: a deal and the played cards do not make the engine's cards");
+        reason = redeal_refusal(e, dealt);
+        if (reason != NULL) {
+            PyErr_Format(PyExc_ValueError,
+                         "read_deal: a deal and the played cards do not make the engine's "
+                         "cards: %s",
+                         reason);
             return NULL;
         }
         memcpy(&scratch, e, sizeof scratch);

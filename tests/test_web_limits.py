@@ -202,6 +202,58 @@ def test_an_outbox_drops_a_connection_whose_send_stalls_and_one_that_lets_messag
     assert piled.closed is not None and piled.closed[0] == CLOSE_TOO_SLOW
 
 
+def test_closing_an_outbox_lets_the_send_under_way_end_before_the_last_message() -> None:
+    """Cancelling a send half way (as close() did) can leave half a message on the socket,
+    and the last message and the close frame after it unread: a client kicked for flooding
+    waited for them in vain."""
+
+    class Slow:
+        """A connection whose sends take a while; it notes what it is asked, in order."""
+
+        def __init__(self) -> None:
+            self.events: list[str] = []
+
+        async def send_json(self, data: Any) -> None:
+            self.events.append(f"start {data['n']}")
+            try:
+                await asyncio.sleep(0.05)
+            except asyncio.CancelledError:
+                self.events.append(f"cut {data['n']}")
+                raise
+            self.events.append(f"sent {data['n']}")
+
+        async def close(self, code: int = 1000, reason: str | None = None) -> None:
+            self.events.append(f"close {code}")
+
+    async def scenario() -> list[str]:
+        connection = Slow()
+        box = Outbox(connection, limit=8, timeout=5)
+        box.put({"type": "error", "n": 1})
+        box.put({"type": "error", "n": 2})  # still waiting when the box closes: never sent
+        await asyncio.sleep(0.01)  # the first send is under way
+        await box.close(4429, "rate limited", last={"type": "error", "n": 3})
+        return connection.events
+
+    assert asyncio.run(scenario()) == ["start 1", "sent 1", "start 3", "sent 3", "close 4429"]
+
+
+def test_closing_an_idle_outbox_ends_its_task() -> None:
+    async def scenario() -> bool:
+        class Quiet:
+            async def send_json(self, data: Any) -> None:
+                pass
+
+            async def close(self, code: int = 1000, reason: str | None = None) -> None:
+                pass
+
+        box = Outbox(Quiet())
+        await asyncio.sleep(0)  # the task waits for a message
+        await box.close()
+        return box._task.done() and not box._task.cancelled()
+
+    assert asyncio.run(scenario())
+
+
 # -- finding 3: tables are removed ----------------------------------------------------------
 
 

@@ -130,9 +130,11 @@ class Outbox:
     async def _send_all(self) -> None:
         queue = self._queue
         while True:
-            while not queue:
+            while not queue and not self.closed:
                 self._ready.clear()
                 await self._ready.wait()
+            if self.closed:  # closed by close(): the send under way, if any, is done
+                return
             message = queue.popleft()
             if message is _STATE:
                 self._state_waiting = False
@@ -166,12 +168,25 @@ class Outbox:
         if self.on_drop is not None:
             self.on_drop(self)
 
-    def _finish(self) -> None:
+    def _finish(self, cancel: bool = True) -> None:
         self.closed = True
         self._queue.clear()
         self._state_waiting = False
-        if self._task is not asyncio.current_task():
+        self._ready.set()  # a task waiting for a message wakes and ends
+        if cancel and self._task is not asyncio.current_task():
             self._task.cancel()
+
+    async def _end_sending(self) -> None:
+        """Let the send under way end (within the time limit), so that nothing more is
+        written on the connection by the outbox's task; cancel it past the limit."""
+        task = self._task
+        if task is asyncio.current_task() or task.done():
+            return
+        done, _ = await asyncio.wait({task}, timeout=min(self.timeout, _CLOSE_WAIT))
+        if not done:
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
 
     async def _close_connection(self, code: int, reason: str) -> None:
         with contextlib.suppress(Exception):
@@ -181,10 +196,15 @@ class Outbox:
     async def close(
         self, code: int = 1000, reason: str = "", *, last: dict[str, Any] | None = None
     ) -> None:
-        """Stop sending; send ``last`` (within the time limit) and close the connection."""
+        """Stop sending; send ``last`` (within the time limit) and close the connection.
+
+        A message being sent is sent to its end first (within the time limit): a send cut
+        off half way would leave the connection with half a message, and ``last`` and the
+        close frame written after it would not be read as such."""
         if self.closed:
             return
-        self._finish()
+        self._finish(cancel=False)
+        await self._end_sending()
         if last is not None:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(min(self.timeout, _CLOSE_WAIT)):

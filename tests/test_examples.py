@@ -63,6 +63,35 @@ def test_the_search_speed_benchmark_runs_and_refuses_bad_options() -> None:
     assert "--rounds must be at least 1" in bad.stderr.splitlines()[-1]
 
 
+DECISION_TIME = Path(__file__).resolve().parent.parent / "benchmarks" / "decision_time.py"
+
+
+def test_the_decision_time_benchmark_times_each_case_and_refuses_bad_options() -> None:
+    command = [sys.executable, str(DECISION_TIME), "--hands", "2", "--rounds", "2"]
+    cases = [
+        "--case",
+        "rules:39baobao:rules",
+        "--case",
+        "pairs:two-deck:heuristic:where=all,check=4",
+    ]
+    run = subprocess.run([*command, *cases, "--json"], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    rows = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [row["case"] for row in rows] == ["rules", "pairs"]
+    assert rows[0]["ratio"] == 1.0 and all(row["decisions"] > 10 for row in rows)
+    assert rows[1]["ratio"] == pytest.approx(rows[1]["cpu_ms"] / rows[0]["cpu_ms"])
+    for bad, message in (
+        (["--rounds", "0"], "--rounds must be at least 1"),
+        (["--case", "rules"], "a case is NAME:RULES:BOT"),
+        (["--case", "x:39baobao:nobody"], "case 'x': "),
+        (["--case", "x:no-such-variant:rules"], "case 'x': "),
+        (["--case", "x:39baobao:heuristic:where=nowhere"], "case 'x': where must be one of"),
+    ):
+        failed = subprocess.run([*command, *bad], capture_output=True, text=True)
+        assert failed.returncode == 2 and "Traceback" not in failed.stderr
+        assert message in failed.stderr.splitlines()[-1]
+
+
 CEILING = Path(__file__).resolve().parent.parent / "benchmarks" / "search_ceiling.py"
 
 

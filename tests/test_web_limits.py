@@ -210,13 +210,14 @@ def test_closing_an_outbox_lets_the_send_under_way_end_before_the_last_message()
     class Slow:
         """A connection whose sends take a while; it notes what it is asked, in order."""
 
-        def __init__(self) -> None:
+        def __init__(self, seconds: float) -> None:
             self.events: list[str] = []
+            self.seconds = seconds
 
         async def send_json(self, data: Any) -> None:
             self.events.append(f"start {data['n']}")
             try:
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(self.seconds)
             except asyncio.CancelledError:
                 self.events.append(f"cut {data['n']}")
                 raise
@@ -225,16 +226,20 @@ def test_closing_an_outbox_lets_the_send_under_way_end_before_the_last_message()
         async def close(self, code: int = 1000, reason: str | None = None) -> None:
             self.events.append(f"close {code}")
 
-    async def scenario() -> list[str]:
-        connection = Slow()
-        box = Outbox(connection, limit=8, timeout=5)
+    async def scenario(seconds: float, timeout: float) -> list[str]:
+        connection = Slow(seconds)
+        box = Outbox(connection, limit=8, timeout=timeout)
         box.put({"type": "error", "n": 1})
         box.put({"type": "error", "n": 2})  # still waiting when the box closes: never sent
         await asyncio.sleep(0.01)  # the first send is under way
         await box.close(4429, "rate limited", last={"type": "error", "n": 3})
         return connection.events
 
-    assert asyncio.run(scenario()) == ["start 1", "sent 1", "start 3", "sent 3", "close 4429"]
+    sent = ["start 1", "sent 1", "start 3", "sent 3", "close 4429"]
+    assert asyncio.run(scenario(0.05, timeout=5)) == sent
+    # a send that outlasts the time limit is cut, as is the last message, and then it closes
+    cut = ["start 1", "cut 1", "start 3", "cut 3", "close 4429"]
+    assert asyncio.run(scenario(60, timeout=0.1)) == cut
 
 
 def test_closing_an_idle_outbox_ends_its_task() -> None:

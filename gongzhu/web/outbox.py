@@ -185,8 +185,7 @@ class Outbox:
         done, _ = await asyncio.wait({task}, timeout=min(self.timeout, _CLOSE_WAIT))
         if not done:
             task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
+            await asyncio.wait({task}, timeout=_CLOSE_WAIT)  # (raises nothing here)
 
     async def _close_connection(self, code: int, reason: str) -> None:
         with contextlib.suppress(Exception):

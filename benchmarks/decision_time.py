@@ -1,16 +1,17 @@
 """What a bot's decision costs: processor and elapsed time around ``choose``, by ruleset.
 
-    python benchmarks/decision_time.py [--hands N] [--rounds R] [--json]
+    python benchmarks/decision_time.py [--hands N] [--rounds R] [--shows] [--json]
                                        [--case NAME:RULES:BOT[:OPTION=VALUE,...]] ...
 
 Each case is a bot (by its registered name, with options) under a ruleset (variant
 names joined by ``+``).  It plays ``--hands`` seeded hands (seeds 0, 1, ...) in two
 seats told ``"2v2"``, against two ``random`` seats, no shows (every show phase is
-passed), as docs/bots.rst times the heuristic.  Only the bot's play decisions with a
-choice are timed.  The cases run in alternating rounds (``--rounds``), so a load on
-the machine falls on all of them alike, and each is printed with its ratio to the
-first case (the reference: by default the one-deck heuristic, which the budget of
-1 ms a decision was set by).
+passed; ``--shows``: each seat makes its own), as docs/bots.rst times the
+heuristic.  Only the bot's play decisions with a choice are timed.  The cases run
+in alternating rounds (``--rounds``), so a load on the machine falls on all of
+them alike, and each is printed with its ratio to the first case (the reference:
+by default the one-deck heuristic, which the budget of 1 ms a decision was set
+by).
 
 The default cases are the heuristic under 39baobao, and with two decks checking
 where points are at stake (``where=stake``) and every play (``where=all``).
@@ -73,8 +74,9 @@ class Times:
     wall: list[float] = attrs.field(factory=list)
 
 
-def play(case: Case, seeds: Sequence[int], times: Times) -> None:
-    """Play the hands of ``seeds`` for ``case``, adding its bot's decisions to ``times``."""
+def play(case: Case, seeds: Sequence[int], times: Times, shows: bool = False) -> None:
+    """Play the hands of ``seeds`` for ``case``, adding its bot's play decisions to
+    ``times``; with ``shows`` every seat makes its own shows (else each passes)."""
     rules = load_rules(*case.variants)
     seats = {
         seat: tell_format(make_bot(case.bot, seed, rules=rules, **case.options), "2v2")
@@ -87,11 +89,11 @@ def play(case: Case, seeds: Sequence[int], times: Times) -> None:
             seat = hand.to_move
             assert seat is not None
             view = hand.view(seat)
-            if view.phase is not Phase.PLAY:
+            if view.phase is not Phase.PLAY and not shows:
                 hand.apply(next(action for action in view.legal_actions if not action.cards))
                 continue
-            if seat in others:
-                hand.apply(others[seat].choose(view))
+            if seat in others or view.phase is not Phase.PLAY:
+                hand.apply((others.get(seat) or seats[seat]).choose(view))
                 continue
             cpu, wall = time.thread_time(), time.perf_counter()
             action = seats[seat].choose(view)
@@ -112,6 +114,7 @@ def main() -> None:
         action="append",
         help="NAME:RULES:BOT[:OPTION=VALUE,...] (repeatable; the first is the reference)",
     )
+    parser.add_argument("--shows", action="store_true", help="the seats make their own shows")
     parser.add_argument("--json", action="store_true", help="print one JSON line a case")
     args = parser.parse_args()
     if args.rounds < 1 or args.hands < args.rounds:
@@ -127,7 +130,7 @@ def main() -> None:
     for round_ in range(args.rounds):
         seeds = range(round_ * per_round, (round_ + 1) * per_round)
         for case in cases:
-            play(case, seeds, times[case.name])
+            play(case, seeds, times[case.name], args.shows)
     reference = statistics.mean(times[cases[0].name].cpu)
     for case in cases:
         timed = times[case.name]

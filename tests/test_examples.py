@@ -80,6 +80,10 @@ def test_the_decision_time_benchmark_times_each_case_and_refuses_bad_options() -
     assert [row["case"] for row in rows] == ["rules", "pairs"]
     assert rows[0]["ratio"] == 1.0 and all(row["decisions"] > 10 for row in rows)
     assert rows[1]["ratio"] == pytest.approx(rows[1]["cpu_ms"] / rows[0]["cpu_ms"])
+    shows = subprocess.run(
+        [*command, cases[0], cases[1], "--shows"], capture_output=True, text=True
+    )
+    assert shows.returncode == 0 and "×1.00 the first" in shows.stdout, shows.stderr
     for bad, message in (
         (["--rounds", "0"], "--rounds must be at least 1"),
         (["--case", "rules"], "a case is NAME:RULES:BOT"),

@@ -7,7 +7,8 @@ Each case is a bot (by its registered name, with options) under a ruleset (varia
 names joined by ``+``).  It plays ``--hands`` seeded hands (seeds 0, 1, ...) in two
 seats told ``"2v2"``, against two ``random`` seats, no shows (every show phase is
 passed; ``--shows``: each seat makes its own), as docs/bots.rst times the
-heuristic.  Only the bot's play decisions with a choice are timed.  The cases run
+heuristic: every play decision of the bot is timed (those with one legal play too,
+as there), and the mean of those with a choice is printed besides.  The cases run
 in alternating rounds (``--rounds``), so a load on the machine falls on all of
 them alike, and each is printed with its ratio to the first case (the reference:
 by default the one-deck heuristic, which the budget of 1 ms a decision was set
@@ -72,6 +73,8 @@ class Times:
 
     cpu: list[float] = attrs.field(factory=list)
     wall: list[float] = attrs.field(factory=list)
+    choice: list[bool] = attrs.field(factory=list)
+    """Whether the decision had a choice of plays."""
 
 
 def play(case: Case, seeds: Sequence[int], times: Times, shows: bool = False) -> None:
@@ -98,9 +101,9 @@ def play(case: Case, seeds: Sequence[int], times: Times, shows: bool = False) ->
             cpu, wall = time.thread_time(), time.perf_counter()
             action = seats[seat].choose(view)
             cpu, wall = time.thread_time() - cpu, time.perf_counter() - wall
-            if len(view.legal_actions) > 1:
-                times.cpu.append(cpu * 1000)
-                times.wall.append(wall * 1000)
+            times.cpu.append(cpu * 1000)
+            times.wall.append(wall * 1000)
+            times.choice.append(len(view.legal_actions) > 1)
             hand.apply(action)
 
 
@@ -138,6 +141,9 @@ def main() -> None:
             "case": case.name,
             "decisions": len(timed.cpu),
             "cpu_ms": statistics.mean(timed.cpu),
+            "choice_cpu_ms": statistics.mean(
+                cpu for cpu, choice in zip(timed.cpu, timed.choice, strict=True) if choice
+            ),
             "wall_ms": statistics.mean(timed.wall),
             "max_wall_ms": max(timed.wall),
             "ratio": statistics.mean(timed.cpu) / reference,
@@ -147,8 +153,9 @@ def main() -> None:
         else:
             print(
                 f"{case.name:<24} {row['decisions']:>6} decisions  "
-                f"{row['cpu_ms']:.3f} ms cpu  {row['wall_ms']:.3f} ms elapsed "
-                f"(max {row['max_wall_ms']:.1f})  ×{row['ratio']:.2f} the first"
+                f"{row['cpu_ms']:.3f} ms cpu ({row['choice_cpu_ms']:.3f} with a choice)  "
+                f"{row['wall_ms']:.3f} ms elapsed (max {row['max_wall_ms']:.1f})  "
+                f"×{row['ratio']:.2f} the first"
             )
 
 

@@ -361,6 +361,29 @@ def test_every_play_is_checked_where_the_engine_plays_greedy_playouts() -> None:
     assert HeuristicBot(rules=gongzhu.load_rules("two-deck"), where="all").where == "all"
 
 
+def test_the_check_plays_greedily_to_the_end_unless_told_to_search_the_last_tricks() -> None:
+    """The check's playouts are greedy to the hand's end by default (the heuristic's budget);
+    with ``endgame=3`` they search the last three tricks exactly, and choose otherwise."""
+    assert HeuristicBot(rules=RULES).endgame == 0
+    assert HeuristicBot(rules=RULES, endgame=3).endgame == 3
+    assert HeuristicBot(rules=RULES, check=0, endgame=3).endgame == 0  # no check, no search
+    with pytest.raises(ValueError, match="endgame must be a whole number of tricks 0-13"):
+        HeuristicBot(rules=RULES, endgame=14)
+    greedy, exact = (HeuristicBot(5, rules=RULES, format="2v2", endgame=k) for k in (0, 3))
+    player = RulesBot(rules=RULES, format="2v2")
+    differ = 0
+    for seed in range(6):
+        hand = RULES.new_hand(seed=seed)
+        while not hand.is_over:
+            seat = hand.to_move
+            assert seat is not None
+            view = hand.view(seat)
+            if view.phase is Phase.PLAY and len(view.tricks) >= 8 and seat == 0:
+                differ += greedy.choose(view) != exact.choose(view)
+            hand.apply(player.choose(view))
+    assert differ > 0
+
+
 def test_an_unknown_check_place_is_refused() -> None:
     with pytest.raises(ValueError, match="where must be one of 'all', 'stake'"):
         HeuristicBot(rules=RULES, where="leads")

@@ -157,6 +157,11 @@ class HeuristicBot:
         playout itself; ``"stake"`` with two decks (their plays are pairs and
         two-card discards: checking every one takes about 2.3 ms a decision,
         over the heuristic's 1 ms) and where the check's playouts are random.
+    :param endgame: the hand's last tricks each of the check's playouts searches
+        exactly (the search's ``endgame``, :data:`~gongzhu.bots.search.DEFAULT_ENDGAME`
+        for the search bot); default 0: the check plays its playouts greedily to the
+        end, as the heuristic was measured (the end game nearly doubles a check's cost,
+        over the heuristic's 1 ms a decision).
     """
 
     def __init__(
@@ -168,6 +173,7 @@ class HeuristicBot:
         format: str | TableFormat | None = None,
         check: SupportsIndex = CHECK_SAMPLES,
         where: str | None = None,
+        endgame: int = 0,
     ) -> None:
         check = _samples(check)
         rules = load_rules() if rules is None else rules
@@ -199,6 +205,7 @@ class HeuristicBot:
                 shows="prior",
                 prior=self._decided,
                 reading=0,  # a check's few samples are dealt as the view allows
+                endgame=endgame,
             )
             if check
             else None
@@ -211,6 +218,12 @@ class HeuristicBot:
     def check(self) -> int:
         """The sampled deals a check draws (0: no check); fixed when the bot is made."""
         return self._check
+
+    @property
+    def endgame(self) -> int:
+        """The last tricks the check's playouts search exactly (0: none); fixed when the bot
+        is made."""
+        return self._checker.endgame if self._checker is not None else 0
 
     @property
     def check_samples(self) -> Mapping[str, int]:

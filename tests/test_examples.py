@@ -57,7 +57,10 @@ def test_the_search_speed_benchmark_runs_and_refuses_bad_options() -> None:
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["decisions"] == 3 and result["solo"] >= 1 and result["2v2"] >= 1
-    assert result["ratio"] == pytest.approx(result["2v2"] / result["solo"], rel=0.05)
+    # solo and 2v2 are rounded to whole samples, the ratio is of the unrounded means: with
+    # a few samples a decision the rounded ones' ratio may differ by the rounding
+    slack = 0.5 * (1 + result["ratio"]) / (result["solo"] - 0.5) + 0.001
+    assert abs(result["ratio"] - result["2v2"] / result["solo"]) <= slack
     bad = subprocess.run([*command, "--rounds", "0"], capture_output=True, text=True)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert "--rounds must be at least 1" in bad.stderr.splitlines()[-1]

@@ -367,8 +367,10 @@ def test_the_check_plays_greedily_to_the_end_unless_told_to_search_the_last_tric
     assert HeuristicBot(rules=RULES).endgame == 0
     assert HeuristicBot(rules=RULES, endgame=3).endgame == 3
     assert HeuristicBot(rules=RULES, check=0, endgame=3).endgame == 0  # no check, no search
-    with pytest.raises(ValueError, match="endgame must be a whole number of tricks 0-13"):
-        HeuristicBot(rules=RULES, endgame=14)
+    for bad in (14, -1, 2.5, True):
+        for check in (32, 0):
+            with pytest.raises(ValueError, match="endgame must be a whole number of tricks 0-13"):
+                HeuristicBot(rules=RULES, check=check, endgame=bad)  # type: ignore[arg-type]
     greedy, exact = (HeuristicBot(5, rules=RULES, format="2v2", endgame=k) for k in (0, 3))
     player = RulesBot(rules=RULES, format="2v2")
     differ = 0

@@ -23,7 +23,7 @@ from ..play import Capability
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
 from .rulebook import Rule, RulesBot, Situation
-from .search import SearchBot, _check_endgame
+from .search import SearchBot, check_endgame
 from .teams import TableFormat
 
 __all__ = [
@@ -176,7 +176,7 @@ class HeuristicBot:
         endgame: int = 0,
     ) -> None:
         check = _samples(check)
-        _check_endgame(endgame)  # refused with or without a check
+        check_endgame(endgame)  # refused with or without a check
         rules = load_rules() if rules is None else rules
         if where is None:  # two decks' many plays, or random playouts: at stake only
             greedy = rules.engine_spec.offers(Capability.GREEDY_PLAYOUT)

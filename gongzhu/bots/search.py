@@ -47,6 +47,7 @@ __all__ = [
     "SHOW_MODES",
     "RolloutPolicy",
     "SearchBot",
+    "check_endgame",
     "greedy_rollout_policy",
     "random_rollout_policy",
 ]
@@ -195,7 +196,7 @@ class SearchBot:
             raise ValueError(f"reading must be a whole number of deals, 0 or more, not {reading!r}")
         if not (_is_real(reading_factor) and 0 < reading_factor <= 1):
             raise ValueError(f"reading_factor must be a number in (0, 1], not {reading_factor!r}")
-        _check_endgame(endgame)
+        check_endgame(endgame)
         for name, value in (("margin", margin), ("prune", prune)):  # inf: never overrule/prune
             if value is not None and not (_is_real(value) and value >= 0):
                 raise ValueError(
@@ -277,8 +278,12 @@ class SearchBot:
         return _Decision(self, view, start).run()
 
 
-def _check_endgame(endgame: object) -> None:
-    """Refuse an ``endgame`` that is not a whole number of tricks 0-13 (``ValueError``)."""
+def check_endgame(endgame: object) -> None:
+    """Refuse an ``endgame`` (the search's, or the heuristic's check's) that is not a whole
+    number of tricks 0-13.
+
+    :raises ValueError: it is not.
+    """
     if not (_is_whole(endgame) and 0 <= endgame <= 13):  # type: ignore[operator]
         raise ValueError(f"endgame must be a whole number of tricks 0-13, not {endgame!r}")
 

@@ -902,7 +902,9 @@ def _first_seat(view: SeatView, leader: int) -> int:
     return next((first for first in range(SEATS) if fits(first)), leader)
 
 
-def sample_deal(view: SeatView, rng: random.Random, *, rules: Rules) -> Deal:
+def sample_deal(
+    view: SeatView, rng: random.Random, *, rules: Rules, facts: Knowledge | None = None
+) -> Deal:
     """A whole deal consistent with ``view``: the hidden cards dealt at random.
 
     Each seat is dealt its current cards (sampled) and the cards it has
@@ -910,9 +912,10 @@ def sample_deal(view: SeatView, rng: random.Random, *, rules: Rules) -> Deal:
     is not public (see :func:`determinize` for what it is set to).
 
     :param rules: the ruleset being played (see :func:`knowledge`).
+    :param facts: ``knowledge(view, rules)``, when the caller has it already.
     :raises Inconsistent: no consistent deal was found.
     """
-    facts = knowledge(view, rules)
+    facts = knowledge(view, rules) if facts is None else facts
     holdings = sample_holdings(view, rng, rules=rules, facts=facts)
     leader = view.tricks[0].leader if view.tricks else view.leader
     if view.phase is Phase.FIRST_SHOW:
@@ -1038,20 +1041,23 @@ def determinize(
     raise Inconsistent(f"no sample agreed with seat {view.seat}'s view in {tries} tries")
 
 
-def start_of_play(view: SeatView, rules: Rules, rng: random.Random) -> HandState:
+def start_of_play(
+    view: SeatView, rules: Rules, rng: random.Random, *, facts: Knowledge | None = None
+) -> HandState:
     """A sampled hand as it stood when the play began: the view's shows made on a deal
     consistent with the view, no card played yet (for replaying the view's plays on other
     deals, as :class:`gongzhu.bots.sampler.PlayReading` does).
 
+    :param facts: ``knowledge(view, rules)``, when the caller has it already.
     :raises Inconsistent: the view is not in the play phase, or no deal agreed with it.
     """
     if view.phase is not Phase.PLAY:
         raise Inconsistent(f"seat {view.seat}'s view is not in the play phase")
-    facts = knowledge(view, rules)
+    facts = knowledge(view, rules) if facts is None else facts
     leader = view.tricks[0].leader if view.tricks else view.leader
     bare = attrs.evolve(view, tricks=(), current_trick=(), leader=leader)
     for _ in range(50):
-        deal = sample_deal(view, rng, rules=rules)
+        deal = sample_deal(view, rng, rules=rules, facts=facts)
         state = _replay(bare, rules, deal, leader, facts, rng)
         if state is not None and state.phase is Phase.PLAY:
             return state

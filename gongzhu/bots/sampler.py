@@ -20,7 +20,7 @@ from ..actions import key_of_play
 from ..cards import PIG, TRANSFORMER, Card, Rank, Suit, full_deck
 from ..deal import SEATS
 from ..engines.base import winning_position
-from ..implied import DealSource, card_values, knowledge, start_of_play
+from ..implied import DealSource, Knowledge, card_values, knowledge, start_of_play
 from ..masks import CardMask, mask_of
 from ..play import Capability
 from ..rules import Rules
@@ -191,6 +191,7 @@ class PlayReading:
     :param points: read only the follows and discards where the policy's card or the
         seat's is worth points or is the transformer (where a sound player's choice hangs
         on the cards that score, not on which plain card it sheds).
+    :param facts: ``knowledge(view, rules)``, when the caller has it already.
     :raises Inconsistent: the view is not in the play phase, or agrees with no deal.
     :raises IncompatibleVariants: the engine does not offer both capabilities.
     """
@@ -206,6 +207,7 @@ class PlayReading:
         factor: float = MISMATCH_FACTOR,
         leads: bool = False,
         points: bool = False,
+        facts: Knowledge | None = None,
     ) -> None:
         if not 0 < factor <= 1:
             raise ValueError(f"the mismatch factor must be in (0, 1], not {factor}")
@@ -215,13 +217,14 @@ class PlayReading:
         self.factor = factor
         self.leads = leads
         self.points = points
-        start = start_of_play(view, rules, rng)
+        facts = knowledge(view, rules) if facts is None else facts
+        start = start_of_play(view, rules, rng, facts=facts)
         self._spec = spec = rules.engine_spec
-        for capability in (Capability.REDEAL, Capability.MISMATCHES):
-            spec.capable(start.engine, capability)  # (raises where the engine lacks one)
+        spec.capable(start.engine, Capability.REDEAL)  # (raises where the engine lacks it)
         self._start = start.engine
+        self._reader = spec.capable(start.engine, Capability.MISMATCHES)
+        """The start's engine, typed for :meth:`draw` (which does not change it)."""
         self._teams = None if teams is None else tuple(teams)
-        facts = knowledge(view, rules)
         self._played = [mask_of(cards) for cards in facts.played]
         plays = [p for t in view.tricks for p in t.plays] + list(view.current_trick)
         self._keys = [key_of_play(cards) for _, cards in plays]
@@ -235,8 +238,7 @@ class PlayReading:
         native = dealer.native
         if native is None:
             return self.draw_in_python(dealer, rng)
-        start = self._spec.capable(self._start, Capability.MISMATCHES)
-        masks = start.read_deal(
+        masks = self._reader.read_deal(
             native,
             self.candidates,
             self._played,

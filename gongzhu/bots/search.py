@@ -20,7 +20,7 @@ from typing import Final, cast
 
 from ..actions import Action
 from ..hand import HandState
-from ..implied import Determinizer, Inconsistent
+from ..implied import Determinizer, Inconsistent, knowledge
 from ..masks import CardMask
 from ..play import PLAY_PHASE, Capability, GreedyPlayoutEngine, HandEngine, greedy_playout
 from ..rules import Rules, load_rules
@@ -368,6 +368,7 @@ class _Decision:
             inference = (
                 infer(view, bot.rules, bot.format.teams) if bot.infer and self.play_phase else None
             )
+            facts = knowledge(view, bot.rules)  # (once: the reading and the sampler read it)
             reading = (
                 PlayReading(
                     view,
@@ -376,13 +377,16 @@ class _Decision:
                     bot.format.teams if bot.format.has_teams else None,
                     candidates=bot.reading,
                     factor=bot.reading_factor,
+                    facts=facts,
                 )
                 if bot.reading > 1
                 and self.play_phase
                 and bot.rules.engine_spec.offers(Capability.MISMATCHES)
                 else None
             )
-            sampler = Determinizer(view, bot.rules, inference=inference, reading=reading)
+            sampler = Determinizer(
+                view, bot.rules, facts=facts, inference=inference, reading=reading
+            )
         except Inconsistent:
             return prior or bot.prior.choose(view)
         sample_one = self._sampler_for(sampler)

@@ -88,6 +88,7 @@ __all__ = [
     "taken_cards",
     "trick_winner",
     "unpairable",
+    "unshown_plays",
     "voids",
 ]
 
@@ -499,6 +500,51 @@ def unpairable(view: SeatView) -> tuple[frozenset[Card], ...]:
     return tuple(frozenset(cards) for cards in found)
 
 
+def unshown_plays(view: SeatView, rules: Rules) -> tuple[tuple[Card, ...], ...]:
+    """Two decks: each seat's plays of a card it showed that the lock proves were the other
+    copy, so the shown copy is still in its hand.
+
+    A seat that showed one copy of a card the lock binds in the first trick of its suit
+    (:class:`~gongzhu.plugin.ShownCardLock` with ``first_trick``) and played a copy of it
+    in that trick played the shown one only if it was its only card of the suit (two
+    copies count as two cards); one that played another card of the suit after that trick
+    was not so, and played the unshown copy.  One deck, or another lock: none.
+    """
+    found: list[list[Card]] = [[] for _ in range(SEATS)]
+    lock = rules.shown_card_lock
+    if rules.table.copies != 2 or lock is None or not lock.first_trick or lock.stuck != "play":
+        return tuple(tuple(cards) for cards in found)
+    kinds = locking_kinds(rules)
+    bound: list[Counter[Card]] = [Counter() for _ in range(SEATS)]
+    for show in view.shows:
+        if show.kind in kinds and show.cards:
+            bound[show.seat].update(show.cards)
+    if any(bound):
+        tricks = _all_tricks(view)
+        led: set[Suit] = set()
+        for at, plays in enumerate(tricks):
+            suit = plays[0][1][0].suit
+            if suit in led:
+                continue
+            led.add(suit)
+            for who, cards in plays:
+                for card in set(cards):
+                    if (
+                        card.suit is suit
+                        and bound[who][card] == 1
+                        and cards.count(card) == 1
+                        and any(
+                            c.suit is suit
+                            for later in tricks[at + 1 :]
+                            for seat, played in later
+                            if seat == who
+                            for c in played
+                        )
+                    ):
+                        found[who].append(card)
+    return tuple(tuple(cards) for cards in found)
+
+
 @attrs.frozen
 class Knowledge:
     """What a view fixes about the hidden cards (computed by :func:`knowledge`).
@@ -577,9 +623,10 @@ def knowledge(view: SeatView, rules: Rules) -> Knowledge:
             secret_count[show.seat] += show.count
         else:
             shown_by[show.seat].extend(show.cards)
+    unshown = unshown_plays(view, rules) if copies == 2 else ((),) * SEATS
     for who in range(SEATS):
-        if who != seat:
-            known[who] = _minus(shown_by[who], played[who])
+        if who != seat:  # (a copy the lock proves was not the shown one leaves that one held)
+            known[who] = _minus(shown_by[who], _minus(played[who], unshown[who]))
     secret_need = [0] * SEATS
     for who in range(SEATS):
         if secret_count[who]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import gongzhu
@@ -13,7 +13,7 @@ from gongzhu import Phase
 from gongzhu.bots import determinize, knowledge, sample_deal, sample_holdings
 from gongzhu.cards import full_deck
 from gongzhu.hand import HandState
-from gongzhu.implied import Determinizer
+from gongzhu.implied import Determinizer, unshown_plays
 from gongzhu.masks import SECOND_COPY, cards_of_mask
 
 RULESETS = [
@@ -162,6 +162,7 @@ TWO_DECK_RULESETS = [("two-deck",), ("huapai", "two-deck"), ("two-deck", "anmai"
     viewer=st.integers(0, 3),
     sample_seed=st.integers(0, 1000),
 )
+@example(names=("huapai", "two-deck"), seed=96, steps=95, viewer=0, sample_seed=0)  # below
 def test_two_deck_redealt_samples_agree_with_the_view(
     names: tuple[str, ...], seed: int, steps: int, viewer: int, sample_seed: int
 ) -> None:
@@ -185,6 +186,26 @@ def test_two_deck_redealt_samples_agree_with_the_view(
             assert Counter(cards_of_mask(dealt[seat])) == Counter(holdings[seat]) + Counter(
                 facts.played[seat]
             )
+
+
+def test_a_shown_copy_the_lock_kept_from_the_first_trick_of_its_suit_is_known() -> None:
+    """Two decks under huapai's lock: seat 1 showed one ♣10, played a ♣10 in the first club
+    trick and a club after it, so that ♣10 was the other copy, and the shown one is still
+    in its hand.  (Read as played, no sample agreed with the view in 20 tries.)"""
+    hand = random_position(("huapai", "two-deck"), 96, 95)
+    view = hand.view(0)
+    ten = gongzhu.Card.parse("TC")
+    first_clubs = next(t for t in view.tricks if t.plays[0][1][0].suit is ten.suit)
+    assert (1, (ten,)) in first_clubs.plays
+    assert any(s.seat == 1 and s.cards == (ten,) for s in view.shows)
+    assert unshown_plays(view, hand.rules) == ((), (ten,), (), ())
+    facts = knowledge(view, hand.rules)
+    assert facts.known[1] == (ten,)
+    assert ten in hand.holding(1)
+    assert ten not in facts.pool  # (the other copy was played)
+    Determinizer(view, hand.rules).sample_engine(random.Random(0))  # found now
+    # with one deck a shown card has no other copy: nothing to read
+    assert unshown_plays(view, gongzhu.load_rules("huapai")) == ((),) * 4
 
 
 def test_two_deck_mask_dealer_deals_as_the_pool_does() -> None:

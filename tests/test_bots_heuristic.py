@@ -40,9 +40,9 @@ from gongzhu.bots.heuristic import (
     CHECK_SAMPLES,
     CHECK_SHARES,
     CHECK_WHERE,
-    alike_plays,
     points_at_stake,
 )
+from gongzhu.bots.rulebook import alike_plays
 from gongzhu.hand import HandState
 
 RULES = gongzhu.load_rules()

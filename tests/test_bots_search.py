@@ -16,7 +16,9 @@ from gongzhu.bots import (
     HeuristicBot,
     RulesBot,
     SearchBot,
+    Situation,
     TableFormat,
+    alike_plays,
     greedy_rollout_policy,
     make_bot,
     play_hand,
@@ -101,10 +103,14 @@ def test_every_decision_keeps_to_the_budget_in_every_ruleset(
         bot = bots[seat]
         bot.last_stats = {}
         hand.apply(bot.choose(view))
-        if bot.last_stats:  # a search ran (shows are searched too)
-            searched["play" if view.phase is Phase.PLAY else "show"] += 1
-            assert 0 < bot.last_stats["samples"] < 400
-            assert bot.last_stats["ms"] <= 3
+        if not bot.last_stats:
+            continue  # one legal action: no search
+        assert bot.last_stats["ms"] <= 3
+        if view.phase is Phase.PLAY and len(alike_plays(Situation(view, rules))) == 1:
+            assert bot.last_stats["samples"] == 0  # every card alike: played without a search
+            continue
+        searched["play" if view.phase is Phase.PLAY else "show"] += 1  # (shows are searched too)
+        assert 0 < bot.last_stats["samples"] < 400
     assert searched["play"] > 10 and searched["show"] >= 1
 
 
@@ -133,14 +139,58 @@ def test_the_search_stops_once_pruning_leaves_one_action() -> None:
     view = hand.view(1)
     assert len(view.legal_actions) == 3
     stopped = 0
-    for seed in range(12):
-        bot = SearchBot(seed, rules=RULES, budget_ms=None, samples=200, margin=None)
+    for seed in range(12):  # (♠5 and ♠6 are alike: every card is searched here)
+        bot = SearchBot(seed, rules=RULES, budget_ms=None, samples=200, margin=None, alike=False)
         assert bot.choose(view) == Play.parse("QS")
         stopped += bot.last_stats["samples"] < 20  # every other play pruned: nothing to compare
     assert stopped >= 4
     unpruned = SearchBot(3, rules=RULES, budget_ms=None, samples=200, margin=None, prune=None)
     assert unpruned.choose(view) == Play.parse("QS")
     assert unpruned.last_stats["samples"] == 200
+
+
+def alike_views(groups_wanted: int) -> list[SeatView]:
+    """Views of hands the ``rules`` bot plays where the seat's legal cards fall in
+    ``groups_wanted`` groups of alike cards (1: all alike; 2+: that many), some group of two
+    cards or more among them."""
+    bots = [make_bot("rules", seat, rules=RULES) for seat in range(4)]
+    found = []
+    for seed in range(40):
+        hand = play_phase_hand(seed)
+        while not hand.is_over:
+            view = hand.view(hand.to_move or 0)
+            groups = alike_plays(Situation(view, RULES))
+            if len(groups) == groups_wanted and len(groups) < len(view.legal_actions):
+                found.append(view)
+            hand.apply(bots[view.seat].choose(view))
+        if len(found) >= 3:
+            break
+    assert found
+    return found
+
+
+@pytest.mark.parametrize("groups", [2, 3])
+def test_the_search_plays_out_one_card_of_each_group_of_alike_cards(groups: int) -> None:
+    for view in alike_views(groups):
+        reps = [group[0] for group in alike_plays(Situation(view, RULES))]
+        options = {"budget_ms": None, "samples": 12, "prune": None, "margin": None}
+        bot = SearchBot(5, rules=RULES, **options)  # type: ignore[arg-type]
+        assert bot.choose(view) in reps  # no prior: the lowest card of each group
+        assert bot.last_stats["playouts"] == 12 * groups
+        every = SearchBot(5, rules=RULES, alike=False, **options)  # type: ignore[arg-type]
+        every.choose(view)
+        assert every.last_stats["playouts"] == 12 * len(view.legal_actions)
+
+
+def test_where_every_legal_card_is_alike_the_search_plays_its_priors_without_sampling() -> None:
+    for view in alike_views(1):
+        prior = RulesBot(rules=RULES).choose(view)
+        bot = SearchBot(5, rules=RULES, budget_ms=None, samples=40)
+        assert bot.choose(view) == prior
+        assert bot.last_stats["samples"] == 0
+        every = SearchBot(5, rules=RULES, budget_ms=None, samples=40, alike=False)
+        every.choose(view)
+        assert every.last_stats["samples"] > 0
 
 
 def test_rollout_policies_finish_hands() -> None:
@@ -352,6 +402,7 @@ def test_an_infinite_margin_always_keeps_the_prior() -> None:
         ({"prune": float("nan")}, r"prune must be a number of standard errors"),
         ({"infer": "yes"}, r"infer must be true or false, not 'yes'"),
         ({"team_trick": 1}, r"team_trick must be true or false, not 1"),
+        ({"alike": "yes"}, r"alike must be true or false, not 'yes'"),
         ({"rollout": 5}, r"rollout must be a policy's name or a policy, not 5"),
     ],
 )

@@ -1,7 +1,7 @@
 """The heuristic bot: the rules of thumb (:mod:`~gongzhu.bots.rulebook`), checked by a small search.
 
 Wherever the seat has a real choice of plays (two or more plays that are not
-alike: :func:`alike_plays`), leads included, the rules' play is checked on a
+alike: :func:`~gongzhu.bots.rulebook.alike_plays`), leads included, the rules' play is checked on a
 few sampled deals played out (a :class:`~gongzhu.bots.SearchBot` with the
 rules' choice as its prior); ``where="stake"`` checks only where points are
 at stake (:func:`points_at_stake`), as the bot did until 2026-12-07.  The
@@ -17,12 +17,12 @@ from typing import Final, SupportsIndex
 
 import attrs
 
-from ..actions import Action, Play
-from ..cards import TRANSFORMER, Card
+from ..actions import Action
+from ..cards import TRANSFORMER
 from ..play import Capability
 from ..rules import Rules, load_rules
 from ..view import Phase, SeatView
-from .rulebook import Rule, RulesBot, Situation
+from .rulebook import Rule, RulesBot, Situation, alike_plays
 from .search import SearchBot, check_endgame
 from .teams import TableFormat
 
@@ -31,7 +31,6 @@ __all__ = [
     "CHECK_SHARES",
     "CHECK_WHERE",
     "HeuristicBot",
-    "alike_plays",
     "points_at_stake",
 ]
 
@@ -65,44 +64,6 @@ def points_at_stake(s: Situation) -> bool:
             if card is TRANSFORMER or table.base_value(card):
                 return True
     return any(card is TRANSFORMER or table.base_value(card) for p in s.plays for card in p.cards)
-
-
-def alike_plays(s: Situation) -> list[list[Play]]:
-    """The seat's legal plays in groups that cannot differ in any play, low to high.
-
-    Two cards of a suit are alike when the seat holds both, no card between
-    them in rank is held by another seat or lies in the trick under way, and
-    the ruleset values them alike (the same points to whoever takes them,
-    both scoring or neither, both showable or neither): whatever anyone
-    plays after, either wins or loses exactly where the other would.  With
-    two decks, and with plays of two cards, every play is a group of its own.
-    """
-    plays = list(s.plays)
-    table = s.rules.table
-    if table.copies != 1 or any(len(p.cards) != 1 for p in plays):
-        return [[p] for p in plays]
-    live = [*s.unseen, *(c for _, cards in s.trick for c in cards)]
-    values = s.values
-    showable = table.showable
-
-    def kind(card: Card) -> tuple[int, bool, bool]:
-        return (values[card.index], table.is_scoring(card), card in showable)
-
-    groups: list[list[Play]] = []
-    last: Card | None = None
-    for play in sorted(plays, key=lambda p: (p.cards[0].suit, p.cards[0].rank)):
-        card = play.cards[0]
-        if (
-            last is not None
-            and last.suit is card.suit
-            and kind(last) == kind(card)
-            and not any(c.suit is card.suit and last.rank < c.rank < card.rank for c in live)
-        ):
-            groups[-1].append(play)
-        else:
-            groups.append([play])
-        last = card
-    return groups
 
 
 class _Decided:
@@ -207,6 +168,7 @@ class HeuristicBot:
                 prior=self._decided,
                 reading=0,  # a check's few samples are dealt as the view allows
                 endgame=endgame,
+                alike=False,  # the view it is given holds one play of each group already
             )
             if check
             else None

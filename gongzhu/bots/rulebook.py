@@ -29,6 +29,7 @@ __all__ = [
     "Rule",
     "RulesBot",
     "Situation",
+    "alike_plays",
     "avoid_transformer_with_negatives",
     "capture_own_sheep",
     "discard_dangerous_cards",
@@ -265,6 +266,44 @@ class Situation:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+def alike_plays(s: Situation) -> list[list[Play]]:
+    """The seat's legal plays in groups that cannot differ in any play, low to high.
+
+    Two cards of a suit are alike when the seat holds both, no card between
+    them in rank is held by another seat or lies in the trick under way, and
+    the ruleset values them alike (the same points to whoever takes them,
+    both scoring or neither, both showable or neither): whatever anyone
+    plays after, either wins or loses exactly where the other would.  With
+    two decks, and with plays of two cards, every play is a group of its own.
+    """
+    plays = list(s.plays)
+    table = s.rules.table
+    if table.copies != 1 or any(len(p.cards) != 1 for p in plays):
+        return [[p] for p in plays]
+    live = [*s.unseen, *(c for _, cards in s.trick for c in cards)]
+    values = s.values
+    showable = table.showable
+
+    def kind(card: Card) -> tuple[int, bool, bool]:
+        return (values[card.index], table.is_scoring(card), card in showable)
+
+    groups: list[list[Play]] = []
+    last: Card | None = None
+    for play in sorted(plays, key=lambda p: (p.cards[0].suit, p.cards[0].rank)):
+        card = play.cards[0]
+        if (
+            last is not None
+            and last.suit is card.suit
+            and kind(last) == kind(card)
+            and not any(c.suit is card.suit and last.rank < c.rank < card.rank for c in live)
+        ):
+            groups[-1].append(play)
+        else:
+            groups.append([play])
+        last = card
+    return groups
 
 
 def _rank(play: Play) -> int:

@@ -34,7 +34,7 @@ from .playout import (
     random_rollout_policy,
 )
 from .registry import UnknownBot, make_bot
-from .rulebook import RulesBot, quick_show
+from .rulebook import RulesBot, Situation, alike_plays, quick_show
 from .sampler import MISMATCH_FACTOR, PlayReading, infer
 from .teams import TableFormat, format_of, tell_format
 
@@ -156,6 +156,11 @@ class SearchBot:
         (:attr:`~gongzhu.play.Capability.MISMATCHES`; default :data:`DEFAULT_READING`);
         0 or 1 reads nothing.
     :param reading_factor: the weight of a sampled deal for each such play, in ``(0, 1]``.
+    :param alike: search one card of each group of alike cards
+        (:func:`~gongzhu.bots.rulebook.alike_plays`: cards no play can tell apart), the
+        prior's where it is one of them, so the samples go to plays that differ; where
+        every legal card is alike, that card is played without a search.  ``False``
+        searches every legal card.
     :param clock: what ``budget_ms`` measures (:data:`CLOCKS`): ``"wall"``
         (default) the time a caller waits; ``"cpu"`` the processor time of the
         bot's thread, which other programs on a busy machine do not take:
@@ -183,6 +188,7 @@ class SearchBot:
         prior: Bot | str | None = None,
         reading: int = DEFAULT_READING,
         reading_factor: float = MISMATCH_FACTOR,
+        alike: bool = True,
     ) -> None:
         if budget_ms is None and samples is None:
             raise ValueError("SearchBot needs a budget: budget_ms, samples or both")
@@ -202,7 +208,7 @@ class SearchBot:
                 raise ValueError(
                     f"{name} must be a number of standard errors (0 or more) or None, not {value!r}"
                 )
-        for name, flag in (("team_trick", team_trick), ("infer", infer)):
+        for name, flag in (("team_trick", team_trick), ("infer", infer), ("alike", alike)):
             if not isinstance(flag, bool):
                 raise ValueError(f"{name} must be true or false, not {flag!r}")
         if not isinstance(rollout, str) and not callable(rollout):
@@ -236,6 +242,7 @@ class SearchBot:
         self.team_trick = team_trick
         self.endgame = int(endgame)
         self.infer = infer
+        self.alike = alike
         self.reading = int(reading)
         self.reading_factor = float(reading_factor)
         self._clock: Callable[[], float] = CLOCKS[clock]
@@ -363,6 +370,18 @@ class _Decision:
     def run(self) -> Action:
         bot, view, legal = self.bot, self.view, self.legal
         prior = bot.prior.choose(view) if bot.margin is not None else None
+        if bot.alike and self.play_phase:
+            groups = alike_plays(Situation(view, bot.rules, bot.format))
+            if len(groups) < len(legal):  # one play of each group: the prior's, else the lowest
+                legal = self.legal = tuple(prior if prior in g else g[0] for g in groups)
+                self.scores = [[] for _ in legal]
+                if len(legal) == 1:
+                    bot.last_stats = {
+                        "samples": 0,
+                        "playouts": 0,
+                        "ms": (self.clock() - self.start) * 1000,
+                    }
+                    return legal[0]
         keep = None if prior is None else legal.index(prior)
         try:
             inference = (

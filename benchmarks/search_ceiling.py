@@ -179,7 +179,7 @@ class _SearchSeat:
         else:
             with _seeing(self.hand):
                 action = self.bot.choose(view)
-        if len(view.legal_actions) > 1:
+        if self.bot.last_stats["samples"]:  # (not where every legal card is alike)
             self.samples += int(self.bot.last_stats["samples"])
             self.searches += 1
         return action

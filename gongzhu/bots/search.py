@@ -255,7 +255,9 @@ class SearchBot:
         self.format = format_of(format)
         self.set_format(self.format)
         self.last_stats: dict[str, float] = {}
-        """Of the last decision: ``samples`` drawn, ``playouts`` run, ``ms`` spent."""
+        """Of the last decision: ``samples`` drawn, ``playouts`` run, ``ms`` spent (no samples
+        where it was made without a search: one legal action, every card alike, or a show
+        left to the prior)."""
 
     @property
     def objective(self) -> str:
@@ -279,10 +281,17 @@ class SearchBot:
         if not legal:
             raise ValueError(f"seat {view.seat} has no legal action: it is not its turn")
         if len(legal) == 1:
+            self._unsearched(start)
             return legal[0]
         if view.phase is not Phase.PLAY and self.shows != "search":  # "prior", "heuristic"
-            return self.prior.choose(view)
+            action = self.prior.choose(view)
+            self._unsearched(start)
+            return action
         return _Decision(self, view, start).run()
+
+    def _unsearched(self, start: float) -> None:
+        """:attr:`last_stats` of a decision made without a search."""
+        self.last_stats = {"samples": 0, "playouts": 0, "ms": (self._clock() - start) * 1000}
 
 
 def check_endgame(endgame: object) -> None:
@@ -376,11 +385,7 @@ class _Decision:
                 legal = self.legal = tuple(prior if prior in g else g[0] for g in groups)
                 self.scores = [[] for _ in legal]
                 if len(legal) == 1:
-                    bot.last_stats = {
-                        "samples": 0,
-                        "playouts": 0,
-                        "ms": (self.clock() - self.start) * 1000,
-                    }
+                    bot._unsearched(self.start)
                     return legal[0]
         keep = None if prior is None else legal.index(prior)
         try:

@@ -638,8 +638,13 @@ def knowledge(view: SeatView, rules: Rules) -> Knowledge:
         for card in seen:
             gone |= 1 << card.index
         pool = [card for card in full_deck(1) if not gone >> card.index & 1]
-    else:
-        pool = _minus(full_deck(copies), seen)
+    else:  # each card twice in a row, less its copies seen: _minus's order, by counts
+        count = [0] * 52
+        for card in seen:
+            count[card.index] += 1
+        if max(count) > 2:
+            raise Inconsistent("the view's cards are not one deck")
+        pool = [card for card in full_deck(1) for _ in range(2 - count[card.index])]
     if len(pool) + len(seen) != 52 * copies:
         raise Inconsistent("the view's cards are not one deck")
     if sum(sizes) - sum(map(len, known)) != len(pool):
@@ -784,7 +789,7 @@ class _MaskDealer:
         self.free = free
         speedups = accelerator("_speedups")
         self._in_c = None
-        if speedups is not None and self.copies == 1:  # the same deals, draw for draw, in C
+        if speedups is not None:  # the same deals, draw for draw, in C
             self._in_c = speedups.SampleDealer(
                 self.known,
                 self.room,
@@ -794,6 +799,7 @@ class _MaskDealer:
                 ),
                 tuple(tuple(level) for level in self.levels),
                 tuple(self.free),
+                copies=self.copies,
             )
 
     @property
@@ -814,8 +820,8 @@ class _MaskDealer:
         """Each seat's card mask in one sample, or ``None`` (a dead end).
 
         The cards the weights (``inference``) favour go first, each to a seat with
-        room weighted by its room times its factor.  With the C engines built and one
-        deck, the C twin deals (``SampleDealer``: the same draws, the same deal).
+        room weighted by its room times its factor.  With the C engines built, the C
+        twin deals (``SampleDealer``: the same draws, the same deal).
         """
         if self._in_c is not None:
             return cast("list[CardMask] | None", self._in_c.deal(rng.random))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 
 import pytest
 
@@ -13,7 +13,7 @@ from gongzhu.bots import Bot, make_bot
 from gongzhu.bots.sampler import Inference, infer
 from gongzhu.cards import PIG, Card, full_deck
 from gongzhu.hand import HandState
-from gongzhu.implied import Determinizer, knowledge
+from gongzhu.implied import Determinizer, SampleWeights, knowledge
 from gongzhu.view import SeatView
 
 RULES = gongzhu.load_rules()
@@ -177,23 +177,42 @@ def views_with_choices(names: tuple[str, ...], hands: int) -> Iterator[SeatView]
             hand.apply(rng.choice(hand.legal_actions()))
 
 
+class _Weights:
+    """Weights of a test's own: the pig and two hearts, a factor per seat."""
+
+    factors: Mapping[Card, Sequence[float]] = {
+        Card.parse("QS"): (1.0, 0.1, 1.0, 0.5),
+        Card.parse("AH"): (0.3, 1.0, 1.0, 1.0),
+        Card.parse("9H"): (1.0, 1.0, 0.2, 1.0),
+    }
+
+
+TWO_DECK_WEIGHTS = _Weights()
+
+
 @pytest.mark.skipif(
     __import__("gongzhu.engines").engines.ACCELERATED is False, reason="no C engines"
 )
-@pytest.mark.parametrize("names", [("39baobao",), ("huapai",), ("same-colour-discard",)])
+@pytest.mark.parametrize(
+    "names",
+    [("39baobao",), ("huapai",), ("same-colour-discard",), ("two-deck",), ("huapai", "two-deck")],
+)
 @pytest.mark.parametrize("inferred", [False, True])
 def test_the_c_dealer_deals_the_python_dealers_samples(
     names: tuple[str, ...], inferred: bool
 ) -> None:
     """The sampler's deal in C (``SampleDealer``) is its Python reference draw for draw:
     the same masks (or the same dead end) and the same generator state after, over
-    every view of a few hands, with and without the inference's weights."""
+    every view of a few hands, with and without the inference's weights; with two decks
+    each copy a bit of its own, the masks in the usual form."""
     from gongzhu.implied import _MaskDealer
 
     rules = gongzhu.load_rules(*names)
     compared = weighted = 0
     for i, view in enumerate(views_with_choices(names, 3)):
-        inference = infer(view, rules, TEAMS) if inferred else None
+        inference: SampleWeights | None = None
+        if inferred:  # (the inference weighs no card with two decks: weights of a test's own)
+            inference = infer(view, rules, TEAMS) if rules.table.copies == 1 else TWO_DECK_WEIGHTS
         dealer = _MaskDealer.of(knowledge(view, rules), inference)
         if dealer is None:
             continue
@@ -227,3 +246,18 @@ def test_the_c_dealer_refuses_bad_data() -> None:
         dealer.deal(3)
     with pytest.raises(ValueError, match="not initialised"):
         speedups.SampleDealer.__new__(speedups.SampleDealer).deal(random.random)
+    # two decks: a bit is one copy of a card, the second copy's at 52 + index
+    with pytest.raises(ValueError, match="copies: 1 or 2 decks"):
+        speedups.SampleDealer([0] * 4, [0] * 4, (), (), (), copies=3)
+    with pytest.raises(ValueError, match="one card of one deck"):
+        speedups.SampleDealer([0] * 4, [1, 0, 0, 0], (), (), (1 << 52,))
+    with pytest.raises(ValueError, match="one copy of a card"):
+        speedups.SampleDealer([0] * 4, [1, 0, 0, 0], (), (), (3,), copies=2)
+    with pytest.raises(ValueError, match="one copy of a card"):
+        speedups.SampleDealer([0] * 4, [1, 0, 0, 0], (), (), (1 << 104,), copies=2)
+    with pytest.raises(ValueError, match="known: four card masks"):
+        speedups.SampleDealer([1 << 52, 0, 0, 0], [0] * 4, (), (), (), copies=2)
+    two = speedups.SampleDealer([1, 0, 0, 0], [1, 1, 0, 0], (), (), (1 << 52, 2), copies=2)
+    deals = {tuple(two.deal(random.Random(seed).random)) for seed in range(20)}
+    # seat 0 holds ♠2 and takes its second copy or ♠3; a lone second copy is a first one
+    assert deals == {(1 | 1 << 52, 2, 0, 0), (1 | 2, 1, 0, 0)}

@@ -204,6 +204,10 @@ def test_read_deal_refuses_bad_arguments() -> None:
     with pytest.raises(ValueError, match="engine's cards"):
         start.read_deal(dealer.native, 4, [0, 0, 0, 0], *args[1:])
     assert start.read_deal(dealer.native, 0, *args) is None
+    speedups = __import__("gongzhu.engines").engines._speedups
+    two_decks = speedups.SampleDealer([0] * 4, [1, 0, 0, 0], (), (), (1,), copies=2)
+    with pytest.raises(ValueError, match="one-deck SampleDealer"):
+        start.read_deal(two_decks, 4, *args)
 
 
 def test_a_reading_needs_the_play_phase() -> None:

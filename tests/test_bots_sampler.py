@@ -188,6 +188,32 @@ def test_two_deck_redealt_samples_agree_with_the_view(
             )
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    names=st.sampled_from([*RULESETS, *TWO_DECK_RULESETS]),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(0, 110),
+    viewer=st.integers(0, 3),
+)
+@example(names=("two-deck",), seed=72, steps=40, viewer=0)  # a shown copy played, then void
+def test_what_knowledge_says_a_seat_holds_it_holds(
+    names: tuple[str, ...], seed: int, steps: int, viewer: int
+) -> None:
+    """The cards :func:`knowledge` places with a seat (shown and not played, with two decks
+    read through the lock: :func:`unshown_plays`) are in its hand, and the rest of its hand
+    is among the unseen cards, in no suit it is known to lack."""
+    hand = random_position(names, seed, steps)
+    if hand.is_over or hand.phase is not Phase.PLAY:
+        return
+    facts = knowledge(hand.view(viewer), hand.rules)
+    pool = Counter(facts.pool)
+    for seat in range(4):
+        held = Counter(hand.holding(seat))
+        assert not Counter(facts.known[seat]) - held, seat
+        assert not held - Counter(facts.known[seat]) - pool, seat
+        assert all(card.suit not in facts.voids[seat] for card in held)
+
+
 def test_a_shown_copy_the_lock_kept_from_the_first_trick_of_its_suit_is_known() -> None:
     """Two decks under huapai's lock: seat 1 showed one ♣10, played a ♣10 in the first club
     trick and a club after it, so that ♣10 was the other copy, and the shown one is still

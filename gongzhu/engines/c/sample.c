@@ -1,4 +1,5 @@
-/* SampleDealer: the C twin of gongzhu.implied._MaskDealer.deal, the search's sampled deals.
+/* SampleDealer: the C twin of gongzhu.implied._MaskDealer.deal, the search's sampled deals
+ * (one deck or two: a card's bit is a copy's, masks.py's form).
  *
  * A search samples the hidden cards thousands of times a decision from what one view lets it
  * know: each seat's known cards and room, which seats may hold each card, and the weights
@@ -8,43 +9,44 @@
  * same generator gives the same samples; tests/test_bots_inference.py holds the two equal. */
 #include "engine.h"
 
+#define DEAL_MAX 104 /* the cards of two decks */
+
 typedef struct {
-    uint64_t bit;
+    Mask bit; /* one copy's bit: a first copy's in lo, a second copy's in hi */
     int nseats, seats[4];
     double factors[4];
 } DealCard;
 
 typedef struct {
     PyObject_HEAD
-    int ready;
-    uint64_t known[4];
+    int ready, copies;
+    Mask known[4];
     long room[4];
     int nweighted, nlevels, nfree;
     int level_start[5], level_len[5];
-    DealCard weighted[52], level_cards[52];
-    uint64_t free[52];
+    DealCard weighted[DEAL_MAX], level_cards[DEAL_MAX];
+    Mask free[DEAL_MAX];
 } SampleDealer;
 
-static int read_bit(PyObject *obj, uint64_t *out)
+/* One copy's bit (an int) into *out; 0, or -1 with an exception. */
+static int read_bit(PyObject *obj, Mask *out, int copies)
 {
-    unsigned long long v;
     if (!PyLong_Check(obj)) {
         PyErr_SetString(PyExc_TypeError, "a card bit must be an int");
         return -1;
     }
-    v = PyLong_AsUnsignedLongLong(obj);
-    if (v == (unsigned long long)-1 && PyErr_Occurred())
+    if (gz_read_mask(obj, out, "a card bit must be one copy of a card", MASK_ANY) < 0)
         return -1;
-    if (v == 0 || (v & (v - 1)) || v > (1ULL << 51)) {
-        PyErr_SetString(PyExc_ValueError, "a card bit must be one card of one deck");
+    if (mask_count(*out) != 1 || (copies == 1 && out->hi)) {
+        PyErr_SetString(PyExc_ValueError, copies == 1 ? "a card bit must be one card of one deck"
+                                                      : "a card bit must be one copy of a card");
         return -1;
     }
-    *out = v;
     return 0;
 }
 
 /* (bit, seats) or (bit, seats, factors) into *card; 0, or -1 with an exception. */
-static int read_card(PyObject *entry, DealCard *card, int weighted)
+static int read_card(PyObject *entry, DealCard *card, int weighted, int copies)
 {
     PyObject *seats, *fast = NULL;
     Py_ssize_t n, i;
@@ -53,7 +55,7 @@ static int read_card(PyObject *entry, DealCard *card, int weighted)
                                                   : "a card is (bit, seats)");
         return -1;
     }
-    if (read_bit(PyTuple_GET_ITEM(entry, 0), &card->bit) < 0)
+    if (read_bit(PyTuple_GET_ITEM(entry, 0), &card->bit, copies) < 0)
         return -1;
     seats = PySequence_Tuple(PyTuple_GET_ITEM(entry, 1));
     if (seats == NULL)
@@ -98,8 +100,8 @@ static int read_card(PyObject *entry, DealCard *card, int weighted)
     return 0;
 }
 
-/* A tuple of what read_card reads into cards (room for 52 minus *used); its length. */
-static int read_cards(PyObject *obj, DealCard *cards, int room, int weighted)
+/* A tuple of what read_card reads into cards (room for `room` more); its length. */
+static int read_cards(PyObject *obj, DealCard *cards, int room, int weighted, int copies)
 {
     PyObject *items = PySequence_Tuple(obj);
     Py_ssize_t n, i;
@@ -112,7 +114,7 @@ static int read_cards(PyObject *obj, DealCard *cards, int room, int weighted)
         return -1;
     }
     for (i = 0; i < n; i++) {
-        if (read_card(PyTuple_GET_ITEM(items, i), &cards[i], weighted) < 0) {
+        if (read_card(PyTuple_GET_ITEM(items, i), &cards[i], weighted, copies) < 0) {
             Py_DECREF(items);
             return -1;
         }
@@ -121,24 +123,26 @@ static int read_cards(PyObject *obj, DealCard *cards, int room, int weighted)
     return (int)n;
 }
 
-/* SampleDealer(known, room, weighted, levels, free): _MaskDealer's data. */
+/* SampleDealer(known, room, weighted, levels, free, copies=1): _MaskDealer's data. */
 static int dealer_init(SampleDealer *d, PyObject *args, PyObject *kwds)
 {
     PyObject *known, *room, *weighted, *levels, *free, *items = NULL;
     Py_ssize_t i;
-    int used = 0;
-    static char *names[] = {"known", "room", "weighted", "levels", "free", NULL};
+    int used = 0, copies = 1, most;
+    static char *names[] = {"known", "room", "weighted", "levels", "free", "copies", NULL};
     d->ready = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO:SampleDealer", names, &known, &room,
-                                     &weighted, &levels, &free))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOO|i:SampleDealer", names, &known, &room,
+                                     &weighted, &levels, &free, &copies))
         return -1;
-    {
-        Mask m[4];
-        if (gz_read_masks(known, m, "known: four card masks", MASK_ONE_DECK) < 0)
-            return -1;
-        for (i = 0; i < 4; i++)
-            d->known[i] = m[i].lo;
+    if (copies != 1 && copies != 2) {
+        PyErr_SetString(PyExc_ValueError, "copies: 1 or 2 decks");
+        return -1;
     }
+    d->copies = copies;
+    most = 52 * copies;
+    if (gz_read_masks(known, d->known, "known: four card masks",
+                      copies == 1 ? MASK_ONE_DECK : MASK_TWO_DECKS) < 0)
+        return -1;
     items = PySequence_Tuple(room);
     if (items == NULL)
         return -1;
@@ -148,13 +152,14 @@ static int dealer_init(SampleDealer *d, PyObject *args, PyObject *kwds)
         return -1;
     }
     for (i = 0; i < 4; i++) {
-        if (gz_small_int(PyTuple_GET_ITEM(items, i), 0, 52, &d->room[i], "room is 0-52") < 0) {
+        if (gz_small_int(PyTuple_GET_ITEM(items, i), 0, most, &d->room[i],
+                         copies == 1 ? "room is 0-52" : "room is 0-104") < 0) {
             Py_DECREF(items);
             return -1;
         }
     }
     Py_DECREF(items);
-    d->nweighted = read_cards(weighted, d->weighted, 52, 1);
+    d->nweighted = read_cards(weighted, d->weighted, most, 1, copies);
     if (d->nweighted < 0)
         return -1;
     items = PySequence_Tuple(levels);
@@ -167,7 +172,8 @@ static int dealer_init(SampleDealer *d, PyObject *args, PyObject *kwds)
     }
     d->nlevels = (int)PyTuple_GET_SIZE(items);
     for (i = 0; i < d->nlevels; i++) {
-        int n = read_cards(PyTuple_GET_ITEM(items, i), d->level_cards + used, 52 - used, 0);
+        int n = read_cards(PyTuple_GET_ITEM(items, i), d->level_cards + used, most - used, 0,
+                           copies);
         if (n < 0) {
             Py_DECREF(items);
             return -1;
@@ -180,14 +186,14 @@ static int dealer_init(SampleDealer *d, PyObject *args, PyObject *kwds)
     items = PySequence_Tuple(free);
     if (items == NULL)
         return -1;
-    if (PyTuple_GET_SIZE(items) > 52) {
+    if (PyTuple_GET_SIZE(items) > most) {
         Py_DECREF(items);
         PyErr_SetString(PyExc_ValueError, "more cards than a deck holds");
         return -1;
     }
     d->nfree = (int)PyTuple_GET_SIZE(items);
     for (i = 0; i < d->nfree; i++) {
-        if (read_bit(PyTuple_GET_ITEM(items, i), &d->free[i]) < 0) {
+        if (read_bit(PyTuple_GET_ITEM(items, i), &d->free[i], copies) < 0) {
             Py_DECREF(items);
             return -1;
         }
@@ -197,7 +203,7 @@ static int dealer_init(SampleDealer *d, PyObject *args, PyObject *kwds)
     return 0;
 }
 
-/* A stable sort of order[0..n) by keys (insertion sort: n <= 52), as sorted(key=...) sorts. */
+/* A stable sort of order[0..n) by keys (insertion sort: n <= 104), as sorted(key=...) sorts. */
 static void sort_by_keys(int *order, const double *keys, int n)
 {
     int i, j;
@@ -251,14 +257,21 @@ static int pick_seat(const DealCard *c, const long *room, PyObject *random, int 
     return s;
 }
 
-/* One sample of `dealer` (a SampleDealer) into masks: 1, or 0 at a dead end, or -1 with an
+static inline void mask_or(Mask *m, Mask bit)
+{
+    m->lo |= bit.lo;
+    m->hi |= bit.hi;
+}
+
+/* One sample of `dealer` (a SampleDealer) into masks, each in masks.py's form (a copy dealt
+ * on the second copy's bit alone is a first copy): 1, or 0 at a dead end, or -1 with an
  * exception (not a SampleDealer, not initialised, or what random() raised). */
-int gz_dealer_deal(PyObject *dealer, PyObject *random, uint64_t *masks)
+static int deal_masks(PyObject *dealer, PyObject *random, Mask *masks)
 {
     const SampleDealer *d = (const SampleDealer *)dealer;
     long room[4];
-    double keys[52];
-    int order[52], i, k, s, start;
+    double keys[DEAL_MAX];
+    int order[DEAL_MAX], i, k, s, start;
     if (!PyObject_TypeCheck(dealer, &GZ_SampleDealerType)) {
         PyErr_SetString(PyExc_TypeError, "a SampleDealer is needed");
         return -1;
@@ -279,7 +292,7 @@ int gz_dealer_deal(PyObject *dealer, PyObject *random, uint64_t *masks)
             return -1;
         if (s < 0)
             return 0;
-        masks[s] |= d->weighted[i].bit;
+        mask_or(&masks[s], d->weighted[i].bit);
         room[s]--;
     }
     for (k = 0; k < d->nlevels; k++) {
@@ -300,7 +313,7 @@ int gz_dealer_deal(PyObject *dealer, PyObject *random, uint64_t *masks)
                 return -1;
             if (s < 0)
                 return 0;
-            masks[s] |= c->bit;
+            mask_or(&masks[s], c->bit);
             room[s]--;
         }
     }
@@ -314,24 +327,56 @@ int gz_dealer_deal(PyObject *dealer, PyObject *random, uint64_t *masks)
     for (s = 0; s < 4; s++) {
         long j;
         for (j = 0; j < room[s] && start < d->nfree; j++)
-            masks[s] |= d->free[order[start++]];
+            mask_or(&masks[s], d->free[order[start++]]);
         if (j < room[s]) /* the slice ran past the free cards: Python's slice stops there */
             start = d->nfree;
     }
+    for (s = 0; s < 4; s++) { /* add_copies(0, mask): a lone second copy is a first one */
+        uint64_t any = masks[s].lo | masks[s].hi, two = masks[s].lo & masks[s].hi;
+        masks[s].lo = any;
+        masks[s].hi = two;
+    }
     return 1;
+}
+
+int gz_dealer_deal(PyObject *dealer, PyObject *random, uint64_t *masks)
+{
+    Mask dealt[4];
+    int got, s;
+    if (PyObject_TypeCheck(dealer, &GZ_SampleDealerType) &&
+        ((const SampleDealer *)dealer)->copies != 1) {
+        PyErr_SetString(PyExc_ValueError, "a one-deck SampleDealer is needed");
+        return -1;
+    }
+    got = deal_masks(dealer, random, dealt);
+    if (got > 0)
+        for (s = 0; s < 4; s++)
+            masks[s] = dealt[s].lo;
+    return got;
 }
 
 /* deal(random) -> [four card masks] or None (a dead end): _MaskDealer.deal's sample. */
 static PyObject *dealer_deal(SampleDealer *d, PyObject *random)
 {
-    uint64_t masks[4];
-    int dealt = gz_dealer_deal((PyObject *)d, random, masks);
+    Mask masks[4];
+    PyObject *out;
+    int dealt = deal_masks((PyObject *)d, random, masks), s;
     if (dealt < 0)
         return NULL;
     if (!dealt)
         Py_RETURN_NONE;
-    return Py_BuildValue("[KKKK]", (unsigned long long)masks[0], (unsigned long long)masks[1],
-                         (unsigned long long)masks[2], (unsigned long long)masks[3]);
+    out = PyList_New(4);
+    if (out == NULL)
+        return NULL;
+    for (s = 0; s < 4; s++) {
+        PyObject *item = gz_mask_long(masks[s]);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, s, item);
+    }
+    return out;
 }
 
 static PyMethodDef dealer_methods[] = {
@@ -343,7 +388,7 @@ static PyMethodDef dealer_methods[] = {
 PyTypeObject GZ_SampleDealerType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "gongzhu._speedups.SampleDealer",
-    .tp_doc = "SampleDealer(known, room, weighted, levels, free)\n\n"
+    .tp_doc = "SampleDealer(known, room, weighted, levels, free, copies=1)\n\n"
               "The sampler's deal of one view (gongzhu.implied._MaskDealer's data), in C.",
     .tp_basicsize = sizeof(SampleDealer),
     .tp_flags = Py_TPFLAGS_DEFAULT,

@@ -39,7 +39,7 @@ import operator
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence, Sized
-from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, cast
+from typing import TYPE_CHECKING, Final, NamedTuple, Protocol, TypeAlias, cast
 
 import attrs
 
@@ -741,15 +741,22 @@ def _deal_pool(facts: Knowledge, rng: random.Random) -> list[list[Card]] | None:
     return holdings
 
 
+_LevelCard: TypeAlias = "tuple[int, tuple[int, ...]] | tuple[int, tuple[int, ...], int, int]"
+"""A constrained card of :class:`_MaskDealer`: its bit and the seats that may take it, and
+for a guarded suit its index and the seats of the guard (bits)."""
+
+
 class _MaskDealer:
     """:func:`_deal_pool` straight into card masks, for the common case: no secret sale by
-    another seat, no showable card whose holder is fixed by an auto-show, and with two
-    decks no seat the play showed to hold no pair of a suit.
+    another seat and no showable card whose holder is fixed by an auto-show.
 
     With two decks each copy of a card in the pool is dealt as a bit of its own (the
     first copy's bit, or the second's where the first is taken), and each seat's mask is
     then put in the form every mask has (:mod:`gongzhu.masks`: a second copy only with
-    the first).
+    the first).  A suit in which some seat holds no pair (:attr:`Knowledge.no_pairs`) is
+    guarded: its cards are dealt one by one with the constrained cards, never a second
+    copy to such a seat, nor a copy of a card it cannot pair (:attr:`Knowledge.unpairable`),
+    and without the inference's weights.
 
     What does not depend on the sample (each seat's known cards and room, which
     seats may take each suit) is worked out once per view; :meth:`deal` then
@@ -767,7 +774,7 @@ class _MaskDealer:
         self.room = room
         anyone = tuple(s for s in range(SEATS) if room[s] > 0)
         by_suit = {suit: tuple(s for s in anyone if suit not in facts.voids[s]) for suit in Suit}
-        levels: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
+        levels: dict[int, list[_LevelCard]] = {}
         weighted: list[tuple[int, tuple[int, ...], Sequence[float]]] = []
         inferred = inference.factors if inference is not None else {}
         free = []
@@ -777,6 +784,15 @@ class _MaskDealer:
             if taken & bit:  # with two decks: its first copy's bit is another copy's
                 bit <<= SECOND_COPY
             taken |= bit
+            guards = [s for s in seats if card.suit in facts.no_pairs[s]]
+            if guards:  # no seat of `guards` may take a second copy, nor one it cannot pair
+                barred = {
+                    s for s in guards if card in facts.unpairable[s] or card in facts.known[s]
+                }
+                seats = tuple(s for s in seats if s not in barred)
+                guard = sum(1 << s for s in guards if s not in barred)
+                levels.setdefault(len(seats), []).append((bit, seats, card.index, guard))
+                continue
             factors = inferred.get(card)
             if factors is not None and len(seats) > 1 and len({factors[s] for s in seats}) > 1:
                 weighted.append((bit, seats, factors))
@@ -810,7 +826,7 @@ class _MaskDealer:
     @classmethod
     def of(cls, facts: Knowledge, inference: SampleWeights | None = None) -> _MaskDealer | None:
         """A dealer for ``facts``, or ``None`` where :func:`_deal_pool` must deal."""
-        if any(facts.secret_count) or any(facts.secret_need) or any(facts.no_pairs):
+        if any(facts.secret_count) or any(facts.secret_need):
             return None
         if not facts.hidden_showable_ok and any(c in facts.showable for c in facts.pool):
             return None
@@ -846,8 +862,19 @@ class _MaskDealer:
             masks[s] |= bit
             room[s] -= 1
         for level in self.levels:
-            for bit, seats in sorted(level, key=lambda _entry: draw()) if len(level) > 1 else level:
+            for bit, seats, *guarded in (
+                sorted(level, key=lambda _entry: draw()) if len(level) > 1 else level
+            ):
                 open_ = [s for s in seats if room[s]]
+                if guarded:  # not to a seat of the guard that has a copy already
+                    index, guard = guarded
+                    open_ = [
+                        s
+                        for s in open_
+                        if not (
+                            guard >> s & 1 and (masks[s] | masks[s] >> SECOND_COPY) >> index & 1
+                        )
+                    ]
                 if not open_:
                     return None
                 s = open_[0]

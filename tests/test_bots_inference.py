@@ -208,7 +208,7 @@ def test_the_c_dealer_deals_the_python_dealers_samples(
     from gongzhu.implied import _MaskDealer
 
     rules = gongzhu.load_rules(*names)
-    compared = weighted = 0
+    compared = weighted = guarded = 0
     for i, view in enumerate(views_with_choices(names, 3)):
         inference: SampleWeights | None = None
         if inferred:  # (the inference weighs no card with two decks: weights of a test's own)
@@ -218,6 +218,7 @@ def test_the_c_dealer_deals_the_python_dealers_samples(
             continue
         assert dealer._in_c is not None
         weighted += bool(dealer.weighted)
+        guarded += any(len(entry) == 4 for level in dealer.levels for entry in level)
         mine, theirs = random.Random(i), random.Random(i)
         for _ in range(5):
             assert dealer.deal(mine) == dealer.deal_in_python(theirs)
@@ -225,6 +226,7 @@ def test_the_c_dealer_deals_the_python_dealers_samples(
             compared += 1
     assert compared > 500
     assert weighted > 0 if inferred else weighted == 0
+    assert guarded > 0 if rules.table.copies == 2 else guarded == 0  # (suits without pairs)
 
 
 @pytest.mark.skipif(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -13,7 +14,7 @@ from gongzhu import Phase
 from gongzhu.bots import determinize, knowledge, sample_deal, sample_holdings
 from gongzhu.cards import full_deck
 from gongzhu.hand import HandState
-from gongzhu.implied import Determinizer, unshown_plays
+from gongzhu.implied import Determinizer, Knowledge, unshown_plays
 from gongzhu.masks import SECOND_COPY, cards_of_mask
 
 RULESETS = [
@@ -234,19 +235,31 @@ def test_a_shown_copy_the_lock_kept_from_the_first_trick_of_its_suit_is_known() 
     assert unshown_plays(view, gongzhu.load_rules("huapai")) == ((),) * 4
 
 
-def test_two_deck_mask_dealer_deals_as_the_pool_does() -> None:
+def pairless_ok(facts: Knowledge, seat: int, cards: tuple[gongzhu.Card, ...]) -> None:
+    """``seat``'s dealt ``cards`` hold no pair of a suit it holds none of, and no copy of a
+    card it cannot pair."""
+    held = Counter(cards)
+    for card, copies in held.items():
+        if card.suit in facts.no_pairs[seat]:
+            assert copies == 1, (seat, card)
+            assert card not in facts.unpairable[seat], (seat, card)
+
+
+@pytest.mark.parametrize("pairless", [False, True])
+def test_two_deck_mask_dealer_deals_as_the_pool_does(pairless: bool) -> None:
     """Dealt into masks, the hidden copies fall to each seat as often as
     :func:`~gongzhu.implied._deal_pool` deals them (1,500 deals each, a mid-hand view
-    with voids): the same chances, by other draws."""
+    with voids, and one where a seat holds no pair of a suit): the same chances, by other
+    draws."""
     from gongzhu.implied import _deal_pool, _MaskDealer
 
     rules = gongzhu.load_rules("two-deck")
-    for seed in range(40):  # a view where some seat shows a void
+    for seed in range(80):  # a view where some seat shows a void (or holds no pair)
         hand = random_position(("two-deck",), seed, 70)
         if hand.phase is not Phase.PLAY:
             continue
         facts = knowledge(hand.view(0), rules)
-        if any(facts.voids[1:]) and not any(facts.no_pairs):
+        if any(facts.voids[1:]) and any(facts.no_pairs[1:]) == pairless:
             break
     else:
         raise AssertionError("no view with a void")
@@ -256,13 +269,19 @@ def test_two_deck_mask_dealer_deals_as_the_pool_does() -> None:
     by_mask: Counter[tuple[int, gongzhu.Card]] = Counter()
     by_pool: Counter[tuple[int, gongzhu.Card]] = Counter()
     n = 1500
-    for _ in range(n):
-        masks = dealer.deal(rng)
-        holdings = _deal_pool(facts, rng)
-        assert masks is not None and holdings is not None
-        for seat in range(1, 4):
-            by_mask.update((seat, card) for card in cards_of_mask(masks[seat]))
-            by_pool.update((seat, card) for card in holdings[seat])
+    dealt = pooled = 0
+    while dealt < n or pooled < n:  # (a dead end deals nothing: the next deal is drawn)
+        masks = dealer.deal(rng) if dealt < n else None
+        if masks is not None:
+            dealt += 1
+            for seat in range(1, 4):
+                by_mask.update((seat, card) for card in cards_of_mask(masks[seat]))
+                pairless_ok(facts, seat, cards_of_mask(masks[seat]))
+        holdings = _deal_pool(facts, rng) if pooled < n else None
+        if holdings is not None:
+            pooled += 1
+            for seat in range(1, 4):
+                by_pool.update((seat, card) for card in holdings[seat])
     for key in by_mask.keys() | by_pool.keys():
         mean = (by_mask[key] + by_pool[key]) / (2 * n)  # copies a deal: 0, 1 or 2
         spread = (2 * n * 2 * mean) ** 0.5  # the difference's, a deal's variance <= 2 * mean

@@ -15,6 +15,8 @@ typedef struct {
     Mask bit; /* one copy's bit: a first copy's in lo, a second copy's in hi */
     int nseats, seats[4];
     double factors[4];
+    int index, guard; /* a guarded suit's card: its index, and the seats that hold no pair of
+                         it (bits), which take no copy of it once they hold one */
 } DealCard;
 
 typedef struct {
@@ -50,18 +52,34 @@ static int read_card(PyObject *entry, DealCard *card, int weighted, int copies)
 {
     PyObject *seats, *fast = NULL;
     Py_ssize_t n, i;
-    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != (weighted ? 3 : 2)) {
+    Py_ssize_t size = PyTuple_Check(entry) ? PyTuple_GET_SIZE(entry) : -1;
+    if (weighted ? size != 3 : size != 2 && size != 4) {
         PyErr_SetString(PyExc_TypeError, weighted ? "a weighted card is (bit, seats, factors)"
-                                                  : "a card is (bit, seats)");
+                                                  : "a card is (bit, seats) or (bit, seats, "
+                                                    "index, guard)");
         return -1;
     }
     if (read_bit(PyTuple_GET_ITEM(entry, 0), &card->bit, copies) < 0)
         return -1;
+    card->index = card->guard = 0;
+    if (size == 4) {
+        long index, guard;
+        if (gz_small_int(PyTuple_GET_ITEM(entry, 2), 0, 51, &index, "a card index is 0-51") < 0 ||
+            gz_small_int(PyTuple_GET_ITEM(entry, 3), 0, 15, &guard, "a guard is seat bits 0-15") <
+                0)
+            return -1;
+        if ((card->bit.lo | card->bit.hi) != 1ULL << index) {
+            PyErr_SetString(PyExc_ValueError, "a guarded card's index is not its bit's");
+            return -1;
+        }
+        card->index = (int)index;
+        card->guard = (int)guard;
+    }
     seats = PySequence_Tuple(PyTuple_GET_ITEM(entry, 1));
     if (seats == NULL)
         return -1;
     n = PyTuple_GET_SIZE(seats);
-    if (n < 1 || n > 4) {
+    if (n > 4 || (n < 1 && size != 4)) { /* (a guarded card may have no seat: a dead end) */
         Py_DECREF(seats);
         PyErr_SetString(PyExc_ValueError, "a card goes to one to four seats");
         return -1;
@@ -165,9 +183,9 @@ static int dealer_init(SampleDealer *d, PyObject *args, PyObject *kwds)
     items = PySequence_Tuple(levels);
     if (items == NULL)
         return -1;
-    if (PyTuple_GET_SIZE(items) > 4) {
+    if (PyTuple_GET_SIZE(items) > 5) {
         Py_DECREF(items);
-        PyErr_SetString(PyExc_ValueError, "at most four levels (cards by their seats' count)");
+        PyErr_SetString(PyExc_ValueError, "at most five levels (cards by their seats' count)");
         return -1;
     }
     d->nlevels = (int)PyTuple_GET_SIZE(items);
@@ -217,13 +235,16 @@ static void sort_by_keys(int *order, const double *keys, int n)
 
 /* The seat a constrained card goes to (as _MaskDealer.deal picks it), or -1 (no seat has
  * room) or -2 (an exception from random()). */
-static int pick_seat(const DealCard *c, const long *room, PyObject *random, int weighted)
+static int pick_seat(const DealCard *c, const long *room, const Mask *masks, PyObject *random,
+                     int weighted)
 {
     int open[4], nopen = 0, k, s;
     double x;
-    for (k = 0; k < c->nseats; k++)
-        if (room[c->seats[k]])
-            open[nopen++] = c->seats[k];
+    for (k = 0; k < c->nseats; k++) {
+        s = c->seats[k];
+        if (room[s] && !((c->guard >> s & 1) && (((masks[s].lo | masks[s].hi) >> c->index) & 1)))
+            open[nopen++] = s;
+    }
     if (!nopen)
         return -1;
     s = open[0];
@@ -287,7 +308,7 @@ static int deal_masks(PyObject *dealer, PyObject *random, Mask *masks)
     memcpy(masks, d->known, 4 * sizeof masks[0]);
     memcpy(room, d->room, sizeof room);
     for (i = 0; i < d->nweighted; i++) {
-        s = pick_seat(&d->weighted[i], room, random, 1);
+        s = pick_seat(&d->weighted[i], room, masks, random, 1);
         if (s == -2)
             return -1;
         if (s < 0)
@@ -308,7 +329,7 @@ static int deal_masks(PyObject *dealer, PyObject *random, Mask *masks)
         }
         for (i = 0; i < n; i++) {
             const DealCard *c = &level[order[i]];
-            s = pick_seat(c, room, random, 0);
+            s = pick_seat(c, room, masks, random, 0);
             if (s == -2)
                 return -1;
             if (s < 0)

@@ -110,14 +110,15 @@ class HeuristicBot:
         pruned); 0 plays by the rules alone, as the ``rules`` bot does.  The
         number of samples, not a time, bounds a check: the bot plays the
         same for a seed on any machine.  With two decks a check draws a
-        quarter as many (a two-deck sample costs several one-deck ones).
+        quarter as many where it checks only the plays at stake, and an
+        eighth where it checks every play (a two-deck sample costs several
+        one-deck ones).
     :param where: which plays are checked (:data:`CHECK_WHERE`): ``"all"``,
         every play with a choice of plays that are not alike; ``"stake"``,
         only where points are at stake (:func:`points_at_stake`).  Default:
-        ``"all"`` with one deck where the ruleset's engine plays the greedy
-        playout itself; ``"stake"`` with two decks (their plays are pairs and
-        two-card discards: checking every one takes about 2.3 ms a decision,
-        over the heuristic's 1 ms) and where the check's playouts are random.
+        ``"all"`` where the ruleset's engine plays the greedy playout itself,
+        with one deck or two; ``"stake"`` where the check's playouts are
+        random.
     :param endgame: the hand's last tricks each of the check's playouts searches
         exactly (the search's ``endgame``, :data:`~gongzhu.bots.search.DEFAULT_ENDGAME`
         for the search bot); default 0: the check plays its playouts greedily to the
@@ -141,7 +142,7 @@ class HeuristicBot:
         rules = load_rules() if rules is None else rules
         if where is None:  # two decks' many plays, or random playouts: at stake only
             greedy = rules.engine_spec.offers(Capability.GREEDY_PLAYOUT)
-            where = "all" if greedy and rules.table.copies == 1 else "stake"
+            where = "all" if greedy else "stake"
         if where not in CHECK_WHERE:
             raise ValueError(
                 f"where must be one of {', '.join(map(repr, CHECK_WHERE))}, not {where!r}"
@@ -151,7 +152,8 @@ class HeuristicBot:
         self._decided = _Decided()
         self.rules = rules
         self._check = check
-        per_deal = check / self.rules.table.copies**2
+        copies = self.rules.table.copies  # two decks: a quarter, an eighth checking all
+        per_deal = check / (copies**2 * (copies if where == "all" else 1))
         self._samples = MappingProxyType(
             {kind: max(1, int(per_deal * share)) for kind, share in CHECK_SHARES.items()}
         )
@@ -191,7 +193,8 @@ class HeuristicBot:
     @property
     def check_samples(self) -> Mapping[str, int]:
         """The sampled deals a check draws at most, by decision (:data:`CHECK_SHARES` of
-        :attr:`check`, a quarter of that with two decks; at least one)."""
+        :attr:`check`; with two decks a quarter of that at stake only, an eighth checking
+        every play; at least one)."""
         return self._samples
 
     @property

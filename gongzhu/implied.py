@@ -64,7 +64,7 @@ from .showphase import ShowPhase
 from .view import Phase, SeatView, Trick
 
 if TYPE_CHECKING:
-    from .play import RedealEngine
+    from .play import LegalKeysEngine, RedealEngine
     from .rules import Rules
 
 __all__ = [
@@ -504,11 +504,13 @@ def unshown_plays(view: SeatView, rules: Rules) -> tuple[tuple[Card, ...], ...]:
     """Two decks: each seat's plays of a card it showed that the lock proves were the other
     copy, so the shown copy is still in its hand.
 
-    A seat that showed one copy of a card the lock binds in the first trick of its suit
-    (:class:`~gongzhu.plugin.ShownCardLock` with ``first_trick``) and played a copy of it
-    in that trick played the shown one only if it was its only card of the suit (two
-    copies count as two cards); one that played another card of the suit after that trick
-    was not so, and played the unshown copy.  One deck, or another lock: none.
+    A seat that showed one copy of a card, and only one, the lock binds in the first trick
+    of its suit (:class:`~gongzhu.plugin.ShownCardLock` with ``first_trick``) and played a
+    copy of it in that trick played the shown one only if it was its only card of the suit
+    (two copies count as two cards); one that played another card of the suit after that
+    trick was not so, and played the unshown copy.  (A seat that showed both copies, one
+    of them by a show the lock does not bind, such as 首明, played a shown one either
+    way.)  One deck, or another lock: none.
     """
     found: list[list[Card]] = [[] for _ in range(SEATS)]
     lock = rules.shown_card_lock
@@ -516,9 +518,12 @@ def unshown_plays(view: SeatView, rules: Rules) -> tuple[tuple[Card, ...], ...]:
         return tuple(tuple(cards) for cards in found)
     kinds = locking_kinds(rules)
     bound: list[Counter[Card]] = [Counter() for _ in range(SEATS)]
+    shown: list[Counter[Card]] = [Counter() for _ in range(SEATS)]
     for show in view.shows:
-        if show.kind in kinds and show.cards:
-            bound[show.seat].update(show.cards)
+        if show.cards:
+            shown[show.seat].update(show.cards)
+            if show.kind in kinds:
+                bound[show.seat].update(show.cards)
     if any(bound):
         tricks = _all_tricks(view)
         led: set[Suit] = set()
@@ -532,6 +537,7 @@ def unshown_plays(view: SeatView, rules: Rules) -> tuple[tuple[Card, ...], ...]:
                     if (
                         card.suit is suit
                         and bound[who][card] == 1
+                        and shown[who][card] == 1  # (both shown: it played a shown one)
                         and cards.count(card) == 1
                         and any(
                             c.suit is suit
@@ -1229,8 +1235,10 @@ class Determinizer:
     objects, without another seat's secret sale (whose sold cards each
     replay picks) and, with two decks, without another seat's show the
     shown-card lock binds (which copy such a seat played first, the sampler
-    does not follow).  Elsewhere (a show phase included) every sample is
-    replayed.
+    follows only in part).  There, :meth:`sample_engine` checks each sample on the engine
+    instead (:attr:`replays_plays`): dealt as the others, re-dealt into a copy of the
+    hand at the start of its play, and the view's plays replayed, each checked legal.
+    Elsewhere (a show phase included) every sample is replayed.
 
     :param view: the seat's view.
     :param rules: the ruleset being played.
@@ -1260,17 +1268,34 @@ class Determinizer:
         self._template: HandState | None = None
         self._dealer = _MaskDealer.of(self.facts, inference)
         self._reading = reading
-        self._redeal = (
+        plain = (
             view.phase is Phase.PLAY
             and not rules.play_config.rules
             and not any(show.cards is None and show.seat != view.seat for show in view.shows)
-            and (rules.table.copies == 1 or not _locked_elsewhere(view, rules))
         )
+        self._redeal = plain and (rules.table.copies == 1 or not _locked_elsewhere(view, rules))
+        spec = rules.engine_spec
+        self._replays_plays = (
+            plain
+            and not self._redeal
+            and spec.offers(Capability.REDEAL)
+            and spec.offers(Capability.LEGAL_KEYS)
+        )
+        self._start: LegalKeysEngine | None = None
+        self._keys = [key_of_play(cards) for trick in _all_tricks(view) for _, cards in trick]
+        self._played = [mask_of(cards) for cards in self.facts.played]
 
     @property
     def redeals(self) -> bool:
         """Whether later samples are re-dealt copies of one replayed state (see the class)."""
         return self._redeal
+
+    @property
+    def replays_plays(self) -> bool:
+        """Whether :meth:`sample_engine` checks each sample by replaying the view's plays on
+        the engine, from the start of the play, rather than replaying the whole hand (with two
+        decks after another seat's show the lock binds: see the class)."""
+        return self._replays_plays
 
     def sample_engine(self, rng: random.Random) -> SampledEngine:
         """A sample as a bare engine and the dealt cards it implies: :meth:`sample` for searches.
@@ -1284,6 +1309,8 @@ class Determinizer:
 
         :raises Inconsistent: no sample was found in ``tries`` attempts.
         """
+        if self._replays_plays:
+            return self._replayed_engine(rng)
         template = self._template
         if template is None or not template.engine_spec.offers(Capability.REDEAL):
             state = self.sample(rng)
@@ -1324,6 +1351,37 @@ class Determinizer:
             )
         cast("RedealEngine", engine).redeal(masks)  # (its spec offers REDEAL: checked above)
         return SampledEngine(engine, dealt)
+
+    def _replayed_engine(self, rng: random.Random) -> SampledEngine:
+        """A sample whose deal the engine re-deals at the start of the play and whose plays
+        it replays, each checked legal (:attr:`replays_plays`)."""
+        spec = self.rules.engine_spec
+        start = self._start
+        if start is None:
+            begun = start_of_play(self.view, self.rules, rng, facts=self.facts)
+            start = self._start = spec.capable(begun.engine, Capability.LEGAL_KEYS)
+        dealer = self._dealer
+        keys = self._keys
+        for _ in range(self.tries):
+            if dealer is not None:
+                masks = dealer.deal(rng)
+            else:
+                holdings = _deal_pool(self.facts, rng)
+                masks = None if holdings is None else [mask_of(cards) for cards in holdings]
+            if masks is None:
+                continue
+            dealt = [add_copies(m, p) for m, p in zip(masks, self._played, strict=True)]
+            engine = start.copy()
+            cast("RedealEngine", engine).redeal(dealt)  # (its spec offers REDEAL: see __init__)
+            for key in keys:
+                if key not in engine.legal_keys():
+                    break  # a play the real hand made is illegal on this deal: refuted
+                engine.play(key)
+            else:
+                return SampledEngine(engine, tuple(dealt))
+        raise Inconsistent(
+            f"no sample agreed with seat {self.view.seat}'s view in {self.tries} tries"
+        )
 
     def sample(self, rng: random.Random) -> HandState:
         """A state the seat cannot tell from the real one (unchecked against the view).

@@ -189,6 +189,47 @@ def test_two_deck_redealt_samples_agree_with_the_view(
             )
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    names=st.sampled_from(TWO_DECK_RULESETS),
+    seed=st.integers(0, 10_000),
+    steps=st.integers(8, 100),
+    viewer=st.integers(0, 3),
+    sample_seed=st.integers(0, 1000),
+)
+def test_two_deck_samples_checked_by_their_plays_agree_with_the_whole_replay(
+    names: tuple[str, ...], seed: int, steps: int, viewer: int, sample_seed: int
+) -> None:
+    """With two decks after another seat's locked show, each sample is checked by replaying
+    the view's plays on the engine (:attr:`Determinizer.replays_plays`): its holdings are
+    what the view allows, and the whole hand replayed on its deal (shows included, as
+    :func:`determinize` replays it) is not refuted and shows the seat its view."""
+    from gongzhu.implied import _ReplayBasis, _replayed_sample
+
+    hand = random_position(names, seed, steps)
+    if hand.phase is not Phase.PLAY:
+        return
+    view = hand.view(viewer)
+    sampler = Determinizer(view, hand.rules)
+    if not sampler.replays_plays:
+        return
+    facts = knowledge(view, hand.rules)
+    basis = _ReplayBasis.of(view, hand.rules, facts)
+    rng = random.Random(sample_seed)
+    for _ in range(3):
+        engine, dealt = sampler.sample_engine(rng)
+        holdings = [list(cards_of_mask(mask)) for mask in engine.holdings]
+        check_holdings(hand, viewer, tuple(tuple(sorted(h)) for h in holdings))
+        assert engine.trick_count == len(view.tricks)
+        for seat in range(4):
+            assert Counter(cards_of_mask(dealt[seat])) == Counter(holdings[seat]) + Counter(
+                facts.played[seat]
+            )
+        state = _replayed_sample(view, hand.rules, holdings, facts, basis, rng)
+        assert state is not None
+        assert state.view(viewer) == view
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     names=st.sampled_from([*RULESETS, *TWO_DECK_RULESETS]),
@@ -197,6 +238,7 @@ def test_two_deck_redealt_samples_agree_with_the_view(
     viewer=st.integers(0, 3),
 )
 @example(names=("two-deck",), seed=72, steps=40, viewer=0)  # a shown copy played, then void
+@example(names=("huapai", "two-deck"), seed=7603, steps=23, viewer=2)  # ♠Q shown twice: 首明, 亮
 def test_what_knowledge_says_a_seat_holds_it_holds(
     names: tuple[str, ...], seed: int, steps: int, viewer: int
 ) -> None:

@@ -510,7 +510,9 @@ def unshown_plays(view: SeatView, rules: Rules) -> tuple[tuple[Card, ...], ...]:
     (two copies count as two cards); one that played another card of the suit after that
     trick was not so, and played the unshown copy.  (A seat that showed both copies, one
     of them by a show the lock does not bind, such as 首明, played a shown one either
-    way.)  One deck, or another lock: none.
+    way; one whose other cards of the suit were locked too, where a plug-in makes two
+    cards of a suit showable, may have had the lock lifted.)  One deck, or another lock:
+    none.
     """
     found: list[list[Card]] = [[] for _ in range(SEATS)]
     lock = rules.shown_card_lock
@@ -538,6 +540,7 @@ def unshown_plays(view: SeatView, rules: Rules) -> tuple[tuple[Card, ...], ...]:
                         card.suit is suit
                         and bound[who][card] == 1
                         and shown[who][card] == 1  # (both shown: it played a shown one)
+                        and sum(n for c, n in bound[who].items() if c.suit is suit) == 1
                         and cards.count(card) == 1
                         and any(
                             c.suit is suit

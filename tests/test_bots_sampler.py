@@ -16,6 +16,7 @@ from gongzhu.cards import full_deck
 from gongzhu.hand import HandState
 from gongzhu.implied import Determinizer, Knowledge, unshown_plays
 from gongzhu.masks import SECOND_COPY, cards_of_mask
+from gongzhu.plugin import VariantInfo, hookimpl
 
 RULESETS = [
     ("39baobao",),
@@ -312,7 +313,9 @@ def test_two_deck_mask_dealer_deals_as_the_pool_does(pairless: bool) -> None:
     by_pool: Counter[tuple[int, gongzhu.Card]] = Counter()
     n = 1500
     dealt = pooled = 0
-    while dealt < n or pooled < n:  # (a dead end deals nothing: the next deal is drawn)
+    for _ in range(4 * n):  # (a dead end deals nothing: the next deal is drawn)
+        if dealt >= n and pooled >= n:
+            break
         masks = dealer.deal(rng) if dealt < n else None
         if masks is not None:
             dealt += 1
@@ -324,7 +327,79 @@ def test_two_deck_mask_dealer_deals_as_the_pool_does(pairless: bool) -> None:
             pooled += 1
             for seat in range(1, 4):
                 by_pool.update((seat, card) for card in holdings[seat])
+    assert dealt == pooled == n  # (dead ends are rare: a few in a hundred)
     for key in by_mask.keys() | by_pool.keys():
         mean = (by_mask[key] + by_pool[key]) / (2 * n)  # copies a deal: 0, 1 or 2
         spread = (2 * n * 2 * mean) ** 0.5  # the difference's, a deal's variance <= 2 * mean
         assert abs(by_mask[key] - by_pool[key]) < 5 * spread + 1, key
+
+
+class _SpadeAceShowable:
+    """A plug-in of this test's own: the ♠A showable too, so that a seat can show two
+    cards of one suit, both of which the lock binds."""
+
+    @staticmethod
+    @hookimpl
+    def gongzhu_variant_info() -> VariantInfo:
+        return VariantInfo(name="spade-ace", title="Spade ace showable", summary="♠A shows.")
+
+    @staticmethod
+    @hookimpl
+    def gongzhu_showable_cards(options: object) -> list[gongzhu.Card]:
+        return [gongzhu.Card.parse(c) for c in ("QS", "AS", "JD", "TC", "AH")]
+
+
+def test_a_lock_lifted_for_two_shown_cards_of_a_suit_reads_nothing() -> None:
+    """Seat 1 shows one ♠Q and one ♠A and holds no other spade: in the first spade trick
+    both are locked, the lock lifts and it plays its shown ♠Q, then its ♠A later.  That
+    later spade proves nothing of which ♠Q was played, so :func:`unshown_plays` reads
+    nothing, and :func:`knowledge` never places a ♠Q with seat 1 (nor finds three)."""
+    base = gongzhu.load_rules("two-deck")
+    rules = gongzhu.Rules.from_plugins(
+        ("39baobao", base.plugin("39baobao")),
+        ("two-deck", base.plugin("two-deck")),
+        _SpadeAceShowable,
+    )
+    card = gongzhu.Card.parse
+    deck = list(full_deck(2))
+    hold: list[list[gongzhu.Card]] = [[], [], [], []]
+    for seat, name in ((1, "QS"), (1, "AS"), (0, "2C"), (0, "2C")):
+        deck.remove(card(name))
+        hold[seat].append(card(name))
+    rng = random.Random(5)
+    rng.shuffle(deck)
+    plain = [c for c in deck if c.suit is not gongzhu.Suit.SPADES]
+    hold[1] += plain[:24]
+    rest = [c for c in deck if c.suit is gongzhu.Suit.SPADES] + plain[24:]
+    for seat in (0, 2, 3):
+        while len(hold[seat]) < 26:
+            hold[seat].append(rest.pop())
+    hand = rules.new_hand(deal=gongzhu.Deal(tuple(hold[k % 4][k // 4] for k in range(104)), 0))
+    while hand.phase is not Phase.PLAY:
+        wanted = ["AS", "QS"] if hand.to_move == 1 else []
+        hand.apply(
+            next(
+                a
+                for a in hand.legal_actions()
+                if isinstance(a, gongzhu.Show) and sorted(map(str, a.cards)) == wanted
+            )
+        )
+    play = random.Random(1)
+    read = 0
+    spades = gongzhu.Suit.SPADES
+    while not hand.is_over:
+        legal = hand.legal_actions()
+        if hand.to_move == 1:  # its spades on spade tricks only, the ♠Q first
+            trick = hand.view(1).current_trick
+            led = trick[0][1][0].suit if trick else None
+            queen = [a for a in legal if a.cards == (card("QS"),)]
+            other = [a for a in legal if all(c.suit is not spades for c in a.cards)]
+            legal = queen if led is spades and queen else other or legal
+        hand.apply(play.choice(legal))
+        for viewer in (0, 2, 3):
+            view = hand.view(viewer)
+            assert unshown_plays(view, rules)[1] == ()
+            facts = knowledge(view, rules)  # (never three ♠Q)
+            assert not Counter(facts.known[1]) - Counter(hand.holding(1))
+            read += any(c.suit is gongzhu.Suit.SPADES for t in view.tricks for c in t.cards)
+    assert read  # spades were played

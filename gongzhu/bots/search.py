@@ -158,9 +158,9 @@ class SearchBot:
     :param reading_factor: the weight of a sampled deal for each such play, in ``(0, 1]``.
     :param alike: search one card of each group of alike cards
         (:func:`~gongzhu.bots.rulebook.alike_plays`: cards no play can tell apart), the
-        prior's where it is one of them, so the samples go to plays that differ; where
-        every legal card is alike, that card is played without a search.  ``False``
-        searches every legal card.
+        prior's where it is one of them (with ``margin=None`` the prior is not asked: the
+        lowest), so the samples go to plays that differ; where every legal card is alike,
+        that card is played without a search.  ``False`` searches every legal card.
     :param clock: what ``budget_ms`` measures (:data:`CLOCKS`): ``"wall"``
         (default) the time a caller waits; ``"cpu"`` the processor time of the
         bot's thread, which other programs on a busy machine do not take:
@@ -412,7 +412,9 @@ class _Decision:
                 view, bot.rules, facts=facts, inference=inference, reading=reading
             )
         except Inconsistent:
-            return prior or bot.prior.choose(view)
+            action = prior or bot.prior.choose(view)
+            bot._unsearched(self.start)
+            return action
         sample_one = self._sampler_for(sampler)
         rng = bot._rng
         active = list(range(len(legal)))

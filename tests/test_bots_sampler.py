@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import gongzhu
-from gongzhu import Phase
+from gongzhu import Action, Phase
 from gongzhu.bots import determinize, knowledge, sample_deal, sample_holdings
 from gongzhu.cards import full_deck
 from gongzhu.hand import HandState
@@ -388,7 +389,7 @@ def test_a_lock_lifted_for_two_shown_cards_of_a_suit_reads_nothing() -> None:
     read = 0
     spades = gongzhu.Suit.SPADES
     while not hand.is_over:
-        legal = hand.legal_actions()
+        legal: Sequence[Action] = hand.legal_actions()
         if hand.to_move == 1:  # its spades on spade tricks only, the ♠Q first
             trick = hand.view(1).current_trick
             led = trick[0][1][0].suit if trick else None

@@ -632,7 +632,7 @@ def knowledge(view: SeatView, rules: Rules) -> Knowledge:
             secret_count[show.seat] += show.count
         else:
             shown_by[show.seat].extend(show.cards)
-    unshown = unshown_plays(view, rules) if copies == 2 else ((),) * SEATS
+    unshown = unshown_plays(view, rules)
     for who in range(SEATS):
         if who != seat:  # (a copy the lock proves was not the shown one leaves that one held)
             known[who] = _minus(shown_by[who], _minus(played[who], unshown[who]))
@@ -651,8 +651,6 @@ def knowledge(view: SeatView, rules: Rules) -> Knowledge:
         count = [0] * 52
         for card in seen:
             count[card.index] += 1
-        if max(count) > 2:
-            raise Inconsistent("the view's cards are not one deck")
         pool = [card for card in full_deck(1) for _ in range(2 - count[card.index])]
     if len(pool) + len(seen) != 52 * copies:
         raise Inconsistent("the view's cards are not one deck")
@@ -1285,8 +1283,8 @@ class Determinizer:
             and spec.offers(Capability.LEGAL_KEYS)
         )
         self._start: LegalKeysEngine | None = None
-        self._keys = [key_of_play(cards) for trick in _all_tricks(view) for _, cards in trick]
-        self._played = [mask_of(cards) for cards in self.facts.played]
+        self._keys: list[int] = []
+        self._played: list[CardMask] = []
 
     @property
     def redeals(self) -> bool:
@@ -1324,22 +1322,13 @@ class Determinizer:
                     engine = engine.copy()
                 return SampledEngine(engine, state.dealt_masks)
             template = state  # with a reading, the first sample too is read: re-dealt from it
-        dealer = self._dealer
         masks = None
         for _ in range(self.tries):
-            if dealer is not None:
-                masks = (
-                    dealer.deal(rng) if self._reading is None else self._reading.draw(dealer, rng)
-                )
-            else:
-                holdings = _deal_pool(self.facts, rng)
-                masks = None if holdings is None else [mask_of(cards) for cards in holdings]
+            masks = self._hidden_masks(rng)
             if masks is not None:
                 break
         if masks is None:
-            raise Inconsistent(
-                f"no sample agreed with seat {self.view.seat}'s view in {self.tries} tries"
-            )
+            raise self._not_found()
         base = template.engine
         now = base.holdings
         engine = base.copy()
@@ -1355,36 +1344,46 @@ class Determinizer:
         cast("RedealEngine", engine).redeal(masks)  # (its spec offers REDEAL: checked above)
         return SampledEngine(engine, dealt)
 
+    def _hidden_masks(self, rng: random.Random) -> list[CardMask] | None:
+        """Each seat's cards now in one sampled deal (by the dealer, read where there is a
+        reading, else by the pool), or ``None`` (a dead end)."""
+        dealer = self._dealer
+        if dealer is None:
+            holdings = _deal_pool(self.facts, rng)
+            return None if holdings is None else [mask_of(cards) for cards in holdings]
+        return dealer.deal(rng) if self._reading is None else self._reading.draw(dealer, rng)
+
+    def _not_found(self) -> Inconsistent:
+        """The error of a sample not found in :attr:`tries` attempts."""
+        return Inconsistent(
+            f"no sample agreed with seat {self.view.seat}'s view in {self.tries} tries"
+        )
+
     def _replayed_engine(self, rng: random.Random) -> SampledEngine:
         """A sample whose deal the engine re-deals at the start of the play and whose plays
         it replays, each checked legal (:attr:`replays_plays`)."""
-        spec = self.rules.engine_spec
         start = self._start
-        if start is None:
+        if start is None:  # (worked out at the first sample: most views never need it)
             begun = start_of_play(self.view, self.rules, rng, facts=self.facts)
-            start = self._start = spec.capable(begun.engine, Capability.LEGAL_KEYS)
-        dealer = self._dealer
-        keys = self._keys
+            start = self._start = self.rules.engine_spec.capable(
+                begun.engine, Capability.LEGAL_KEYS
+            )
+            self._keys = [key_of_play(c) for trick in _all_tricks(self.view) for _, c in trick]
+            self._played = [mask_of(cards) for cards in self.facts.played]
         for _ in range(self.tries):
-            if dealer is not None:
-                masks = dealer.deal(rng)
-            else:
-                holdings = _deal_pool(self.facts, rng)
-                masks = None if holdings is None else [mask_of(cards) for cards in holdings]
+            masks = self._hidden_masks(rng)
             if masks is None:
                 continue
             dealt = [add_copies(m, p) for m, p in zip(masks, self._played, strict=True)]
             engine = start.copy()
             cast("RedealEngine", engine).redeal(dealt)  # (its spec offers REDEAL: see __init__)
-            for key in keys:
+            for key in self._keys:
                 if key not in engine.legal_keys():
                     break  # a play the real hand made is illegal on this deal: refuted
                 engine.play(key)
             else:
                 return SampledEngine(engine, tuple(dealt))
-        raise Inconsistent(
-            f"no sample agreed with seat {self.view.seat}'s view in {self.tries} tries"
-        )
+        raise self._not_found()
 
     def sample(self, rng: random.Random) -> HandState:
         """A state the seat cannot tell from the real one (unchecked against the view).
@@ -1413,9 +1412,7 @@ class Determinizer:
                 )
                 if replayed is not None:
                     return replayed
-        raise Inconsistent(
-            f"no sample agreed with seat {self.view.seat}'s view in {self.tries} tries"
-        )
+        raise self._not_found()
 
 
 def _locked_elsewhere(view: SeatView, rules: Rules) -> bool:

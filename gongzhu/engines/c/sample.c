@@ -380,23 +380,17 @@ int gz_dealer_deal(PyObject *dealer, PyObject *random, uint64_t *masks)
 static PyObject *dealer_deal(SampleDealer *d, PyObject *random)
 {
     Mask masks[4];
-    PyObject *out;
-    int dealt = deal_masks((PyObject *)d, random, masks), s;
+    PyObject *dealt_tuple, *out;
+    int dealt = deal_masks((PyObject *)d, random, masks);
     if (dealt < 0)
         return NULL;
     if (!dealt)
         Py_RETURN_NONE;
-    out = PyList_New(4);
-    if (out == NULL)
+    dealt_tuple = gz_masks_tuple(masks);
+    if (dealt_tuple == NULL)
         return NULL;
-    for (s = 0; s < 4; s++) {
-        PyObject *item = gz_mask_long(masks[s]);
-        if (item == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, s, item);
-    }
+    out = PySequence_List(dealt_tuple); /* (a list, as _MaskDealer.deal_in_python's) */
+    Py_DECREF(dealt_tuple);
     return out;
 }
 
